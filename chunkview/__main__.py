@@ -1,0 +1,5 @@
+import sys
+
+from chunkview.cli import main
+
+sys.exit(main())

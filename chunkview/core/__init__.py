@@ -1,0 +1,1 @@
+"""The pure-Python core: documents, ports, spans and layouts. Never imports Qt."""

@@ -1,0 +1,1 @@
+"""One package or module per ported library, named after it."""

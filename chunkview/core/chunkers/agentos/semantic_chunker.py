@@ -1,0 +1,290 @@
+"""Port of agentos ``SemanticChunker`` (spec/agentos.md §1), quirks included.
+
+All lengths and offsets are UTF-16 code units: the work is done on a unit string
+(``chunkview.core.text.js``) and converted back at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chunkview.core.document import Document
+from chunkview.core.entry import BaseEntry, Param, RunContext, chunk_metadata, js_literal
+from chunkview.core.errors import ChunkerError
+from chunkview.core.locate import locate
+from chunkview.core.spans import Span
+from chunkview.core.text.js import W_CLASS, from_units, is_blank, option, to_units, trim, truthy
+
+_HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
+_PARAGRAPH_SEP_RE = re.compile(f"\n[{W_CLASS}]*\n")
+_SENTENCE_END_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+")
+
+
+@dataclass(frozen=True)
+class Config:
+    target_size: Any = 1000
+    max_size: Any = 2000
+    min_size: Any = 200
+    overlap: Any = 100
+    preserve_code_blocks: bool = True
+    respect_headings: bool = True
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any] | None) -> Config:
+        return cls(
+            target_size=option(options, "targetSize", 1000),
+            max_size=option(options, "maxSize", 2000),
+            min_size=option(options, "minSize", 200),
+            overlap=option(options, "overlap", 100),
+            preserve_code_blocks=truthy(option(options, "preserveCodeBlocks", True)),
+            respect_headings=truthy(option(options, "respectHeadings", True)),
+        )
+
+
+@dataclass
+class Segment:
+    text: str
+    offset: int
+    boundary: str
+
+
+def semantic_chunk(text: str, options: dict[str, Any] | None = None,
+                   metadata: Any = None) -> list[dict[str, Any]]:
+    """``new SemanticChunker(options).chunk(text, metadata)``: the chunk objects, in order.
+
+    Raises ChunkerError("Hang") where the original would loop forever.
+    """
+    config = Config.from_options(options)
+    units = to_units(text or "")
+    if is_blank(units):
+        return []
+    segments = []
+    for segment in line_pass(units, config):
+        if len(segment.text) > config.max_size:
+            segments.extend(paragraph_split(segment.text, segment.offset, config))
+        else:
+            segments.append(segment)
+    merged = merge_small(segments, config.min_size)
+    return with_overlap(merged, config.overlap, metadata)
+
+
+def line_pass(text: str, config: Config) -> list[Segment]:
+    """Step 1: fences, headings and blank lines cut the text into structural segments."""
+    segments: list[Segment] = []
+    gathered: list[str] = []  # G as lines, each with its LF
+    gathered_len, gathered_nonblank = 0, False
+    start, boundary = 0, "paragraph"
+    block: list[str] = []
+    in_block, block_start = False, 0
+    offset = 0
+
+    def emit_gathered() -> None:
+        segments.append(Segment("".join(gathered), start, boundary))
+
+    for line in text.split("\n"):
+        after = offset + len(line) + 1
+        if config.preserve_code_blocks and trim(line).startswith("```"):
+            if not in_block:
+                if gathered_nonblank:
+                    emit_gathered()  # G is kept: an unclosed fence emits it again at the end
+                in_block, block, block_start = True, [line, "\n"], offset
+            else:
+                block.append(line)
+                segments.append(Segment("".join(block), block_start, "code-block"))
+                in_block = False
+                gathered, gathered_len, gathered_nonblank = [], 0, False
+                start, boundary = after, "paragraph"
+        elif in_block:
+            block += (line, "\n")
+        elif config.respect_headings and _HEADING_RE.match(line):
+            if gathered_nonblank:
+                emit_gathered()
+            gathered, gathered_len, gathered_nonblank = [line + "\n"], len(line) + 1, True
+            start, boundary = offset, "heading"
+        elif is_blank(line) and gathered_nonblank and gathered_len >= config.target_size:
+            emit_gathered()
+            gathered, gathered_len, gathered_nonblank = [], 0, False
+            start, boundary = after, "paragraph"
+        else:
+            gathered.append(line + "\n")
+            gathered_len += len(line) + 1
+            gathered_nonblank = gathered_nonblank or not is_blank(line)
+        offset = after
+    if in_block:
+        segments.append(Segment("".join(block), block_start, "code-block"))
+    if gathered_nonblank:
+        emit_gathered()
+    return segments
+
+
+def _pack(parts: list[str], base: int, joiner: str, config: Config, flush) -> list[Segment]:
+    """Greedy packing of parts up to targetSize; offsets assume ``joiner`` between parts."""
+    pieces: list[Segment] = []
+    acc, acc_offset, running = "", base, base
+    for part in parts:
+        if acc and len(acc) + len(part) + len(joiner) > config.target_size:
+            flush(acc, acc_offset, pieces)
+            acc, acc_offset = part, running
+        elif acc:
+            acc = acc + joiner + part
+        else:
+            acc, acc_offset = part, running
+        running += len(part) + len(joiner)
+    if not is_blank(acc):
+        flush(acc, acc_offset, pieces)
+    return pieces
+
+
+def paragraph_split(text: str, base: int, config: Config) -> list[Segment]:
+    """Cut at blank lines and pack; a packed piece over maxSize goes to sentences."""
+    parts = _PARAGRAPH_SEP_RE.split(text)
+    if len(parts) == 1:
+        return sentence_split(text, base, config)
+
+    def flush(acc: str, at: int, pieces: list[Segment]) -> None:
+        if len(acc) > config.max_size:
+            pieces.extend(sentence_split(acc, at, config))
+        else:
+            pieces.append(Segment(acc, at, "paragraph"))
+
+    return _pack(parts, base, "\n\n", config, flush)
+
+
+def sentence_split(text: str, base: int, config: Config) -> list[Segment]:
+    """Cut after . ! ? and the white space that follows; pack with single spaces."""
+    parts = _SENTENCE_END_RE.split(text)
+    if len(parts) == 1:
+        return fixed_split(text, base, config)
+
+    def flush(acc: str, at: int, pieces: list[Segment]) -> None:
+        if len(acc) > config.max_size:
+            pieces.extend(fixed_split(acc, at, config))
+        else:
+            pieces.append(Segment(acc, at, "sentence"))
+
+    return _pack(parts, base, " ", config, flush)
+
+
+def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
+    """Windows of targetSize, backed off to the last ASCII space past minSize."""
+    pieces: list[Segment] = []
+    length, position = len(text), 0
+    visited: set[int] = set()
+    while position < length:
+        end = min(position + config.target_size, length)
+        if end < length:
+            space = text.rfind(" ", 0, end + 1)
+            if space > position + config.min_size:
+                end = space
+        piece = trim(text[position:end])
+        if piece:
+            pieces.append(Segment(piece, base + position, "fixed"))
+        previous, position = position, end
+        while position < length and text[position] == " ":
+            position += 1
+        if position <= previous:
+            # the JS loop has no other state than the position: a repeat never ends
+            if position in visited or position == previous:
+                raise ChunkerError(
+                    "Hang",
+                    f"the fixed split cannot advance at unit {base + previous} "
+                    f"(targetSize {config.target_size}): the original never returns",
+                    base + previous,
+                )
+            visited.add(previous)
+    return pieces
+
+
+def merge_small(segments: list[Segment], min_size: Any) -> list[Segment]:
+    """Step 3: a small non-heading, non-code segment joins the one before it."""
+    if len(segments) < 2:
+        return [Segment(s.text, s.offset, s.boundary) for s in segments]
+    merged: list[Segment] = []
+    for segment in segments:
+        if (merged and len(trim(segment.text)) < min_size
+                and segment.boundary not in ("heading", "code-block")):
+            merged[-1].text = merged[-1].text + "\n\n" + segment.text
+        else:
+            merged.append(Segment(segment.text, segment.offset, segment.boundary))
+    return merged
+
+
+def with_overlap(segments: list[Segment], overlap: Any, metadata: Any) -> list[dict[str, Any]]:
+    """Step 4: prefix each chunk with the previous chunk's last ``overlap`` units."""
+    chunks = []
+    for index, segment in enumerate(segments):
+        prefix = ""
+        if index > 0 and overlap > 0:
+            previous = segments[index - 1].text
+            prefix = previous[max(len(previous) - int(overlap), 0):]
+        chunk = {
+            "text": from_units(prefix + segment.text),
+            "index": index,
+            "startOffset": segment.offset,
+            "endOffset": segment.offset + len(segment.text),
+            "boundaryType": segment.boundary,
+        }
+        if metadata is not None:  # undefined in JS: JSON has no key
+            chunk["metadata"] = metadata
+        chunks.append(chunk)
+    return chunks
+
+
+class SemanticChunkerEntry(BaseEntry):
+    id = "agentos.SemanticChunker"
+    library = "agentos"
+    title = "SemanticChunker"
+    summary = ("Structure first (fences, headings, blank lines), then paragraphs, sentences "
+               "and fixed windows for long segments; small pieces merge; overlap prefix.")
+    size_unit = "units"
+    params = (
+        Param("targetSize", "int", 1000, "size at which a blank line ends a chunk, and the "
+              "packing size of paragraphs and sentences (UTF-16 units)", 1, 100_000,
+              group="Sizes", role="target"),
+        Param("maxSize", "int", 2000, "a segment longer than this is split again (not a hard "
+              "limit: merged chunks may exceed it)", 1, 200_000, group="Sizes", role="max"),
+        Param("minSize", "int", 200, "a segment shorter than this (trimmed) joins the one "
+              "before it", 0, 100_000, group="Sizes", role="min"),
+        Param("overlap", "int", 100, "units of the previous chunk repeated in front of each "
+              "chunk", 0, 100_000, group="Sizes", role="overlap"),
+        Param("preserveCodeBlocks", "bool", True, "keep ``` fenced blocks together",
+              group="Structure"),
+        Param("respectHeadings", "bool", True, "start a chunk at each # heading line",
+              group="Structure"),
+    )
+
+    def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        return semantic_chunk(document.text, options, ctx.metadata)
+
+    def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
+        return chunk["boundaryType"]
+
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+        overlap = option(options, "overlap", 100)
+        prefixes, owns = [], []
+        previous_own = ""
+        for i, chunk in enumerate(native):
+            units = to_units(chunk["text"])
+            prefix = previous_own[max(len(previous_own) - int(overlap), 0):] \
+                if i and overlap > 0 else ""
+            previous_own = units[len(prefix):]
+            prefixes.append(from_units(prefix))
+            owns.append(from_units(previous_own))
+        spans = []
+        for chunk, prefix, own, where in zip(native, prefixes, owns,
+                                             locate(document.text, owns, overlapping=False)):
+            start = max(where.start - len(prefix), 0) if where.located != "missing" \
+                else where.start
+            spans.append(Span(chunk["index"], start, where.end, where.start,
+                              chunk["boundaryType"], chunk["text"], where.located,
+                              chunk_metadata(chunk),
+                              document.units_to_points(chunk["startOffset"])))
+        return spans
+
+    def code(self, options: dict[str, Any]) -> str:
+        return ("import { SemanticChunker } from '@framers/agentos';\n\n"
+                f"const chunker = new SemanticChunker({js_literal(options)});\n"
+                "const chunks = chunker.chunk(text);\n")

@@ -1,0 +1,102 @@
+"""Find each returned chunk text in the source, in order.
+
+Exact search first; when the library rewrote the text (joined sentences, added a line
+feed, folded white space) a white-space-insensitive search through an index map.
+Searches move forward from the previous chunk, so a whole document costs about one pass;
+only a chunk found nowhere ahead (a duplicate, a reordering) triggers a search from the top.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# white space for matching: JS's set and Python's together
+_SPACE_RE = re.compile(r"[\s\ufeff]+")
+_NON_SPACE_RUN_RE = re.compile(r"[^\s\ufeff]+")
+_LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
+
+
+@dataclass(frozen=True)
+class Location:
+    start: int
+    end: int
+    located: str  # exact | normalized | missing
+
+
+class _Normalized:
+    """The source with all white space removed, and a map back to source offsets."""
+
+    def __init__(self, source: str) -> None:
+        runs = list(_NON_SPACE_RUN_RE.finditer(source))
+        self.text = "".join(m.group() for m in runs)
+        self.norm_starts: list[int] = []
+        self.source_starts: list[int] = []
+        position = 0
+        for m in runs:
+            self.norm_starts.append(position)
+            self.source_starts.append(m.start())
+            position += m.end() - m.start()
+
+    def to_source(self, norm_offset: int) -> int:
+        run = bisect.bisect_right(self.norm_starts, norm_offset) - 1
+        return self.source_starts[run] + norm_offset - self.norm_starts[run]
+
+    def to_norm(self, source_offset: int) -> int:
+        run = bisect.bisect_right(self.source_starts, source_offset) - 1
+        if run < 0:
+            return 0
+        run_len = (self.norm_starts[run + 1] if run + 1 < len(self.norm_starts)
+                   else len(self.text)) - self.norm_starts[run]
+        return self.norm_starts[run] + min(source_offset - self.source_starts[run], run_len)
+
+
+def locate(source: str, chunks: Sequence[str], overlapping: bool = True) -> list[Location]:
+    """Place each chunk text in ``source``; see the module docstring.
+
+    With ``overlapping`` a chunk may start anywhere after the previous chunk's start;
+    without it, the search starts at the previous chunk's end.
+    """
+    normalized: _Normalized | None = None
+    result: list[Location] = []
+    prev_start, prev_end = 0, 0
+    for index, chunk in enumerate(chunks):
+        cursor = (prev_start + 1 if index else 0) if overlapping else prev_end
+        location = _find_exact(source, chunk, cursor)
+        if location is None:
+            if normalized is None:
+                normalized = _Normalized(source)
+            location = _find_normalized(normalized, chunk, cursor)
+        if location is None:
+            location = Location(prev_end, prev_end, "missing")
+        else:
+            prev_start, prev_end = location.start, location.end
+        result.append(location)
+    return result
+
+
+def _find_exact(source: str, chunk: str, cursor: int) -> Location | None:
+    if not chunk:
+        return None
+    at = source.find(chunk, cursor)
+    if at < 0 and cursor:
+        at = source.find(chunk)
+    return Location(at, at + len(chunk), "exact") if at >= 0 else None
+
+
+def _find_normalized(normalized: _Normalized, chunk: str, cursor: int) -> Location | None:
+    # a cut inside a surrogate pair leaves half an emoji at an edge: match the rest
+    needle = _SPACE_RE.sub("", _LONE_SURROGATE_EDGES_RE.sub("", chunk))
+    if not needle or not normalized.text:
+        return None
+    norm_cursor = normalized.to_norm(cursor)
+    at = normalized.text.find(needle, norm_cursor)
+    if at < 0 and norm_cursor:
+        at = normalized.text.find(needle)
+    if at < 0:
+        return None
+    start = normalized.to_source(at)
+    end = normalized.to_source(at + len(needle) - 1) + 1
+    return Location(start, end, "normalized")

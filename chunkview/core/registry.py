@@ -1,0 +1,38 @@
+"""Entry id -> Entry. The built-in ports register here, in the order the picker shows."""
+
+from __future__ import annotations
+
+import importlib
+
+from chunkview.core.entry import Entry
+
+_BUILTIN = (
+    ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
+)
+_entries: dict[str, Entry] = {}
+
+
+def register(entry: Entry) -> None:
+    _entries[entry.id] = entry
+
+
+def _load_builtins() -> None:
+    if _entries:
+        return
+    for module, name in _BUILTIN:
+        register(getattr(importlib.import_module(module), name)())
+
+
+def entries() -> list[Entry]:
+    """Every registered entry, grouped by library in registration order."""
+    _load_builtins()
+    return list(_entries.values())
+
+
+def get(entry_id: str) -> Entry:
+    """The entry with this id; KeyError naming the known ids otherwise."""
+    _load_builtins()
+    try:
+        return _entries[entry_id]
+    except KeyError:
+        raise KeyError(f"unknown entry {entry_id!r}; known: {', '.join(_entries)}") from None

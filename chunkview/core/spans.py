@@ -1,0 +1,216 @@
+"""Span and Layout: the one model every view draws from."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chunkview.core.document import Document
+from chunkview.core.structure import protected_blocks
+from chunkview.core.text.js import is_blank, utf16_len
+
+#: how each size unit is measured on a chunk's text
+SIZE_FUNCTIONS: dict[str, Callable[[str], int]] = {
+    "chars": len,
+    "units": utf16_len,
+    "bytes": lambda text: len(text.encode("utf-8", "surrogatepass")),
+}
+
+LOCATED = ("exact", "normalized", "missing")
+
+
+@dataclass
+class Span:
+    """Where one chunk lies in Document.text (code-point offsets, end exclusive).
+
+    ``own_start`` is where the part not repeated from the previous chunk begins, so
+    ``start..own_start`` is the overlap prefix. ``located`` says how the chunk was placed:
+    ``exact`` (its text is the slice), ``normalized`` (equal but for white space or a
+    rewrite), ``missing`` (not found; start == end at the last known place).
+    """
+
+    index: int
+    start: int
+    end: int
+    own_start: int
+    kind: str
+    text: str
+    located: str = "exact"
+    metadata: dict[str, Any] = field(default_factory=dict)
+    #: the start the library itself reported for the own part, in code points, if any
+    reported_start: int | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.text)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "start": self.start, "end": self.end,
+            "own_start": self.own_start, "kind": self.kind, "located": self.located,
+            "chars": len(self.text), "metadata": self.metadata,
+        }
+
+
+@dataclass(frozen=True)
+class Warning:
+    """Something a user should look at: what, where (code points) and which chunk."""
+
+    kind: str  # text-lost, over-max, under-min, duplicate, bad-offsets, block-cut, missing
+    message: str
+    start: int
+    end: int
+    chunk: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "start": self.start,
+                "end": self.end, "chunk": self.chunk}
+
+
+@dataclass(frozen=True)
+class SizeStats:
+    count: int
+    minimum: int
+    median: float
+    maximum: int
+
+    @classmethod
+    def of(cls, sizes: Sequence[int]) -> SizeStats:
+        if not sizes:
+            return cls(0, 0, 0, 0)
+        return cls(len(sizes), min(sizes), statistics.median(sizes), max(sizes))
+
+
+@dataclass
+class Layout:
+    """Spans plus what follows from them: overlaps, gaps, warnings and size statistics."""
+
+    document: Document
+    spans: list[Span]
+    overlaps: list[tuple[int, int]]
+    gaps: list[tuple[int, int]]
+    warnings: list[Warning]
+    chars: SizeStats
+    bytes: SizeStats
+    size_unit: str = "chars"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "document": {"path": self.document.path, "kind": self.document.kind,
+                         "chars": len(self.document.text), "newline": self.document.newline},
+            "spans": [s.to_json() for s in self.spans],
+            "overlaps": [list(o) for o in self.overlaps],
+            "gaps": [list(g) for g in self.gaps],
+            "warnings": [w.to_json() for w in self.warnings],
+            "stats": {"chars": vars(self.chars), "bytes": vars(self.bytes)},
+        }
+
+    def span_at(self, position: int) -> Span | None:
+        """The last span whose own part contains ``position`` (binary search over starts)."""
+        lo, hi = 0, len(self.spans)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.spans[mid].own_start <= position:
+                lo = mid + 1
+            else:
+                hi = mid
+        for span in reversed(self.spans[max(0, lo - 2):lo + 1]):
+            if span.start <= position < span.end:
+                return span
+        return None
+
+
+def _gaps(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:
+    covered = sorted((s.start, s.end) for s in spans if s.located != "missing")
+    gaps, cursor = [], 0
+    for start, end in covered:
+        if start > cursor:
+            gaps.append((cursor, start))
+        cursor = max(cursor, end)
+    if cursor < length:
+        gaps.append((cursor, length))
+    return gaps
+
+
+def build_layout(
+    document: Document,
+    spans: list[Span],
+    limits: Mapping[str, float] | None = None,
+    size_unit: str = "chars",
+) -> Layout:
+    """Derive overlaps, gaps, warnings and stats from located spans.
+
+    ``limits`` may hold ``max`` and ``min`` (in ``size_unit``) to flag chunks over
+    maxSize or under minSize.
+    """
+    size_of = SIZE_FUNCTIONS.get(size_unit, len)
+    text = document.text
+    limits = limits or {}
+    overlaps = [
+        (cur.start, prev.end)
+        for prev, cur in zip(spans, spans[1:])
+        if cur.located != "missing" and cur.start < prev.end and cur.start >= prev.start
+    ]
+    gaps = _gaps(spans, len(text))
+    warnings: list[Warning] = []
+    for start, end in gaps:
+        if not is_blank(text[start:end]):
+            preview = text[start:end].strip()[:40].replace("\n", " ")
+            warnings.append(Warning("text-lost", f"text in no chunk: “{preview}”", start, end))
+    seen: dict[tuple[int, int, str], int] = {}
+    max_size, min_size = limits.get("max"), limits.get("min")
+    for i, span in enumerate(spans):
+        if span.located == "missing":
+            warnings.append(Warning("missing", f"chunk {span.index}: its text is not in the "
+                                    "document", span.start, span.end, i))
+            continue
+        key = (span.start, span.end, span.text)
+        if key in seen:
+            warnings.append(Warning("duplicate", f"chunk {span.index} repeats chunk "
+                                    f"{seen[key]}", span.start, span.end, i))
+        seen.setdefault(key, span.index)
+        if max_size is not None or min_size is not None:
+            size = size_of(span.text)
+            if max_size is not None and size > max_size:
+                warnings.append(Warning("over-max", f"chunk {span.index} is {size} {size_unit}, "
+                                        f"over maxSize {max_size:g}", span.start, span.end, i))
+            if min_size is not None and size < min_size and i < len(spans) - 1:
+                warnings.append(Warning("under-min", f"chunk {span.index} is {size} "
+                                        f"{size_unit}, under minSize {min_size:g}",
+                                        span.start, span.end, i))
+        reported = span.reported_start
+        if reported is not None and reported != span.own_start:
+            warnings.append(Warning("bad-offsets", f"chunk {span.index}: the library says it "
+                                    f"starts at {reported}, its text is at {span.own_start}",
+                                    span.start, span.end, i))
+    warnings.extend(_cut_blocks(document, spans))
+    located = [s for s in spans if s.located != "missing"]
+    return Layout(
+        document=document, spans=spans, overlaps=overlaps, gaps=gaps,
+        warnings=sorted(warnings, key=lambda w: (w.start, w.end)),
+        chars=SizeStats.of([len(s.text) for s in located]),
+        bytes=SizeStats.of([len(s.text.encode("utf-8", "surrogatepass")) for s in located]),
+        size_unit=size_unit,
+    )
+
+
+def _cut_blocks(document: Document, spans: Sequence[Span]) -> list[Warning]:
+    """A chunk boundary strictly inside a fenced code block or a table."""
+    if document.kind not in ("markdown", "text") or not spans:
+        return []
+    blocks = protected_blocks(document.text)
+    if not blocks:
+        return []
+    ends = sorted({s.end for s in spans if s.located != "missing"})
+    import bisect
+
+    warnings = []
+    for block in blocks:
+        i = bisect.bisect_right(ends, block.start)
+        if i < len(ends) and ends[i] < block.end and document.text[ends[i]:block.end].strip():
+            cut = ends[i]
+            warnings.append(Warning("block-cut", f"a {block.kind} is cut in two at offset "
+                                    f"{cut}", block.start, block.end))
+    return warnings

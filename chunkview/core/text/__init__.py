@@ -1,0 +1,1 @@
+"""Text primitives shared by the ports: JS string semantics, lexical tokens, segmentation."""

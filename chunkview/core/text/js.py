@@ -1,0 +1,74 @@
+"""JavaScript string semantics for the ports.
+
+The original libraries run on JS strings: lengths, slices and offsets count UTF-16 code
+units, and their white space is the `\\s` set of ECMAScript, which is not Python's.
+A port works on a *unit string*: a Python ``str`` in which every character outside the
+BMP is written as its two surrogate halves, so ``len()`` and slicing count UTF-16 units
+and a cut can fall between the halves, exactly as in JS.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: ECMAScript white space + line terminators: what `\s` matches and `trim()` removes.
+W_CLASS = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+W_CHARS = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+W_RE = re.compile(f"[{W_CLASS}]")
+W_RUN_RE = re.compile(f"[{W_CLASS}]+")
+NON_W_RE = re.compile(f"[^{W_CLASS}]")
+
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _as_pair(match: re.Match[str]) -> str:
+    code = ord(match.group()) - 0x10000
+    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+
+def to_units(text: str) -> str:
+    """Return ``text`` as a unit string (astral characters split into surrogate halves)."""
+    if not _ASTRAL_RE.search(text):
+        return text
+    return _ASTRAL_RE.sub(_as_pair, text)
+
+
+def from_units(units: str) -> str:
+    """Join surrogate pairs that are still whole; keep lone halves (as ``json.loads`` does)."""
+    if not _SURROGATE_RE.search(units):
+        return units
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def utf16_len(text: str) -> int:
+    """Length of a Python string in UTF-16 code units."""
+    return len(text) + len(_ASTRAL_RE.findall(text))
+
+
+def trim(text: str) -> str:
+    """JS ``String.prototype.trim``."""
+    return text.strip(W_CHARS)
+
+
+def is_blank(text: str) -> bool:
+    """True when ``trim(text)`` is empty."""
+    return NON_W_RE.search(text) is None
+
+
+def truthy(value: Any) -> bool:
+    """JS truthiness of a JSON value."""
+    if isinstance(value, float) and value != value:  # NaN
+        return False
+    return bool(value) if not isinstance(value, (list, dict)) else True
+
+
+def option(options: dict[str, Any] | None, name: str, default: Any) -> Any:
+    """``options.name ?? default``: a missing, undefined or null value takes the default."""
+    if not options:
+        return default
+    value = options.get(name)
+    return default if value is None else value

@@ -1,0 +1,42 @@
+import pytest
+
+from chunkview.core.document import Document, load_document, newline_style
+from chunkview.core.errors import DocumentError
+
+
+def test_newline_styles():
+    assert newline_style("a\nb") == "\n"
+    assert newline_style("a\r\nb\r\n") == "\r\n"
+    assert newline_style("a\rb") == "\r"
+    assert newline_style("a\r\nb\n") == "mixed"
+    assert newline_style("one line") == ""
+
+
+def test_unit_and_point_offsets():
+    doc = Document("a😀b😀c")
+    assert [doc.points_to_units(p) for p in range(6)] == [0, 1, 3, 4, 6, 7]
+    assert [doc.units_to_points(u) for u in (0, 1, 3, 4, 6, 7)] == [0, 1, 2, 3, 4, 5]
+    assert doc.units_to_points(2) == 1  # inside the pair: the emoji's start
+
+
+def test_load_errors_name_the_file(tmp_path):
+    with pytest.raises(DocumentError, match="no such file"):
+        load_document(tmp_path / "absent.md")
+    with pytest.raises(DocumentError, match="directory"):
+        load_document(tmp_path)
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x89PNG\x00\x00\x01")
+    with pytest.raises(DocumentError, match="binary"):
+        load_document(binary)
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("caf\xe9\nna\xefve".encode("latin-1"))
+    with pytest.raises(DocumentError, match=r"latin1.txt: not UTF-8.*offset 3, line 1"):
+        load_document(latin)
+
+
+def test_load_keeps_text_exact(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_bytes("\ufeff# T\r\n\r\nbody 😀\r\n".encode())
+    doc = load_document(path)
+    assert doc.text == "# T\r\n\r\nbody 😀\r\n"
+    assert doc.bom and doc.kind == "markdown" and doc.newline == "\r\n"
