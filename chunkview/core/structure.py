@@ -8,7 +8,6 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
-
 MAX_PARSED_CHARS = 2_000_000
 
 

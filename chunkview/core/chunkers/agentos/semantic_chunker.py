@@ -274,7 +274,7 @@ class SemanticChunkerEntry(BaseEntry):
             prefixes.append(from_units(prefix))
             owns.append(from_units(previous_own))
         spans = []
-        for chunk, prefix, own, where in zip(native, prefixes, owns,
+        for chunk, prefix, where in zip(native, prefixes,
                                              locate(document.text, owns, overlapping=False)):
             start = max(where.start - len(prefix), 0) if where.located != "missing" \
                 else where.start
