@@ -26,3 +26,15 @@ def test_semantic_chunker(case):
         assert isinstance(result, dict) and result["error"] == case["output"]["error"]
     else:
         assert result == case["output"]
+
+
+@pytest.mark.parametrize("case", golden_params("agentos.ChunkingEngine"))
+def test_chunking_engine(case):
+    result = _run(case)
+    expected = case["output"]
+    if isinstance(expected, dict):
+        assert isinstance(result, dict) and result["error"] == expected["error"]
+        if expected["error"] != "Hang":
+            assert result["message"] == expected["message"]
+    else:
+        assert result == expected

@@ -8,6 +8,7 @@ from chunkview.core.entry import Entry
 
 _BUILTIN = (
     ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
+    ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
 )
 _entries: dict[str, Entry] = {}
 

@@ -44,6 +44,11 @@ def from_units(units: str) -> str:
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
+def has_surrogates(units: str) -> bool:
+    """True when a unit string holds any surrogate half (so it needs ``from_units``)."""
+    return _SURROGATE_RE.search(units) is not None
+
+
 def utf16_len(text: str) -> int:
     """Length of a Python string in UTF-16 code units."""
     return len(text) + len(_ASTRAL_RE.findall(text))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from chunkview.core.document import Document
@@ -71,50 +72,75 @@ def semantic_chunk(text: str, options: dict[str, Any] | None = None,
     return with_overlap(merged, config.overlap, metadata)
 
 
+_W_NO_LF = W_CLASS.replace("\n", "")
+
+
+@lru_cache(maxsize=4)
+def _event_re(fences: bool, headings: bool) -> re.Pattern[str]:
+    """Lines that can change the line pass's state; every other line just joins G."""
+    kinds = []
+    if fences:
+        kinds.append(f"(?P<fence>[{_W_NO_LF}]*```)")
+    if headings:
+        kinds.append(f"(?P<heading>#{{1,6}}[{_W_NO_LF}])")
+    kinds.append(f"(?P<blank>[{_W_NO_LF}]*(?=\n|\\Z))")
+    # matched in "\n" + text: a literal first character lets the engine skip to each LF
+    return re.compile("\n(?:" + "|".join(kinds) + ")")
+
+
 def line_pass(text: str, config: Config) -> list[Segment]:
-    """Step 1: fences, headings and blank lines cut the text into structural segments."""
+    """Step 1: fences, headings and blank lines cut the text into structural segments.
+
+    Every line joins its buffer with an LF, so the gathered text G and a code block are
+    always slices of ``text + "\n"``: the pass tracks slice bounds, not strings, and visits
+    only the lines a regex marks as fence, heading or blank.
+    """
+    extended = text + "\n"
     segments: list[Segment] = []
-    gathered: list[str] = []  # G as lines, each with its LF
-    gathered_len, gathered_nonblank = 0, False
-    start, boundary = 0, "paragraph"
-    block: list[str] = []
+    start, gathered_end, gathered_nonblank, boundary = 0, 0, False, "paragraph"
     in_block, block_start = False, 0
-    offset = 0
+    cursor = 0  # start of the first line not yet handled
+    target = config.target_size
 
     def emit_gathered() -> None:
-        segments.append(Segment("".join(gathered), start, boundary))
+        segments.append(Segment(extended[start:gathered_end], start, boundary))
 
-    for line in text.split("\n"):
-        after = offset + len(line) + 1
-        if config.preserve_code_blocks and trim(line).startswith("```"):
+    events = _event_re(config.preserve_code_blocks, config.respect_headings)
+    for match in events.finditer("\n" + text):
+        line_start = match.start()  # the match's LF stands one before the line in text
+        if line_start > cursor and not in_block:  # ordinary, non-blank lines join G
+            gathered_end, gathered_nonblank = line_start, True
+        line_end = text.find("\n", line_start)
+        after = (len(text) if line_end < 0 else line_end) + 1
+        cursor = after
+        kind = match.lastgroup
+        if kind == "fence":
             if not in_block:
                 if gathered_nonblank:
                     emit_gathered()  # G is kept: an unclosed fence emits it again at the end
-                in_block, block, block_start = True, [line, "\n"], offset
+                in_block, block_start = True, line_start
             else:
-                block.append(line)
-                segments.append(Segment("".join(block), block_start, "code-block"))
+                segments.append(Segment(extended[block_start:after - 1], block_start,
+                                        "code-block"))
                 in_block = False
-                gathered, gathered_len, gathered_nonblank = [], 0, False
-                start, boundary = after, "paragraph"
+                start = gathered_end = after
+                gathered_nonblank, boundary = False, "paragraph"
         elif in_block:
-            block += (line, "\n")
-        elif config.respect_headings and _HEADING_RE.match(line):
+            continue
+        elif kind == "heading":
             if gathered_nonblank:
                 emit_gathered()
-            gathered, gathered_len, gathered_nonblank = [line + "\n"], len(line) + 1, True
-            start, boundary = offset, "heading"
-        elif is_blank(line) and gathered_nonblank and gathered_len >= config.target_size:
+            start, gathered_end, gathered_nonblank, boundary = line_start, after, True, "heading"
+        elif gathered_nonblank and gathered_end - start >= target:  # blank line ends G
             emit_gathered()
-            gathered, gathered_len, gathered_nonblank = [], 0, False
-            start, boundary = after, "paragraph"
+            start = gathered_end = after
+            gathered_nonblank, boundary = False, "paragraph"
         else:
-            gathered.append(line + "\n")
-            gathered_len += len(line) + 1
-            gathered_nonblank = gathered_nonblank or not is_blank(line)
-        offset = after
+            gathered_end = after
+    if cursor < len(extended) and not in_block:  # ordinary lines after the last event
+        gathered_end, gathered_nonblank = len(extended), True
     if in_block:
-        segments.append(Segment("".join(block), block_start, "code-block"))
+        segments.append(Segment(extended[block_start:], block_start, "code-block"))
     if gathered_nonblank:
         emit_gathered()
     return segments
@@ -274,8 +300,8 @@ class SemanticChunkerEntry(BaseEntry):
             prefixes.append(from_units(prefix))
             owns.append(from_units(previous_own))
         spans = []
-        for chunk, prefix, where in zip(native, prefixes,
-                                             locate(document.text, owns, overlapping=False)):
+        located = locate(document.text, owns, overlapping=False)
+        for chunk, prefix, where in zip(native, prefixes, located):
             start = max(where.start - len(prefix), 0) if where.located != "missing" \
                 else where.start
             spans.append(Span(chunk["index"], start, where.end, where.start,

@@ -1,0 +1,328 @@
+"""Port of agentos ``ChunkingEngine.chunk`` (spec/agentos.md §2): fixed, semantic,
+hierarchical and layout, with every quirk, in UTF-16 code units.
+
+Where the original loops forever (§2.2) the port raises ``ChunkerError("Hang")`` with
+the rule and the place, found by the exact test the spec gives: the window position
+repeats, or the size is not positive on non-empty content.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import regex
+
+from chunkview.core.document import Document
+from chunkview.core.embed import embed_cached
+from chunkview.core.entry import BaseEntry, Param, RunContext, js_literal
+from chunkview.core.errors import ChunkerError
+from chunkview.core.spans import Span
+from chunkview.core.text.js import (
+    W_CHARS,
+    W_CLASS,
+    from_units,
+    has_surrogates,
+    option,
+    to_units,
+    trim,
+)
+
+STRATEGIES = ("fixed", "semantic", "hierarchical", "layout")
+_SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
+_LINE_END = "\n\r\u2028\u2029"
+# JS /^(#{1,6})\s+(.+)$/gm: ^ and $ at any line terminator, `.` stops at them. Matched
+# in "\n" + text with the terminator consumed, which lets the engine skip to terminators.
+_HEADING_RE = re.compile(
+    f"[{_LINE_END}](#{{1,6}})[{W_CLASS}]+([^{_LINE_END}]+)(?![^{_LINE_END}])")
+SIMILARITY_THRESHOLD = 0.3
+# the LF before a line that opens a code block or a table
+_BLOCK_LINE_RE = re.compile("\n(?:```|[^\n]*\\|)")
+_LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
+
+
+class _Windows:
+    """The fixed window routine F, emitting into a shared list with a running index."""
+
+    def __init__(self, size: Any, overlap: Any, origin_units: str) -> None:
+        self.size, self.overlap = size, overlap
+        self.source = origin_units  # the whole input, for saying where a hang happens
+        self.chunks: list[dict[str, Any]] = []
+        # back to Python strings; a text without surrogates needs no conversion per piece
+        self.text = from_units if has_surrogates(origin_units) else str
+
+    def emit(self, chunk: dict[str, Any]) -> None:
+        chunk["index"] = len(self.chunks)
+        self.chunks.append(chunk)
+
+    def split(self, content: str, origin: int, base: dict | None = None,
+              extra: Mapping[str, Any] | None = None) -> None:
+        """F(content, size, overlap, next index, base); ``origin`` = content's offset."""
+        size, overlap, length = self.size, self.overlap, len(content)
+        if length and size <= 0:
+            self._hang(origin, f"chunkSize is {size}: a window of {size} units never "
+                       "moves forward")
+        position, visited = 0, set()
+        while position < length:
+            end = position + size
+            if end >= length:
+                self._piece(content[position:], base, extra)
+                return
+            if content[end] not in W_CHARS:
+                space = _LAST_W_RE.search(content, position + 1, end)
+                end = space.start() if space else position
+            if end == position:
+                end = position + size  # no white space in the window: a hard cut
+            self._piece(content[position:end], base, extra)
+            following = end - overlap
+            if following <= 0:
+                following = end
+            if following <= position:
+                if following in visited or following == position:
+                    self._stall(content, origin, position, end, following)
+                visited.add(position)
+            position = following
+
+    def _piece(self, text: str, base: dict | None, extra: Mapping[str, Any] | None) -> None:
+        piece = trim(text)
+        if not piece:
+            return
+        chunk: dict[str, Any] = {"content": self.text(piece)}
+        if extra:
+            chunk.update(extra)
+        if base is not None:
+            chunk["metadata"] = dict(base)
+        self.emit(chunk)
+
+    def _stall(self, content: str, origin: int, position: int, end: int, following: int):
+        if self.overlap >= self.size:
+            reason = (f"chunkOverlap {self.overlap} ≥ chunkSize {self.size}: each window "
+                      "starts where an earlier one did")
+        else:
+            reason = (f"the last white space in the window at unit {origin + position} lies "
+                      f"within its first {self.overlap} units (chunkOverlap), so the next "
+                      f"window starts at {origin + following} again: a run of "
+                      f"{self._run_length(content, end)} units without white space follows")
+        self._hang(origin + position, reason)
+
+    @staticmethod
+    def _run_length(content: str, end: int) -> int:
+        run = end + 1
+        while run < len(content) and content[run] not in W_CHARS:
+            run += 1
+        return run - end - 1
+
+    def _hang(self, unit_position: int, reason: str) -> None:
+        raise ChunkerError("Hang", f"the original library never returns here: {reason}",
+                           len(from_units(self.source[:max(unit_position, 0)])))
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    """The library's cosine: sums in index order, 0 when a norm is 0."""
+    dot = norm_a = norm_b = 0.0
+    for x, y in zip(a, b):
+        dot += x * y
+        norm_a += x * x
+        norm_b += y * y
+    if norm_a == 0 or norm_b == 0:
+        return 0.0
+    return dot / (math.sqrt(norm_a) * math.sqrt(norm_b))
+
+
+def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunContext) -> None:
+    if not embedder:
+        windows.split(units, 0)  # without embedFn the library runs 'fixed'
+        return
+    parts = [p for p in _SENTENCE_CUT_RE.split(units) if trim(p)]
+    if not parts:
+        windows.split(units, 0)
+        return
+    if len(parts) == 1:
+        windows.emit({"content": windows.text(trim(parts[0]))})
+        return
+    vectors = embed_cached(embedder, [windows.text(p) for p in parts],
+                           progress=ctx.progress, check=ctx.check)
+    groups, current = [], [parts[0]]
+    for i in range(1, len(parts)):
+        similarity = cosine(vectors[i - 1], vectors[i])
+        if similarity < SIMILARITY_THRESHOLD:  # NaN makes no boundary
+            groups.append(current)
+            current = []
+        current.append(parts[i])
+    groups.append(current)
+    origin = 0
+    for group in groups:
+        text = trim(" ".join(group))
+        origin = max(units.find(group[0], origin), 0)
+        if len(text) > 2 * windows.size:
+            windows.split(text, origin)
+        else:
+            windows.emit({"content": windows.text(text)})
+
+
+class _Heading(NamedTuple):
+    level: int
+    text: str
+    start: int
+    end: int
+
+
+def _hierarchical(units: str, windows: _Windows) -> None:
+    matches = [_Heading(len(m.group(1)), m.group(2), m.start(1) - 1, m.end(2) - 1)
+               for m in _HEADING_RE.finditer("\n" + units)]
+    sections: list[tuple[str | None, int, str, int, list[str]]] = []
+    if not matches:
+        sections.append((None, 0, units, 0, []))
+    else:
+        preamble = trim(units[:matches[0].start])
+        if preamble:
+            sections.append((None, 0, preamble, units.find(preamble), []))
+        stack: list[tuple[int, str]] = []
+        for i, match in enumerate(matches):
+            level, heading = match.level, trim(match.text)
+            stop = matches[i + 1].start if i + 1 < len(matches) else len(units)
+            raw_body = units[match.end:stop]
+            body = trim(raw_body)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            ancestors = [text for _, text in stack]
+            stack.append((level, heading))
+            body_at = match.end + len(raw_body) - len(raw_body.lstrip(W_CHARS))
+            sections.append((heading, level, body, body_at, ancestors))
+    for heading, level, body, body_at, ancestors in sections:
+        if body == "" and heading is None:
+            continue
+        meta: dict[str, Any] = {}
+        if heading is not None:
+            meta["headingLevel"] = level
+            if ancestors:
+                meta["ancestorHeadings"] = [windows.text(a) for a in ancestors]
+        extra = {"heading": windows.text(heading)} if heading is not None else {}
+        if body == "":
+            windows.emit({"content": windows.text(heading or ""), **extra, "metadata": meta})
+        elif len(body) <= windows.size:
+            chunk: dict[str, Any] = {"content": windows.text(body), **extra}
+            if meta:
+                chunk["metadata"] = meta
+            windows.emit(chunk)
+        else:
+            windows.split(body, body_at, base=meta, extra=extra)
+
+
+def _line_end(units: str, start: int) -> int:
+    end = units.find("\n", start)
+    return len(units) if end < 0 else end
+
+
+def _layout(units: str, windows: _Windows) -> None:
+    """Code fences at column 0, runs of lines holding '|', and the prose between them.
+
+    Works on line offsets: a run of lines joined with LF is the slice that spans them.
+    """
+    position, length = 0, len(units)
+    while position <= length:
+        line_end = _line_end(units, position)
+        line = units[position:line_end]
+        if line.startswith("```"):
+            fence = line[:len(line) - len(line.lstrip("`"))]
+            closing = units.find("\n" + fence, line_end)
+            end = length if closing < 0 else _line_end(units, closing + 1)
+            windows.emit({"content": windows.text(units[position:end]),
+                          "metadata": {"type": "code"}})
+        elif "|" in line:
+            end = line_end
+            while end < length:
+                following = _line_end(units, end + 1)
+                if "|" not in units[end + 1:following]:
+                    break
+                end = following
+            windows.emit({"content": windows.text(units[position:end]),
+                          "metadata": {"type": "table"}})
+        else:
+            block = _BLOCK_LINE_RE.search(units, line_end)
+            end = block.start() if block else length
+            raw = units[position:end]
+            prose = trim(raw)
+            if prose:
+                windows.split(prose, position + len(raw) - len(raw.lstrip(W_CHARS)))
+        position = end + 1
+
+
+
+def chunking_engine(content: str, options: dict[str, Any] | None,
+                    embedder: str | None = None,
+                    ctx: RunContext | None = None) -> list[dict[str, Any]]:
+    """``await new ChunkingEngine().chunk(content, options)`` with ``embedFn`` = the named
+    embedder (none: 'semantic' runs as 'fixed'). Returns the DocumentChunk list."""
+    if options is None:
+        raise ChunkerError("TypeError", "Cannot read properties of undefined (reading "
+                           "'chunkSize')")
+    strategy = options.get("strategy")
+    if strategy not in STRATEGIES:
+        shown = "undefined" if strategy is None else (
+            str(strategy).lower() if isinstance(strategy, bool) else str(strategy))
+        raise ChunkerError("Error", f'ChunkingEngine: unknown strategy "{shown}"')
+    units = to_units(content)
+    windows = _Windows(option(options, "chunkSize", 512), option(options, "chunkOverlap", 64),
+                       units)
+    if strategy == "fixed":
+        windows.split(units, 0)
+    elif strategy == "semantic":
+        _semantic(units, windows, embedder, ctx or RunContext())
+    elif strategy == "hierarchical":
+        _hierarchical(units, windows)
+    else:
+        _layout(units, windows)
+    return windows.chunks
+
+
+class ChunkingEngineEntry(BaseEntry):
+    id = "agentos.ChunkingEngine"
+    library = "agentos"
+    title = "ChunkingEngine"
+    summary = ("Four strategies over one fixed-window routine: fixed windows with overlap, "
+               "embedding-similarity groups, heading sections, and code/table/prose blocks.")
+    size_unit = "units"
+    params = (
+        Param("strategy", "choice", "fixed", "how the content is cut", choices=STRATEGIES,
+              group="Strategy"),
+        Param("chunkSize", "int", 512, "window size in UTF-16 units (the original never "
+              "returns for 0 or less)", 1, 100_000, group="Sizes", role="max"),
+        Param("chunkOverlap", "int", 64, "units each window repeats from the one before",
+              0, 100_000, group="Sizes", role="overlap"),
+    )
+
+    def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        try:
+            return chunking_engine(document.text, options, ctx.embedder, ctx)
+        except ChunkerError as error:
+            if error.name == "Hang" and error.position is not None:
+                line = document.text.count("\n", 0, error.position) + 1
+                error.message += f" (line {line})"
+                error.args = (f"{error.name}: {error.message}",)
+            raise
+
+    def chunk_texts(self, native: Any) -> list[str]:
+        return [c["content"] for c in native]
+
+    def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
+        meta = chunk.get("metadata") or {}
+        if "type" in meta:
+            return meta["type"]
+        if "heading" in chunk:
+            return "heading"
+        return str(options.get("strategy") or "fixed")
+
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+        spans = super().spans(document, native, options)
+        for span, chunk in zip(spans, native):
+            if "heading" in chunk:
+                span.metadata["heading"] = chunk["heading"]
+        return spans
+
+    def code(self, options: dict[str, Any]) -> str:
+        return ("import { ChunkingEngine } from '@framers/agentos';\n\n"
+                f"const chunks = await new ChunkingEngine().chunk(text, "
+                f"{js_literal(options)});\n")
