@@ -1,0 +1,111 @@
+"""The chunk table: one row per chunk, a model so 100k chunks cost nothing to show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from chunkview.app import theme
+from chunkview.core.pipeline import ChunkResult
+
+COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "first words")
+Index = QModelIndex | QPersistentModelIndex
+
+
+class ChunkTableModel(QAbstractTableModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self._spans: list = []
+        self._tokens: list[int] | None = None
+        self._bytes: dict[int, int] = {}
+
+    def set_result(self, result: ChunkResult | None) -> None:
+        self.beginResetModel()
+        self._spans = result.layout.spans if result else []
+        self._tokens = result.tokens if result else None
+        self._bytes = {}
+        self.endResetModel()
+
+    def set_tokens(self, tokens: list[int]) -> None:
+        self._tokens = tokens
+        if self._spans:
+            column = COLUMNS.index("tokens")
+            self.dataChanged.emit(self.index(0, column),
+                                  self.index(len(self._spans) - 1, column))
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._spans)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return COLUMNS[section]
+        return None
+
+    def _value(self, row: int, column: int) -> Any:
+        span = self._spans[row]
+        name = COLUMNS[column]
+        if name == "#":
+            return span.index
+        if name == "kind":
+            return span.kind if span.located == "exact" else f"{span.kind} ({span.located})"
+        if name == "start":
+            return span.start
+        if name == "end":
+            return span.end
+        if name == "chars":
+            return len(span.text)
+        if name == "bytes":
+            if row not in self._bytes:
+                self._bytes[row] = len(span.text.encode("utf-8", "surrogatepass"))
+            return self._bytes[row]
+        if name == "tokens":
+            return self._tokens[row] if self._tokens is not None else "…"
+        words = " ".join(span.text[:160].split())
+        return words[:60] + ("…" if len(words) > 60 else "")
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._value(index.row(), index.column())
+        if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[index.column()] not in (
+                "kind", "first words"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.DecorationRole and index.column() == 1:
+            return theme.kind_colour(self._spans[index.row()].kind)
+        if role == Qt.ItemDataRole.ForegroundRole and \
+                self._spans[index.row()].located == "missing":
+            return QBrush(theme.kind_colour("code"))
+        return None
+
+
+class ChunkTable(QTableView):
+    def __init__(self) -> None:
+        super().__init__()
+        self.chunk_model = ChunkTableModel()
+        self.setModel(self.chunk_model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.setAlternatingRowColors(True)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(True)
+        for column in range(len(COLUMNS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.setWordWrap(False)
+
+    def select_chunk(self, index: int) -> None:
+        if 0 <= index < self.chunk_model.rowCount():
+            self.selectRow(index)
+            self.scrollTo(self.chunk_model.index(index, 0))
+
+    def selected_chunk(self) -> int | None:
+        rows = self.selectionModel().selectedRows()
+        return rows[0].row() if rows else None

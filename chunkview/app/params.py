@@ -1,0 +1,237 @@
+"""The parameter panel, generated from an entry's params schema: no entry-specific code."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from chunkview.core.entry import Param
+
+SLIDER_CAP = 8000  # sliders cover the everyday range; the spin box takes any allowed value
+
+
+class _Field:
+    """One widget row: reads and writes a JSON value."""
+
+    def __init__(self, param: Param, on_change) -> None:
+        self.param = param
+        self.widget = QWidget()
+        layout = QHBoxLayout(self.widget)
+        layout.setContentsMargins(0, 0, 0, 0)
+        kind = param.kind
+        if kind == "int":
+            self.spin = QSpinBox()
+            self.spin.setRange(int(param.minimum if param.minimum is not None else -10**9),
+                               int(param.maximum if param.maximum is not None else 10**9))
+            self.spin.setSingleStep(int(param.step or 1))
+            self.spin.setKeyboardTracking(False)
+            self.spin.setMinimumWidth(84)
+            self.slider = QSlider(Qt.Orientation.Horizontal)
+            top = min(self.spin.maximum(), max(SLIDER_CAP, int(param.default or 0) * 4))
+            self.slider.setRange(self.spin.minimum(), top)
+            self.slider.valueChanged.connect(self._slider_moved)
+            self.spin.valueChanged.connect(self._spin_changed)
+            layout.addWidget(self.slider, 1)
+            layout.addWidget(self.spin)
+            self._on_change = on_change
+        elif kind == "float":
+            self.spin = QDoubleSpinBox()
+            self.spin.setDecimals(3)
+            self.spin.setRange(param.minimum if param.minimum is not None else -1e9,
+                               param.maximum if param.maximum is not None else 1e9)
+            self.spin.setSingleStep(param.step or 0.05)
+            self.spin.setKeyboardTracking(False)
+            self.spin.valueChanged.connect(lambda _v: on_change())
+            layout.addWidget(self.spin)
+        elif kind == "bool":
+            self.check = QCheckBox()
+            self.check.toggled.connect(lambda _v: on_change())
+            layout.addWidget(self.check)
+            layout.addStretch(1)
+        elif kind == "choice":
+            self.combo = QComboBox()
+            for choice in param.choices:
+                self.combo.addItem(str(choice), choice)
+            self.combo.currentIndexChanged.connect(lambda _i: on_change())
+            layout.addWidget(self.combo, 1)
+        else:
+            self.line = QLineEdit()
+            self.line.setPlaceholderText("JSON" if kind == "json" else "")
+            self.line.editingFinished.connect(on_change)
+            layout.addWidget(self.line, 1)
+        self.widget.setToolTip(param.help)
+        self.set(param.default)
+
+    def _slider_moved(self, value: int) -> None:
+        if self.spin.value() != value:
+            self.spin.setValue(value)
+
+    def _spin_changed(self, value: int) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setValue(min(value, self.slider.maximum()))
+        self.slider.blockSignals(False)
+        self._on_change()
+
+    def set(self, value: Any) -> None:
+        kind = self.param.kind
+        for widget in self._widgets():
+            widget.blockSignals(True)
+        try:
+            if kind == "int":
+                number = int(value) if isinstance(value, (int, float)) else 0
+                self.spin.setValue(number)
+                self.slider.setValue(min(number, self.slider.maximum()))
+            elif kind == "float":
+                self.spin.setValue(float(value or 0))
+            elif kind == "bool":
+                self.check.setChecked(bool(value))
+            elif kind == "choice":
+                index = self.combo.findData(value)
+                self.combo.setCurrentIndex(max(index, 0))
+            elif kind == "json":
+                self.line.setText("" if value is None else json.dumps(value))
+            else:
+                self.line.setText("" if value is None else str(value))
+        finally:
+            for widget in self._widgets():
+                widget.blockSignals(False)
+
+    def _widgets(self) -> list[QWidget]:
+        return [w for w in (getattr(self, n, None) for n in ("spin", "slider", "check",
+                                                            "combo", "line")) if w]
+
+    def get(self) -> Any:
+        kind = self.param.kind
+        if kind in ("int", "float"):
+            return self.spin.value()
+        if kind == "bool":
+            return self.check.isChecked()
+        if kind == "choice":
+            return self.combo.currentData()
+        text = self.line.text().strip()
+        if kind == "json":
+            if not text:
+                return None
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{self.param.name}: not valid JSON ({exc.msg})") from None
+        return text or None
+
+
+class ParamsPanel(QWidget):
+    """Builds the form for an entry; ``changed`` carries the options object."""
+
+    changed = Signal(dict)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._fields: dict[str, _Field] = {}
+        self._rows: dict[str, tuple[QFormLayout, QWidget]] = {}
+        self._params: tuple[Param, ...] = ()
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._body = QWidget()
+        self._layout.addWidget(self._body)
+        self.reset_button = QPushButton("Reset to defaults")
+        self.reset_button.clicked.connect(self.reset)
+        self._layout.addWidget(self.reset_button)
+        self._layout.addStretch(1)
+
+    def set_params(self, params: tuple[Param, ...], values: dict[str, Any] | None = None
+                   ) -> None:
+        self._params = params
+        self._fields.clear()
+        self._rows.clear()
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        body_layout.setContentsMargins(0, 0, 0, 0)
+        groups: dict[str, QFormLayout] = {}
+        for param in params:
+            if param.group not in groups:
+                box = QGroupBox(param.group)
+                form = QFormLayout(box)
+                form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+                groups[param.group] = form
+                body_layout.addWidget(box)
+            field = _Field(param, self._emit)
+            label = QLabel(param.name)
+            label.setToolTip(param.help)
+            groups[param.group].addRow(label, field.widget)
+            self._fields[param.name] = field
+            self._rows[param.name] = (groups[param.group], field.widget)
+        self._layout.replaceWidget(self._body, body)
+        self._body.deleteLater()
+        self._body = body
+        if values:
+            for name, value in values.items():
+                if name in self._fields:
+                    self._fields[name].set(value)
+        self._apply_when()
+
+    def _apply_when(self) -> None:
+        values = self.all_values(strict=False)
+        for param in self._params:
+            form, widget = self._rows[param.name]
+            form.setRowVisible(widget, param.applies(values))
+
+    def all_values(self, strict: bool = True) -> dict[str, Any]:
+        values = {}
+        for name, field in self._fields.items():
+            try:
+                values[name] = field.get()
+            except ValueError:
+                if strict:
+                    raise
+                values[name] = field.param.default
+        return values
+
+    def options(self) -> dict[str, Any]:
+        """The options object: applicable values that differ from the defaults, and the
+        strategy-like choices always (so pasted code says what it means)."""
+        values = self.all_values()
+        options = {}
+        for param in self._params:
+            value = values[param.name]
+            if not param.applies(values) or value is None:
+                continue
+            if value != param.default or param.name == "strategy":
+                options[param.name] = value
+        return options
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Set one option as a user would (emits ``changed``)."""
+        self._fields[name].set(value)
+        self._emit()
+
+    def field_widget(self, name: str) -> QWidget:
+        return self._fields[name].widget
+
+    def reset(self) -> None:
+        for param in self._params:
+            self._fields[param.name].set(param.default)
+        self._emit()
+
+    def _emit(self) -> None:
+        self._apply_when()
+        try:
+            self.changed.emit(self.options())
+        except ValueError as error:
+            self.changed.emit({"__error__": str(error)})

@@ -1,0 +1,141 @@
+"""One chunking job, from request to everything the views draw (no Qt here).
+
+The app's worker thread calls ``run_request``; the CLI's render and the tests call it too.
+Results of the last run are reused when only the search query changed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from chunkview.core import registry
+from chunkview.core.document import Document
+from chunkview.core.entry import RunContext
+from chunkview.core.offsets import EditorOffsets
+from chunkview.core.spans import Layout, build_layout
+from chunkview.core.text.lexical import WORD_RE, lexical_tokens, snippet_around
+from chunkview.core.text.tokens import count_many
+
+
+@dataclass(frozen=True)
+class ChunkRequest:
+    generation: int
+    entry_id: str
+    document: Document
+    options: dict[str, Any]
+    query: str = ""
+    embedder: str | None = None
+    tokenizer: str | None = None
+    metadata: Any = None
+
+    def chunking_key(self) -> tuple:
+        """What decides the chunks (not the query)."""
+        return (self.entry_id, self.document.kind, self.document.text,
+                json.dumps(self.options, sort_keys=True), self.embedder, self.tokenizer,
+                json.dumps(self.metadata, sort_keys=True, default=str))
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chunk: int
+    at: int  # code point in the document
+    snippet: str
+
+
+@dataclass
+class ChunkResult:
+    request: ChunkRequest
+    native: Any
+    layout: Layout
+    offsets: EditorOffsets
+    seconds: float
+    hits: list[SearchHit] = field(default_factory=list)
+    tokens: list[int] | None = None
+
+    @property
+    def generation(self) -> int:
+        return self.request.generation
+
+
+def search(layout: Layout, query: str) -> list[SearchHit]:
+    """The first matching word of each chunk (lexicalTokens + snippetAround), in order."""
+    words = lexical_tokens(query)
+    if not words:
+        return []
+    text = layout.document.text
+    hits = []
+    for span in layout.spans:
+        if span.located == "missing":
+            continue
+        found = snippet_around(text[span.start:span.end], words)
+        if found.at >= 0:
+            hits.append(SearchHit(span.index, span.start + found.at, found.text))
+    return hits
+
+
+def matching_words(text: str, query: str, start: int = 0, end: int | None = None
+                   ) -> list[tuple[int, int]]:
+    """Ranges of the words of ``text[start:end]`` that begin with a query word."""
+    prefixes = tuple(lexical_tokens(query))
+    if not prefixes:
+        return []
+    from chunkview.core.text.lexical import _fold
+
+    return [(m.start(), m.end()) for m in WORD_RE.finditer(text, start, end
+                                                               if end is not None else len(text))
+            if _fold(m.group()).startswith(prefixes)]
+
+
+class Pipeline:
+    """Runs requests; keeps the last result so a query change does not re-chunk."""
+
+    def __init__(self) -> None:
+        self._last: ChunkResult | None = None
+        self._offsets: tuple[int, EditorOffsets] | None = None
+        self._token_cache: dict[str, int] = {}
+
+    def run(self, request: ChunkRequest, ctx: RunContext) -> ChunkResult:
+        began = time.perf_counter()
+        last = self._last
+        if last is not None and last.request.chunking_key() == request.chunking_key():
+            result = ChunkResult(request, last.native, last.layout, last.offsets,
+                                 last.seconds, tokens=last.tokens)
+        else:
+            entry = registry.get(request.entry_id)
+            options = {k: v for k, v in request.options.items() if v is not None}
+            if hasattr(entry, "check_options"):
+                entry.check_options(options)
+            native = entry.run(request.document, options, ctx)
+            ctx.check()
+            layout = build_layout(request.document,
+                                  entry.spans(request.document, native, options),
+                                  entry.limits(options), size_unit=entry.size_unit)
+            ctx.check()
+            result = ChunkResult(request, native, layout, self._editor_offsets(request),
+                                 time.perf_counter() - began)
+        result.hits = search(result.layout, request.query) if request.query else []
+        self._last = result
+        return result
+
+    def _editor_offsets(self, request: ChunkRequest) -> EditorOffsets:
+        key = hash(request.document.text)
+        if self._offsets is None or self._offsets[0] != key:
+            self._offsets = (key, EditorOffsets(request.document.text))
+        return self._offsets[1]
+
+    def tokens(self, result: ChunkResult, ctx: RunContext) -> list[int]:
+        """cl100k token counts of every chunk, cached by chunk text."""
+        texts = [s.text for s in result.layout.spans]
+        missing = list({t for t in texts if t not in self._token_cache})
+        for begin in range(0, len(missing), 2000):
+            ctx.check()
+            part = missing[begin:begin + 2000]
+            self._token_cache.update(zip(part, count_many(part, "cl100k")))
+        if len(self._token_cache) > 500_000:
+            self._token_cache.clear()
+            return self.tokens(result, ctx)
+        result.tokens = [self._token_cache[t] for t in texts]
+        return result.tokens
