@@ -13,6 +13,7 @@ from chunkview.core.pipeline import ChunkResult
 
 COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "first words")
 Index = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
 
 
 class ChunkTableModel(QAbstractTableModel):
@@ -36,10 +37,10 @@ class ChunkTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, column),
                                   self.index(len(self._spans) - 1, column))
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(self._spans)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
@@ -97,8 +98,13 @@ class ChunkTable(QTableView):
         self.setAlternatingRowColors(True)
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
-        for column in range(len(COLUMNS) - 1):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # fixed widths: ResizeToContents would ask every row on each new layout
+        digits = self.fontMetrics().horizontalAdvance("0000000")
+        widths = {"#": 0.8, "kind": 1.9, "start": 1, "end": 1, "chars": 0.9, "bytes": 0.9,
+                  "tokens": 0.9}
+        for column, name in enumerate(COLUMNS[:-1]):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            self.setColumnWidth(column, int(digits * widths[name]) + 8)
         self.setWordWrap(False)
 
     def select_chunk(self, index: int) -> None:

@@ -61,6 +61,8 @@ class MainWindow(QMainWindow):
         self.modified = False
         self._options: dict[str, dict[str, Any]] = {}
         self._running = False
+        self._warning_targets: list[tuple[int, int | None]] = []
+        self._hit_targets: list[tuple[int, int]] = []
 
         self.worker = ChunkWorker(self)
         self.worker.finished.connect(self._on_finished)
@@ -487,31 +489,28 @@ class MainWindow(QMainWindow):
     # ----- views ------------------------------------------------------------------------
     def _show_warnings(self, result: ChunkResult) -> None:
         self.warnings.clear()
-        for warning in result.layout.warnings[:5000]:
-            item = QListWidgetItem(f"⚠ {warning.message}")
-            item.setData(Qt.ItemDataRole.UserRole, (warning.start, warning.chunk))
-            self.warnings.addItem(item)
+        # targets stay on the Python side: row i of the list is entry i here
+        self._warning_targets = [(w.start, w.chunk) for w in result.layout.warnings[:5000]]
+        self.warnings.addItems([f"⚠ {w.message}" for w in result.layout.warnings[:5000]])
         count = len(result.layout.warnings)
         self.tabs.setTabText(2, f"Warnings ({count})" if count else "Warnings")
 
     def _show_hits(self, result: ChunkResult) -> None:
         self.hits.clear()
-        for hit in result.hits[:5000]:
-            item = QListWidgetItem(f"#{hit.chunk}  {hit.snippet}")
-            item.setData(Qt.ItemDataRole.UserRole, (hit.at, hit.chunk))
-            self.hits.addItem(item)
+        self._hit_targets = [(h.at, h.chunk) for h in result.hits[:5000]]
+        self.hits.addItems([f"#{h.chunk}  {h.snippet}" for h in result.hits[:5000]])
         query = result.request.query.strip()
         self.tabs.setTabText(3, f"Search ({len(result.hits)})" if query else "Search")
 
     def _warning_clicked(self, item: QListWidgetItem) -> None:
-        start, chunk = item.data(Qt.ItemDataRole.UserRole)
+        start, chunk = self._warning_targets[self.warnings.row(item)]
         if chunk is not None:
             self._chunk_clicked(chunk)
         else:
             self.editor.show_position(start)
 
     def _hit_clicked(self, item: QListWidgetItem) -> None:
-        at, chunk = item.data(Qt.ItemDataRole.UserRole)
+        at, chunk = self._hit_targets[self.hits.row(item)]
         self.table.select_chunk(chunk)
         self.editor.select_chunk(chunk, scroll=False)
         self.editor.show_position(at)

@@ -7,7 +7,6 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from chunkview.app import theme
-from chunkview.core.spans import SIZE_FUNCTIONS
 
 BINS = 24
 LIMIT_COLOURS = {"target": "#009E73", "max": "#D55E00", "min": "#0072B2"}
@@ -91,8 +90,7 @@ class StatsPanel(QWidget):
     def show_result(self, result, limits: dict[str, float], unit: str,
                     tokens: list[int] | None = None) -> None:
         layout = result.layout
-        measure = SIZE_FUNCTIONS.get(unit, len)
-        sizes = [measure(s.text) for s in layout.spans if s.located != "missing"]
+        sizes = layout.sizes
         rows = [("chunks", f"{len(layout.spans)}"),
                 ("chars", f"{layout.chars.minimum} / {layout.chars.median:g} / "
                  f"{layout.chars.maximum}"),

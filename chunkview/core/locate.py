@@ -2,8 +2,9 @@
 
 Exact search first; when the library rewrote the text (joined sentences, added a line
 feed, folded white space) a white-space-insensitive search through an index map.
-Searches move forward from the previous chunk, so a whole document costs about one pass;
-only a chunk found nowhere ahead (a duplicate, a reordering) triggers a search from the top.
+Each search looks first in a window just ahead of the previous chunk, sized to the chunk,
+so a whole document costs about one pass; only a chunk found nowhere near (a duplicate,
+a reordering, a chunk that is not in the text) costs a search of the whole text.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 # white space for matching: JS's set and Python's together
 _SPACE_RE = re.compile(r"[\s\ufeff]+")
-_NON_SPACE_RUN_RE = re.compile(r"[^\s\ufeff]+")
+_BLOCK = 1 << 17
+_SPACE_SPLIT_RE = re.compile(r"([\s\ufeff]+)")
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
 
 
@@ -30,15 +33,23 @@ class _Normalized:
     """The source with all white space removed, and a map back to source offsets."""
 
     def __init__(self, source: str) -> None:
-        runs = list(_NON_SPACE_RUN_RE.finditer(source))
-        self.text = "".join(m.group() for m in runs)
-        self.norm_starts: list[int] = []
+        # Built in blocks: one C call over megabytes would hold the GIL that long and
+        # stall the UI thread. A run cut at a block edge becomes two adjacent runs, which
+        # map the same. split() gives strings and accumulate() ints: no per-run objects
+        # for the garbage collector to walk.
+        texts: list[str] = []
         self.source_starts: list[int] = []
-        position = 0
-        for m in runs:
-            self.norm_starts.append(position)
-            self.source_starts.append(m.start())
-            position += m.end() - m.start()
+        self.norm_starts: list[int] = []
+        norm_offset = 0
+        for block_start in range(0, len(source), _BLOCK):
+            pieces = _SPACE_SPLIT_RE.split(source[block_start:block_start + _BLOCK])
+            runs = pieces[0::2]  # non-space, space, non-space, ...
+            offsets = list(accumulate(map(len, pieces), initial=block_start))
+            self.source_starts.extend(offsets[0:len(pieces):2])  # where each run starts
+            self.norm_starts.extend(accumulate(map(len, runs[:-1]), initial=norm_offset))
+            norm_offset += sum(map(len, runs))
+            texts.append("".join(runs))
+        self.text = "".join(texts)
 
     def to_source(self, norm_offset: int) -> int:
         run = bisect.bisect_right(self.norm_starts, norm_offset) - 1
@@ -64,11 +75,15 @@ def locate(source: str, chunks: Sequence[str], overlapping: bool = True) -> list
     prev_start, prev_end = 0, 0
     for index, chunk in enumerate(chunks):
         cursor = (prev_start + 1 if index else 0) if overlapping else prev_end
-        location = _find_exact(source, chunk, cursor)
-        if location is None:
-            if normalized is None:
-                normalized = _Normalized(source)
-            location = _find_normalized(normalized, chunk, cursor)
+        location = None
+        for window in (_window(len(chunk), cursor, prev_end), None):
+            location = _find_exact(source, chunk, cursor, window)
+            if location is None:
+                if normalized is None:
+                    normalized = _Normalized(source)
+                location = _find_normalized(normalized, chunk, cursor, window)
+            if location is not None:
+                break
         if location is None:
             location = Location(prev_end, prev_end, "missing")
         else:
@@ -77,24 +92,37 @@ def locate(source: str, chunks: Sequence[str], overlapping: bool = True) -> list
     return result
 
 
-def _find_exact(source: str, chunk: str, cursor: int) -> Location | None:
+def _window(chunk_len: int, cursor: int, prev_end: int) -> int:
+    """How far past the cursor a chunk is looked for first (any skipped white space,
+    an overlap, a rewrite that shortened it)."""
+    return max(prev_end - cursor, 0) + 2 * chunk_len + 4096
+
+
+def _find_exact(source: str, chunk: str, cursor: int, window: int | None) -> Location | None:
     if not chunk:
         return None
-    at = source.find(chunk, cursor)
-    if at < 0 and cursor:
-        at = source.find(chunk)
+    if window is not None:
+        at = source.find(chunk, cursor, cursor + window + len(chunk))
+    else:
+        at = source.find(chunk, cursor)
+        if at < 0 and cursor:
+            at = source.find(chunk)
     return Location(at, at + len(chunk), "exact") if at >= 0 else None
 
 
-def _find_normalized(normalized: _Normalized, chunk: str, cursor: int) -> Location | None:
+def _find_normalized(normalized: _Normalized, chunk: str, cursor: int,
+                     window: int | None) -> Location | None:
     # a cut inside a surrogate pair leaves half an emoji at an edge: match the rest
     needle = _SPACE_RE.sub("", _LONE_SURROGATE_EDGES_RE.sub("", chunk))
     if not needle or not normalized.text:
         return None
     norm_cursor = normalized.to_norm(cursor)
-    at = normalized.text.find(needle, norm_cursor)
-    if at < 0 and norm_cursor:
-        at = normalized.text.find(needle)
+    if window is not None:
+        at = normalized.text.find(needle, norm_cursor, norm_cursor + window + len(needle))
+    else:
+        at = normalized.text.find(needle, norm_cursor)
+        if at < 0 and norm_cursor:
+            at = normalized.text.find(needle)
     if at < 0:
         return None
     start = normalized.to_source(at)

@@ -95,6 +95,8 @@ class Layout:
     chars: SizeStats
     bytes: SizeStats
     size_unit: str = "chars"
+    #: each located span's size in ``size_unit``, in span order (for histograms)
+    sizes: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -187,12 +189,13 @@ def build_layout(
                                     span.start, span.end, i))
     warnings.extend(_cut_blocks(document, spans))
     located = [s for s in spans if s.located != "missing"]
+    sizes = [size_of(s.text) for s in located]
     return Layout(
         document=document, spans=spans, overlaps=overlaps, gaps=gaps,
         warnings=sorted(warnings, key=lambda w: (w.start, w.end)),
         chars=SizeStats.of([len(s.text) for s in located]),
         bytes=SizeStats.of([len(s.text.encode("utf-8", "surrogatepass")) for s in located]),
-        size_unit=size_unit,
+        size_unit=size_unit, sizes=sizes,
     )
 
 

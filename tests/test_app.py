@@ -1,0 +1,179 @@
+"""The real window, offscreen: real widgets, real signals, the real worker thread."""
+
+import time
+
+import pytest
+from conftest import CORPUS
+from PySide6.QtCore import QSettings, QTimer
+
+from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
+from chunkview.core.document import Document
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.select_entry("agentos.SemanticChunker")
+    win.resize(1300, 800)
+    win.show()
+    yield win
+    win.worker.stop()
+
+
+def settle(qtbot, win, timeout=20000):
+    """Wait until the newest request's result (or error) is what the window shows."""
+    qtbot.waitUntil(lambda: not win._debounce.isActive()
+                    and win.shown_generation == win.generation, timeout=timeout)
+    qtbot.wait(20)  # let the queued decoration pass run
+
+
+def open_text(qtbot, win, text, kind="markdown"):
+    win.set_document(Document(text, None, kind))
+    settle(qtbot, win)
+
+
+def test_sample_opens_and_is_chunked(qtbot, window):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    assert window.result is not None and len(window.result.layout.spans) >= 2
+    assert window.table.model().rowCount() == len(window.result.layout.spans)
+
+
+@pytest.mark.parametrize("name, value", [("targetSize", 200), ("maxSize", 300),
+                                         ("minSize", 10), ("overlap", 0)])
+def test_each_size_change_redraws(qtbot, window, name, value):
+    window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    before = [(s.start, s.end) for s in window.result.layout.spans]
+    window.params.set_value(name, value)
+    settle(qtbot, window)
+    assert window.result.request.options.get(name) == value
+    after = [(s.start, s.end) for s in window.result.layout.spans]
+    assert after != before
+
+
+def test_burst_of_changes_paints_only_the_newest(qtbot, window):
+    window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    painted = []
+    window.worker.finished.connect(lambda r: painted.append(r.generation))
+    for size in range(100, 120):  # 20 changes, faster than the debounce
+        window.params.set_value("targetSize", size)
+    settle(qtbot, window)
+    assert window.result.generation == window.generation
+    assert window.result.request.options["targetSize"] == 119
+    assert painted and painted[-1] == window.generation
+    assert window.shown_generation == window.generation
+
+
+def test_large_document_does_not_block_the_event_loop(qtbot, window):
+    text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8")
+    big = "\n\n".join([text] * (5_000_000 // len(text) + 1))
+    open_text(qtbot, window, big)
+    ticks = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    window.params.set_value("targetSize", 700)
+    settle(qtbot, window, timeout=120000)
+    timer.stop()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    assert len(ticks) > 10
+    assert max(gaps) < 0.25, f"the UI stalled for {max(gaps):.3f} s"
+    assert window.result.request.options["targetSize"] == 700
+
+
+def test_search_highlights_words_in_the_right_chunks(qtbot, window):
+    text = ("# One\n\nApples grow on trees.\n\n# Two\n\nPears and apple pie.\n\n"
+            "# Three\n\nNothing here.\n")
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 10, "minSize": 0,
+                                                    "overlap": 0})
+    open_text(qtbot, window, text)
+    window.search_box.setText("apple")
+    settle(qtbot, window)
+    hits = window.result.hits
+    assert [h.chunk for h in hits] == [0, 1]
+    assert [text[h.at:h.at + 5] for h in hits] == ["Apple", "apple"]
+    ranges = window.editor.search_ranges()
+    assert sorted(text[a:b] for a, b in ranges) == ["Apples", "apple"]
+    assert window.hits.count() == 2
+
+
+@pytest.mark.parametrize("text", [
+    "# Title\r\n\r\nFirst 😀 paragraph here.\r\n\r\n# Next\r\n\r\nSecond 🎉 one.\r\n",
+    "emoji 👍🏽 start\n\n" + "word 😀 " * 40 + "\n\n# Tail\n\nend 🎉\n",
+])
+def test_crlf_and_emoji_paint_at_span_offsets(qtbot, window, text):
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 20, "maxSize": 60,
+                                                    "minSize": 0, "overlap": 5})
+    open_text(qtbot, window, text)
+    painted = window.editor.chunk_ranges()
+    assert painted
+    for span in window.result.layout.spans:
+        if span.index in painted:
+            assert painted[span.index] == (span.own_start, span.end)
+
+
+def test_corpus_crlf_file_paints_correctly(qtbot, window):
+    text = (CORPUS / "email-architecture.rst").read_text(encoding="utf-8")
+    text = text.replace("\n", "\r\n") + "\r\nthe end 😀\r\n"
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "overlap": 30})
+    open_text(qtbot, window, text, kind="text")
+    painted = window.editor.chunk_ranges()
+    spans = {s.index: s for s in window.result.layout.spans}
+    assert painted
+    for index, (start, end) in painted.items():
+        assert (start, end) == (spans[index].own_start, spans[index].end)
+
+
+def test_hang_is_explained_and_last_layout_stays(qtbot, window):
+    window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 40,
+                                                   "chunkOverlap": 0})
+    open_text(qtbot, window, "words " * 30 + "x" * 200 + " end")
+    good = window.result
+    assert good is not None and window.error_label.isHidden()
+    window.params.set_value("chunkOverlap", 10)
+    settle(qtbot, window)
+    assert not window.error_label.isHidden()
+    assert "would never return" in window.error_label.text()
+    assert "Show where" in window.error_label.text()
+    assert window.result is good
+    assert window.editor.toPlainText().startswith("words words")
+
+
+def test_bad_file_keeps_text_and_says_why(qtbot, window, tmp_path):
+    open_text(qtbot, window, "my precious edits\n")
+    bad = tmp_path / "latin.txt"
+    bad.write_bytes(b"caf\xe9")
+    assert window.open_path(bad) is False
+    assert "not UTF-8" in window.error_label.text()
+    assert window.editor.toPlainText() == "my precious edits\n"
+
+
+def test_click_chunk_selects_row_and_back(qtbot, window):
+    window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    span = window.result.layout.spans[2]
+    window.editor.click_at(window.editor.to_editor(span.own_start + 1))
+    assert window.table.selected_chunk() == 2
+    window.table.select_chunk(4)
+    window._table_clicked(4)
+    assert window.editor._selected == 4
+
+
+def test_edit_rechunks_and_save_keeps_crlf(qtbot, window, tmp_path):
+    path = tmp_path / "doc.md"
+    path.write_bytes(b"# A\r\n\r\nbody\r\n")
+    assert window.open_path(path)
+    settle(qtbot, window)
+    window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
+    window.editor.insertPlainText("more\n")
+    settle(qtbot, window)
+    assert window.document.text == "# A\r\n\r\nbody\r\nmore\r\n"
+    assert window.modified and window.result.request.document.text.endswith("more\r\n")
+    assert window.save()
+    assert path.read_bytes() == b"# A\r\n\r\nbody\r\nmore\r\n"
+    assert not window.modified
