@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from chunkview.app import theme
 from chunkview.core.pipeline import ChunkResult
 
-COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "first words")
+COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "first words")
+PLACED = {"exact": "=", "normalized": "≈", "missing": "✗"}
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 
@@ -54,7 +55,9 @@ class ChunkTableModel(QAbstractTableModel):
         if name == "#":
             return span.index
         if name == "kind":
-            return span.kind if span.located == "exact" else f"{span.kind} ({span.located})"
+            return span.kind
+        if name == "placed":
+            return PLACED.get(span.located, "?")
         if name == "start":
             return span.start
         if name == "end":
@@ -75,6 +78,12 @@ class ChunkTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._value(index.row(), index.column())
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[index.column()] == "placed":
+            return {"exact": "the chunk's text is this slice of the document",
+                    "normalized": "the library rewrote the text (white space, joins); "
+                                  "placed by a white-space-insensitive match",
+                    "missing": "the chunk's text is not in the document"}.get(
+                        self._spans[index.row()].located)
         if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[index.column()] not in (
                 "kind", "first words"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -100,8 +109,8 @@ class ChunkTable(QTableView):
         header.setStretchLastSection(True)
         # fixed widths: ResizeToContents would ask every row on each new layout
         digits = self.fontMetrics().horizontalAdvance("0000000")
-        widths = {"#": 0.8, "kind": 1.9, "start": 1, "end": 1, "chars": 0.9, "bytes": 0.9,
-                  "tokens": 0.9}
+        widths = {"#": 0.6, "kind": 1.9, "start": 0.85, "end": 0.85, "chars": 0.75,
+                  "bytes": 0.75, "tokens": 0.75, "placed": 0.95}
         for column, name in enumerate(COLUMNS[:-1]):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, int(digits * widths[name]) + 8)

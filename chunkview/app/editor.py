@@ -107,7 +107,8 @@ class ChunkEditor(QPlainTextEdit):
         self._starts = [self._spans[i].start for i in self._order]
         self._max_ends = list(accumulate((self._spans[i].end for i in self._order), max))
         self._stale = False
-        self._schedule()
+        self._decorate_timer.stop()
+        self._decorate()  # at once: a new layout is the thing a user waits to see
 
     def set_query(self, query: str) -> None:
         self._query = query

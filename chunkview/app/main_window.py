@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(center)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([310, 700, 430])
+        splitter.setSizes([300, 640, 480])
         self.setCentralWidget(splitter)
 
         self.status_doc = QLabel()
@@ -434,6 +434,9 @@ class MainWindow(QMainWindow):
         self.status_run.setText(f"{len(layout.spans)} chunks · {len(layout.warnings)} "
                                 f"warnings · {result.seconds * 1000:.0f} ms")
         self._update_status()
+        if result.tokens is None and result.generation == self.generation:
+            # after the decoration pass queued above: counting must not delay the paint
+            QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
 
     @Slot(int, object)
     def _on_tokens(self, generation: int, tokens: list[int]) -> None:

@@ -34,7 +34,7 @@ def kind_colour(kind: str) -> QColor:
 
 
 def hatch_colour(dark: bool) -> QColor:
-    return QColor(255, 255, 255, 150) if dark else QColor(0, 0, 0, 120)
+    return QColor(255, 255, 255, 110) if dark else QColor(0, 0, 0, 75)
 
 
 def search_colour(dark: bool) -> QColor:

@@ -53,11 +53,8 @@ class _Worker(QObject):
         self.started.emit(request.generation)
         try:
             result = self._pipeline.run(request, ctx)
+            self._last_result = result
             self.finished.emit(result)
-            if result.tokens is None and not self._superseded():
-                self.tokens_ready.emit(request.generation, self._pipeline.tokens(result, ctx))
-            elif result.tokens is not None:
-                self.tokens_ready.emit(request.generation, result.tokens)
         except Cancelled:
             pass
         except ChunkerError as error:
@@ -67,6 +64,27 @@ class _Worker(QObject):
             self.failed.emit(request.generation, type(error).__name__,
                              f"{error} (in {where.name}, {where.filename.rsplit('/', 1)[-1]}"
                              f":{where.lineno})", None)
+        finally:
+            with self._lock:
+                self._running_ctx = None
+
+    @Slot(int)
+    def count_tokens(self, generation: int) -> None:
+        """Token counts for the result the window has painted, unless newer work waits
+        (asked for after painting, so counting never competes with the paint)."""
+        result = getattr(self, "_last_result", None)
+        if result is None or result.generation != generation or self._superseded():
+            return
+        ctx = RunContext()
+        with self._lock:
+            self._running_ctx = ctx
+        try:
+            tokens = result.tokens or self._pipeline.tokens(result, ctx)
+            self.tokens_ready.emit(generation, tokens)
+        except Cancelled:
+            pass
+        except Exception as error:  # counts are extra; never take the app down for them
+            self.failed.emit(generation, "TokenCountError", str(error), None)
         finally:
             with self._lock:
                 self._running_ctx = None
@@ -85,6 +103,7 @@ class ChunkWorker(QObject):
     tokens_ready = Signal(int, object)
     started = Signal(int)
     _wake = Signal()
+    _count = Signal(int)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +112,7 @@ class ChunkWorker(QObject):
         self._worker = _Worker()
         self._worker.moveToThread(self._thread)
         self._wake.connect(self._worker.work)
+        self._count.connect(self._worker.count_tokens)
         for name in ("finished", "failed", "progress", "tokens_ready", "started"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._thread.start()
@@ -103,6 +123,9 @@ class ChunkWorker(QObject):
     def submit(self, request: ChunkRequest) -> None:
         self._worker.offer(request)
         self._wake.emit()
+
+    def request_tokens(self, generation: int) -> None:
+        self._count.emit(generation)
 
     def stop(self) -> None:
         """Cancel what runs, drop what waits, and end the thread (idempotent)."""

@@ -64,6 +64,21 @@ class _Normalized:
         return self.norm_starts[run] + min(source_offset - self.source_starts[run], run_len)
 
 
+_last_normalized: tuple[str, _Normalized] | None = None
+
+
+def _normalized_for(source: str) -> _Normalized:
+    """The index of ``source``, reused while the same text is located again (a slider
+    moving over one document)."""
+    global _last_normalized
+    cached = _last_normalized
+    if cached is not None and cached[0] is source:
+        return cached[1]
+    normalized = _Normalized(source)
+    _last_normalized = (source, normalized)
+    return normalized
+
+
 def locate(source: str, chunks: Sequence[str], overlapping: bool = True) -> list[Location]:
     """Place each chunk text in ``source``; see the module docstring.
 
@@ -80,7 +95,7 @@ def locate(source: str, chunks: Sequence[str], overlapping: bool = True) -> list
             location = _find_exact(source, chunk, cursor, window)
             if location is None:
                 if normalized is None:
-                    normalized = _Normalized(source)
+                    normalized = _normalized_for(source)
                 location = _find_normalized(normalized, chunk, cursor, window)
             if location is not None:
                 break

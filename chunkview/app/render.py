@@ -1,0 +1,86 @@
+"""``chunkview render``: the inspector's view, headless, to a PNG or an HTML page."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+from chunkview.core.document import load_document
+from chunkview.core.entry import RunContext
+from chunkview.core.errors import ChunkerError, DocumentError
+from chunkview.core.pipeline import ChunkRequest, Pipeline
+
+
+def render_file(path: str, entry_id: str, options: dict[str, Any] | None, query: str,
+                out: str, dark: bool = False) -> int:
+    try:
+        document = load_document(path)
+    except DocumentError as error:
+        print(f"chunkview: {error}", file=sys.stderr)
+        return 1
+    if out.lower().endswith(".html"):
+        from chunkview.export_html import render_html
+
+        try:
+            result = Pipeline().run(ChunkRequest(0, entry_id, document, options or {}, query),
+                                    RunContext())
+        except ChunkerError as error:
+            print(f"chunkview: {entry_id} threw {error.name}: {error.message}",
+                  file=sys.stderr)
+            return 1
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(render_html(result, document.name))
+        return 0
+    if not out.lower().endswith(".png"):
+        print("chunkview: --out must end in .png or .html", file=sys.stderr)
+        return 2
+    return _render_png(document, entry_id, options or {}, query, out, dark)
+
+
+def _render_png(document, entry_id, options, query, out, dark) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from chunkview.app import theme
+    from chunkview.app.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    theme.apply_theme(app, dark)
+    settings = QSettings(os.path.join(os.path.dirname(os.path.abspath(out)),
+                                      ".chunkview-render.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    try:
+        window.select_entry(entry_id, options)
+        window.set_document(document)
+        window.search_box.setText(query)
+        window.resize(1400, 860)
+        window.show()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            if not window._debounce.isActive() and window.shown_generation == \
+                    window.generation and (window.result is None or
+                                           window.result.tokens is not None):
+                break
+            time.sleep(0.01)
+        for _ in range(20):
+            QCoreApplication.processEvents()
+            time.sleep(0.005)
+        if window.shown_generation != window.generation:
+            print("chunkview: the layout did not finish in time", file=sys.stderr)
+            return 1
+        if not window.grab().save(out):
+            print(f"chunkview: cannot write {out}", file=sys.stderr)
+            return 1
+        if not window.error_label.isHidden():
+            print(f"chunkview: {window.error_label.text()}", file=sys.stderr)
+            return 1
+        return 0
+    finally:
+        window.worker.stop()
+        window.deleteLater()
+        if os.path.exists(settings.fileName()):
+            os.remove(settings.fileName())
