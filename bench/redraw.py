@@ -18,13 +18,13 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from _common import corpus_text  # noqa: E402
-from PySide6.QtCore import QCoreApplication, QSettings, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from _common import corpus_text
+from PySide6.QtCore import QCoreApplication, QSettings, QTimer
+from PySide6.QtWidgets import QApplication
 
-import chunkview  # noqa: E402
-from chunkview.app.main_window import MainWindow  # noqa: E402
-from chunkview.core.document import Document  # noqa: E402
+import chunkview
+from chunkview.app.main_window import MainWindow
+from chunkview.core.document import Document
 
 
 def wait_painted(window: MainWindow, timeout: float = 300) -> None:

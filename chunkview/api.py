@@ -7,7 +7,7 @@ from typing import Any
 from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
-from chunkview.core.spans import Layout, build_layout
+from chunkview.core.spans import Layout, layout_for
 
 
 def _prepare(entry: str, input: Any, options: dict | None, doc: str | None,
@@ -47,5 +47,4 @@ def spans(entry: str, input: Any, options: dict | None = None, *, doc: str | Non
 
 
 def layout_of(chosen: Any, document: Document, native: Any, options: dict) -> Layout:
-    return build_layout(document, chosen.spans(document, native, options),
-                        chosen.limits(options), size_unit=chosen.size_unit)
+    return layout_for(chosen, document, native, options)

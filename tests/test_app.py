@@ -177,3 +177,21 @@ def test_edit_rechunks_and_save_keeps_crlf(qtbot, window, tmp_path):
     assert window.save()
     assert path.read_bytes() == b"# A\r\n\r\nbody\r\nmore\r\n"
     assert not window.modified
+
+
+def test_transcript_shows_turns_and_passages(qtbot, window):
+    from chunkview.app.main_window import SAMPLES
+
+    window.select_entry("agentos.chunkTurns", {"maxChars": 200, "overlapTurns": 1})
+    assert window.open_path(SAMPLES / "transcript.jsonl", sample=True)
+    settle(qtbot, window)
+    shown = window.editor.toPlainText()
+    assert shown.startswith("Welcome back.") and "\n" in shown
+    assert window.editor.isReadOnly()
+    spans = window.result.layout.spans
+    assert len(spans) >= 2 and all(s.located == "exact" for s in spans)
+    assert spans[1].start < spans[0].end  # the overlap turn
+    window.select_entry("agentos.SemanticChunker")
+    settle(qtbot, window)
+    assert not window.editor.isReadOnly()
+    assert window.editor.toPlainText().startswith('{"seq": 1')

@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self.modified = False
         self._options: dict[str, dict[str, Any]] = {}
         self._running = False
+        self._view_text: str | None = None
         self._warning_targets: list[tuple[int, int | None]] = []
         self._hit_targets: list[tuple[int, int]] = []
 
@@ -257,6 +258,17 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.schedule()
 
+    def _show_text(self, text: str, view: bool) -> None:
+        """Show the document, or (read-only) the text an entry shows instead of it, such
+        as a transcript's turns one per line."""
+        if view != self.editor.isReadOnly() or (view and text != self._view_text):
+            self.editor.set_text(text if view else self.document.text)
+            self.editor.setReadOnly(view)
+            self._view_text = text if view else None
+            self.statusBar().showMessage(
+                "Showing the transcript's turns, one per line (read-only); the file itself "
+                "is JSON" if view else "", 8000)
+
     def _kind_changed(self) -> None:
         kind = self.kind_combo.currentData()
         self.document = Document(self.document.text, self.document.path, kind,
@@ -362,6 +374,8 @@ class MainWindow(QMainWindow):
         if not entry_id:
             return
         entry = registry.get(entry_id)
+        if self.editor.isReadOnly() and not hasattr(entry, "view_document"):
+            self._show_text(self.document.text, view=False)
         self.entry_summary.setText(getattr(entry, "summary", ""))
         self.embedder_row.setVisible(bool(getattr(entry, "uses_embedder", False)))
         self.params.set_params(entry.params, self._options.get(entry_id))
@@ -421,6 +435,8 @@ class MainWindow(QMainWindow):
         self.error_label.hide()
         self.result = result
         entry = registry.get(result.request.entry_id)
+        self._show_text(result.layout.document.text, view=result.layout.document.text
+                        != result.request.document.text)
         self.editor.set_result(result)
         self.table.chunk_model.set_result(result)
         limits = entry.limits(result.request.options)

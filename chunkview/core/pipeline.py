@@ -15,7 +15,7 @@ from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.offsets import EditorOffsets
-from chunkview.core.spans import Layout, build_layout
+from chunkview.core.spans import Layout, layout_for
 from chunkview.core.text.lexical import WORD_RE, lexical_tokens, snippet_around
 from chunkview.core.text.tokens import count_many
 
@@ -94,7 +94,7 @@ class Pipeline:
 
     def __init__(self) -> None:
         self._last: ChunkResult | None = None
-        self._offsets: tuple[int, EditorOffsets] | None = None
+        self._offsets: tuple[str, EditorOffsets] | None = None
         self._token_cache: dict[str, int] = {}
 
     def run(self, request: ChunkRequest, ctx: RunContext) -> ChunkResult:
@@ -110,20 +110,17 @@ class Pipeline:
                 entry.check_options(options)
             native = entry.run(request.document, options, ctx)
             ctx.check()
-            layout = build_layout(request.document,
-                                  entry.spans(request.document, native, options),
-                                  entry.limits(options), size_unit=entry.size_unit)
+            layout = layout_for(entry, request.document, native, options)
             ctx.check()
-            result = ChunkResult(request, native, layout, self._editor_offsets(request),
+            result = ChunkResult(request, native, layout, self._editor_offsets(layout.document),
                                  time.perf_counter() - began)
         result.hits = search(result.layout, request.query) if request.query else []
         self._last = result
         return result
 
-    def _editor_offsets(self, request: ChunkRequest) -> EditorOffsets:
-        key = hash(request.document.text)
-        if self._offsets is None or self._offsets[0] != key:
-            self._offsets = (key, EditorOffsets(request.document.text))
+    def _editor_offsets(self, shown: Document) -> EditorOffsets:
+        if self._offsets is None or self._offsets[0] is not shown.text:
+            self._offsets = (shown.text, EditorOffsets(shown.text))
         return self._offsets[1]
 
     def tokens(self, result: ChunkResult, ctx: RunContext) -> list[int]:

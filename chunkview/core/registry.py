@@ -9,6 +9,7 @@ from chunkview.core.entry import Entry
 _BUILTIN = (
     ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
     ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
+    ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
 )
 _entries: dict[str, Entry] = {}
 

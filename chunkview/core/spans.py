@@ -217,3 +217,12 @@ def _cut_blocks(document: Document, spans: Sequence[Span]) -> list[Warning]:
             warnings.append(Warning("block-cut", f"a {block.kind} is cut in two at offset "
                                     f"{cut}", block.start, block.end))
     return warnings
+
+
+def layout_for(entry: Any, document: Document, native: Any, options: dict[str, Any]) -> Layout:
+    """The Layout of an entry's result, on the text the entry shows (``view_document``:
+    a transcript shows as its turns, one per line) or on the document itself."""
+    view = getattr(entry, "view_document", None)
+    shown = view(document) if view else document
+    return build_layout(shown, entry.spans(shown, native, options), entry.limits(options),
+                        size_unit=entry.size_unit)
