@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(os.environ.get("CHUNKVIEW_CORPUS", ROOT.parent / "shared" / "corpus"))
+CORPUS = Path(os.environ.get("CHUNKVIEW_CORPUS", ROOT / "tests" / "corpus"))
 #: where `npm install @framers/agentos @mastra/rag semantic-chunking` was run, if anywhere
 JS_REF = Path(os.environ.get("CHUNKVIEW_JS_REF", "/tmp/jsref"))
 

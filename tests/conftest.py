@@ -9,7 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(__file__).parent / "corpus"  # vendored from shared/corpus
 SAMPLES = ROOT / "chunkview" / "resources" / "samples"
 
 

@@ -10,6 +10,7 @@ _BUILTIN = (
     ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
     ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
     ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
+    ("chunkview.core.chunkers.smartchunk", "SmartchunkEntry"),
 )
 _entries: dict[str, Entry] = {}
 

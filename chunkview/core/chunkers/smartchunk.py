@@ -1,0 +1,263 @@
+"""smartchunk: the five-level cascade, in UTF-8 bytes.
+
+``smartchunk(text, {locale, maxSize, minSize, strategies})`` returns ``[{offset, length}]``
+in bytes of the unmodified input (the library's ``input`` field, the text itself, is left
+out of the JSON). There is no reference implementation to run, so this follows the
+library's README; where it leaves a choice open, the choice is:
+
+- **Whole units at the first level.** Each unit of the first strategy (by default a
+  paragraph with its trailing blank lines) that fits in ``maxSize`` is a chunk of its own:
+  the README's four short paragraphs give four chunks, not one packed chunk.
+- **Packing below it.** A unit too large is split with the next strategy, and those
+  pieces are packed back together, in order, up to ``maxSize``: a long paragraph becomes
+  as few line-, sentence- or word-bounded chunks as fit.
+- **Overlap** is added only between chunks packed from word pieces (up to 20 % of
+  ``maxSize``) and from grapheme pieces (up to 10 %): whole trailing pieces of the previous
+  chunk, as many as fit in that budget and in ``maxSize`` with the new chunk's first piece.
+- **minSize**: a chunk under ``minSize`` is merged with the chunk after it while the union
+  fits in ``maxSize``; a last chunk under it is merged into the one before when that fits.
+- **Segmentation** is ICU's (``chunkview.core.text.segment``) for sentences, words and
+  graphemes; paragraphs end after a run of two or more line breaks (blank lines may hold
+  spaces or tabs); lines end after ``\\n``, ``\\r\\n`` or ``\\r``. Every boundary is a
+  grapheme boundary, so a multi-byte character is never cut; if the strategies run out
+  while a piece is still too large, grapheme boundaries are used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from chunkview.core.document import Document
+from chunkview.core.entry import BaseEntry, Param, RunContext, js_literal
+from chunkview.core.errors import ChunkerError
+from chunkview.core.spans import Span
+from chunkview.core.text.segment import boundaries
+
+STRATEGIES = ("paragraph", "line", "sentence", "word", "grapheme")
+OVERLAP_SHARE = {"word": 0.2, "grapheme": 0.1}
+_PARAGRAPH_END_RE = re.compile(r"(?:\r\n|\n|\r)(?:[ \t]*(?:\r\n|\n|\r))+")
+_LINE_END_RE = re.compile(r"\r\n|\n|\r")
+
+
+@dataclass(frozen=True)
+class Piece:
+    start: int  # code points
+    end: int
+    strategy: str
+
+
+class _Bytes:
+    """UTF-8 byte offsets of code points, by a prefix sum."""
+
+    def __init__(self, text: str) -> None:
+        points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        widths = np.where(points < 0x80, 1, np.where(points < 0x800, 2,
+                                                     np.where(points < 0x10000, 3, 4)))
+        self.prefix = np.concatenate(([0], np.cumsum(widths, dtype=np.int64)))
+
+    def size(self, start: int, end: int) -> int:
+        return int(self.prefix[end] - self.prefix[start])
+
+    def offset(self, point: int) -> int:
+        return int(self.prefix[point])
+
+    def point(self, byte_offset: int) -> int:
+        return int(np.searchsorted(self.prefix, byte_offset))
+
+
+def _units(text: str, start: int, end: int, strategy: str, locale: str
+           ) -> list[tuple[int, int]]:
+    """Contiguous units covering [start, end), each with its trailing separator."""
+    if strategy in ("paragraph", "line"):
+        pattern = _PARAGRAPH_END_RE if strategy == "paragraph" else _LINE_END_RE
+        units, cursor = [], start
+        for match in pattern.finditer(text, start, end):
+            units.append((cursor, match.end()))
+            cursor = match.end()
+        if cursor < end:
+            units.append((cursor, end))
+        return units
+    return [(start + a, start + b) for a, b in boundaries(text[start:end], strategy, locale)]
+
+
+class _Cascade:
+    def __init__(self, text: str, max_size: int, strategies: list[str], locale: str,
+                 ctx: RunContext | None) -> None:
+        self.text, self.max_size, self.locale = text, max_size, locale
+        self.strategies = strategies
+        self.bytes = _Bytes(text)
+        self.ctx = ctx
+
+    def size(self, start: int, end: int) -> int:
+        return self.bytes.size(start, end)
+
+    def split(self, start: int, end: int, level: int) -> list[Piece]:
+        """Pieces of [start, end): whole units at level 0, packed units below it."""
+        if level < len(self.strategies):
+            strategy = self.strategies[level]
+        else:
+            strategy = "grapheme"  # the strategies ran out: never cut inside a character
+        if self.ctx is not None:
+            self.ctx.check()
+        units = _units(self.text, start, end, strategy, self.locale)
+        if strategy == "grapheme" and level >= len(self.strategies) - 1:
+            units = [u for unit in units for u in self._code_points_if_huge(unit)]
+        pieces: list[Piece] = []
+        run: list[tuple[int, int]] = []  # units packed into the chunk being built
+
+        def flush() -> None:
+            if run:
+                pieces.append(Piece(run[0][0], run[-1][1], strategy))
+
+        for unit in units:
+            if self.size(*unit) > self.max_size:
+                flush()
+                run = []
+                if unit[1] - unit[0] > 1 and (level + 1 <= len(self.strategies)
+                                              or strategy != "grapheme"):
+                    pieces.extend(self.split(unit[0], unit[1], level + 1))
+                else:
+                    pieces.append(Piece(unit[0], unit[1], strategy))
+                continue
+            if level == 0:
+                pieces.append(Piece(unit[0], unit[1], strategy))
+                continue
+            if run and self.size(run[0][0], unit[1]) <= self.max_size:
+                run.append(unit)
+                continue
+            previous = run
+            flush()
+            run = [*self._overlap(previous, unit, strategy), unit]
+        flush()
+        return pieces
+
+    def _code_points_if_huge(self, unit: tuple[int, int]) -> list[tuple[int, int]]:
+        # one grapheme over maxSize (a long run of combining marks): cut between code
+        # points, still never inside a character
+        if self.size(*unit) <= self.max_size:
+            return [unit]
+        return [(i, i + 1) for i in range(*unit)]
+
+    def _overlap(self, previous: list[tuple[int, int]], unit: tuple[int, int],
+                 strategy: str) -> list[tuple[int, int]]:
+        share = OVERLAP_SHARE.get(strategy, 0)
+        if not share or not previous:
+            return []
+        budget = int(self.max_size * share)
+        carried: list[tuple[int, int]] = []
+        for candidate in reversed(previous[1:]):  # never repeat a whole previous chunk
+            start = candidate[0]
+            if self.size(start, previous[-1][1]) > budget or \
+                    self.size(start, unit[1]) > self.max_size:
+                break
+            carried.insert(0, candidate)
+        # overlap is only meaningful when the carried units end where the new one starts
+        return carried if carried and carried[-1][1] == unit[0] else []
+
+
+def _merge_small(pieces: list[Piece], min_size: int, cascade: _Cascade) -> list[Piece]:
+    merged: list[Piece] = []
+    for piece in pieces:
+        if merged:
+            last = merged[-1]
+            if cascade.size(last.start, last.end) < min_size and piece.start <= last.end \
+                    and cascade.size(last.start, piece.end) <= cascade.max_size:
+                merged[-1] = Piece(last.start, piece.end, last.strategy)
+                continue
+        merged.append(piece)
+    if len(merged) >= 2:
+        last, before = merged[-1], merged[-2]
+        if cascade.size(last.start, last.end) < min_size and last.start <= before.end \
+                and cascade.size(before.start, last.end) <= cascade.max_size:
+            merged[-2:] = [Piece(before.start, last.end, before.strategy)]
+    return merged
+
+
+def _options(options: dict[str, Any] | None) -> tuple[int, int, list[str], str]:
+    options = options or {}
+    max_size = options.get("maxSize", 200)
+    min_size = options.get("minSize", 20)
+    strategies = options.get("strategies", list(STRATEGIES))
+    locale = options.get("locale", "en")
+    if isinstance(locale, list):
+        locale = locale[0] if locale else "en"
+    for name, value in (("maxSize", max_size), ("minSize", min_size)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ChunkerError("TypeError", f"{name} must be an integer number of bytes")
+    if max_size < 4:
+        raise ChunkerError("RangeError", f"maxSize {max_size} is below 4 bytes, the size of "
+                           "one UTF-8 character: no chunk could be guaranteed to fit")
+    if min_size < 0 or min_size > max_size:
+        raise ChunkerError("RangeError", f"minSize {min_size} must be between 0 and maxSize "
+                           f"({max_size})")
+    if not isinstance(strategies, list) or any(s not in STRATEGIES for s in strategies):
+        raise ChunkerError("TypeError", f"strategies must be a list of {', '.join(STRATEGIES)}")
+    return max_size, min_size, list(dict.fromkeys(strategies)), str(locale)
+
+
+def smartchunk_pieces(text: str, options: dict[str, Any] | None = None,
+                      ctx: RunContext | None = None) -> tuple[list[Piece], _Bytes]:
+    """The chunks as code-point pieces with the strategy that made each, and the byte map."""
+    max_size, min_size, strategies, locale = _options(options)
+    cascade = _Cascade(text, max_size, strategies, locale, ctx)
+    if not text:
+        return [], cascade.bytes
+    return _merge_small(cascade.split(0, len(text), 0), min_size, cascade), cascade.bytes
+
+
+def smartchunk(text: str, options: dict[str, Any] | None = None) -> list[dict[str, int]]:
+    """``smartchunk(text, options)`` without ``input``: ``[{offset, length}]`` in bytes."""
+    pieces, byte_map = smartchunk_pieces(text, options)
+    return [{"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
+            for p in pieces]
+
+
+class SmartchunkEntry(BaseEntry):
+    id = "smartchunk"
+    library = "smartchunk"
+    title = "smartchunk"
+    summary = ("Paragraphs, then lines, sentences, words and graphemes for what is too long; "
+               "sizes and offsets in UTF-8 bytes; overlap only for word and grapheme cuts.")
+    size_unit = "bytes"
+    params = (
+        Param("maxSize", "int", 200, "no chunk is larger than this many UTF-8 bytes", 4,
+              1_000_000, group="Sizes", role="max"),
+        Param("minSize", "int", 20, "chunks under this many bytes merge with the next one "
+              "(only the last may stay smaller)", 0, 1_000_000, group="Sizes", role="min"),
+        Param("locale", "str", "en", "BCP 47 language for sentence and word boundaries",
+              group="Segmentation"),
+        Param("strategies", "json", list(STRATEGIES), "strategies in order of preference "
+              "(a JSON list of paragraph, line, sentence, word, grapheme)",
+              group="Segmentation"),
+    )
+
+    def __init__(self) -> None:
+        self._kinds: tuple[int, list[str]] | None = None
+
+    def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        pieces, byte_map = smartchunk_pieces(document.text, options, ctx)
+        native = [{"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
+                  for p in pieces]
+        self._kinds = (id(native), [p.strategy for p in pieces])
+        return native
+
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+        byte_map = _Bytes(document.text)
+        kinds = self._kinds[1] if self._kinds and self._kinds[0] == id(native) else None
+        spans: list[Span] = []
+        for index, chunk in enumerate(native):
+            start = byte_map.point(chunk["offset"])
+            end = byte_map.point(chunk["offset"] + chunk["length"])
+            own_start = max(start, spans[-1].end) if spans else start
+            spans.append(Span(index, start, end, min(own_start, end),
+                              kinds[index] if kinds else "smartchunk", document.text[start:end],
+                              "exact", {"offset": chunk["offset"], "length": chunk["length"]}))
+        return spans
+
+    def code(self, options: dict[str, Any]) -> str:
+        return ("import { smartchunk } from 'smartchunk';\n\n"
+                f"const chunks = smartchunk(text, {js_literal(options)});\n")
