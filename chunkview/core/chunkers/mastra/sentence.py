@@ -1,0 +1,164 @@
+"""sentence (spec/mastra.md §6): sentences found unit by unit, grouped up to maxSize with
+an overlap of whole sentences; oversized sentences fall back to words, then characters."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from chunkview.core.chunkers.mastra.splitter import Splitter, start_indexes
+from chunkview.core.text.js import W_CLASS, from_units, is_blank, trim
+
+_CAPITAL_AFTER_SPACE_RE = re.compile(f"[{W_CLASS}]+[A-Z]")
+_TITLES = {"Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Jr"}
+_DOTTED_RE = re.compile(r"(?:[a-z](?:\.[a-z])*|[A-Z](?:\.[A-Z])*)")
+_W_RUN_RE = re.compile(f"[{W_CLASS}]+")
+
+
+def _is_abbreviation(word: str) -> bool:
+    return (word in _TITLES or bool(_DOTTED_RE.fullmatch(word))
+            or (word.isascii() and word.isdigit())
+            or word.lower() in ("am", "pm", "a.m", "p.m"))
+
+
+def sentences(text: str, enders: list[str]) -> list[str]:
+    """§6.1: a sentence ends at an ender followed by nothing but white space, or by white
+    space and an ASCII capital, unless the word before is an abbreviation."""
+    found: list[str] = []
+    start = 0
+    ender_set = set(enders)
+    for i, unit in enumerate(text):
+        if unit not in ender_set:
+            continue
+        rest_start = i + 1
+        if is_blank(text[rest_start:]):
+            boundary = True
+        elif _CAPITAL_AFTER_SPACE_RE.match(text, rest_start):
+            words = text[start:i + 1].split()
+            last_word = words[-1][:-1] if words else ""
+            boundary = not _is_abbreviation(last_word)
+        else:
+            boundary = False
+        if boundary:
+            sentence = trim(text[start:i + 1])
+            if sentence:
+                found.append(sentence)
+            start = i + 1
+    rest = trim(text[start:])
+    if rest:
+        found.append(rest)
+    return found
+
+
+def _split_words(words_text: str) -> list[str]:
+    return [w for w in _W_RUN_RE.split(words_text) if w]
+
+
+def _code_points(text: str) -> list[str]:
+    """Code points of a unit string (a whole surrogate pair stays together)."""
+    return re.findall("[\ud800-\udbff][\udc00-\udfff]|[\\s\\S]", text)
+
+
+def _fallback(sentence: str, max_size: float, length, by_words: bool, by_chars: bool
+              ) -> list[str]:
+    """§6.3: pieces of an oversized sentence."""
+    if by_words:
+        pieces: list[str] = []
+        current = ""
+        for word in _split_words(sentence):
+            if length(word) > max_size:
+                if current:
+                    pieces.append(current)
+                    current = ""
+                pieces.extend(_by_code_points(word, max_size, length) if by_chars else [word])
+                continue
+            candidate = f"{current} {word}" if current else word
+            if length(candidate) <= max_size:
+                current = candidate
+            else:
+                if current:
+                    pieces.append(current)
+                current = word
+        if current:
+            pieces.append(current)
+        if len(pieces) > 1:
+            return pieces
+    if by_chars:
+        return _by_code_points(sentence, max_size, length)
+    return [sentence]
+
+
+def _by_code_points(text: str, max_size: float, length) -> list[str]:
+    pieces, current = [], ""
+    for point in _code_points(text):
+        if length(current + point) <= max_size:
+            current += point
+        else:
+            if current:
+                pieces.append(current)
+            current = point
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
+    from chunkview.core.chunkers.mastra.document import _nodes, length_function
+
+    max_size = options["maxSize"]
+    overlap = options.get("overlap", 0)
+    target = options.get("targetSize")
+    target = int(max_size * 0.8) if target is None else target
+    enders = options.get("sentenceEnders", [".", "!", "?"])
+    by_words = options.get("fallbackToWords", True) is not False
+    by_chars = options.get("fallbackToCharacters", True) is not False
+    length = length_function(options.get("lengthFunction"))
+    space_len = length(" ")
+    chunks: list[str] = []
+    group: list[str] = []
+    size: float = 0
+
+    def emit(parts: list[str]) -> None:
+        text = " ".join(parts)
+        if trim(text):
+            chunks.append(text)
+
+    def tail_of(parts: list[str]) -> tuple[list[str], float]:
+        tail: list[str] = []
+        tail_size: float = 0
+        for sentence in reversed(parts):
+            add = length(sentence) + (space_len if tail else 0)
+            if tail_size + add > overlap:
+                break
+            tail.insert(0, sentence)
+            tail_size += add
+        return tail, tail_size
+
+    for sentence in sentences(units, enders):  # a multi-unit ender never equals a unit
+        separator = space_len if group else 0
+        sentence_len = length(sentence)
+        if sentence_len > max_size:
+            if group:
+                emit(group)
+                group, size = [], 0
+            for piece in _fallback(sentence, max_size, length, by_words, by_chars):
+                if trim(piece):
+                    chunks.append(piece)
+            continue
+        if group and size + sentence_len + separator > max_size:
+            emit(group)
+            group, size = tail_of(group)
+        group.append(sentence)
+        size += sentence_len + separator
+        if size >= target:
+            emit(group)
+            group, size = tail_of(group)
+    if group:
+        emit(group)
+    splitter = Splitter(add_start_index=bool(options.get("addStartIndex", False)))
+    if splitter.add_start_index:
+        indexes = start_indexes(units, chunks, overlap)
+        return [{"text": from_units(c), "metadata": {**metadata, "startIndex": i}}
+                for c, i in zip(chunks, indexes)]
+    return _nodes(units, chunks, metadata, splitter)
+
