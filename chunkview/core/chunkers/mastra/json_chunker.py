@@ -1,0 +1,273 @@
+"""json (spec/mastra.md §11): nested objects and arrays packed into chunks of at most
+maxSize JSON characters, with JS object semantics (integer keys first, JS number text)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import from_units, to_units, utf16_len
+
+_INDEX_KEY_RE = re.compile(r"0|[1-9][0-9]*")
+_ESCAPED_UNIT_RE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+# ----- JS values ------------------------------------------------------------------------
+def _is_index(key: str) -> bool:
+    return bool(_INDEX_KEY_RE.fullmatch(key)) and int(key) < 2**32 - 1
+
+
+def js_object(pairs) -> dict[str, Any]:
+    """A JS object: canonical array-index keys first, ascending, then insertion order."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        data[key] = value  # a repeated key keeps its first place, takes the last value
+    if not any(_is_index(k) for k in data):
+        return data
+    indexes = sorted((k for k in data if _is_index(k)), key=int)
+    return {**{k: data[k] for k in indexes}, **{k: v for k, v in data.items()
+                                                if not _is_index(k)}}
+
+
+def _parse_number(text: str) -> float | int:
+    value = float(text)
+    if value.is_integer() and abs(value) <= 2**53 and "." not in text and "e" not in \
+            text.lower():
+        return int(text)
+    return value
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"Unexpected token '{name[0]}'")
+
+
+def js_parse(text: str) -> Any:
+    """``JSON.parse`` (errors as SyntaxError; only the name is meant to match)."""
+    try:
+        return json.loads(text, object_pairs_hook=js_object, parse_float=_parse_number,
+                          parse_int=_parse_number, parse_constant=_reject_constant)
+    except (json.JSONDecodeError, ValueError, RecursionError) as error:
+        message = "Unexpected end of JSON input" if not text.strip() else str(error)
+        raise ChunkerError("SyntaxError", message) from None
+
+
+def js_number(value: float) -> str:
+    """``String(number)`` as JS writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and abs(value) <= 2**53:
+        return str(value)
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return "null"  # JSON.stringify
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    digits = mantissa.replace(".", "").lstrip("0")
+    point = (mantissa.index(".") if "." in mantissa else len(mantissa)) + int(exponent or 0)
+    point -= len(mantissa.split(".")[0]) - len(mantissa.split(".")[0].lstrip("0"))
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    exp = n - 1
+    body = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return f"{sign}{body}e{'+' if exp >= 0 else '-'}{abs(exp)}"
+
+
+def _quote(text: str) -> str:
+    out = json.dumps(text, ensure_ascii=False)
+    # JSON.stringify writes lone surrogates as escapes and leaves U+2028/2029 raw
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", out)
+
+
+def stringify(value: Any) -> str:
+    """Compact ``JSON.stringify``."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_quote(k)}:{stringify(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(stringify(v) for v in value) + "]"
+    if isinstance(value, str):
+        return _quote(value)
+    if value is None:
+        return "null"
+    return js_number(value)
+
+
+def size(value: Any) -> int:
+    return utf16_len(stringify(value))
+
+
+# ----- the algorithm ----------------------------------------------------------------------
+class _JsonChunker:
+    def __init__(self, max_size: float, min_size: float) -> None:
+        self.max_size, self.min_size = max_size, min_size
+
+    def fits(self, value: Any) -> bool:
+        return size(value) <= self.max_size
+
+    @staticmethod
+    def wrap(value: Any, path: list[str]) -> Any:
+        keys = path[1:] if path and path[0] == "root" else path
+        for key in reversed(keys):
+            value = js_object([(key, value)])
+        return value
+
+    @staticmethod
+    def entries(value: Any) -> list[tuple[str, Any]]:
+        if isinstance(value, list):
+            return [(str(i), v) for i, v in enumerate(value)]
+        return list(value.items())
+
+    def object_chunks(self, obj: Any, path: list[str], depth: int = 0) -> list[Any]:
+        path = path or ["root"]
+        whole = self.wrap(obj, path)
+        if self.fits(whole) or depth > 100:
+            return [whole]
+        chunks: list[Any] = []
+        acc: dict[str, Any] = {}
+
+        def save() -> None:
+            nonlocal acc
+            wrapped = self.wrap(acc, path)
+            if acc and size(wrapped) >= self.min_size:
+                chunks.append(wrapped)
+                acc = {}
+
+        for key, value in self.entries(obj):
+            if isinstance(value, list):
+                save()
+                chunks.extend(self.array_chunks(value, key, path, depth))
+                continue
+            candidate = js_object([*acc.items(), (key, value)])
+            if self.fits(self.wrap(candidate, path)):
+                acc = candidate
+                continue
+            save()
+            if isinstance(value, dict):
+                chunks.extend(self.object_chunks(value, [*path, key], depth + 1))
+            else:
+                acc = js_object([(key, value)])
+        save()
+        return chunks
+
+    def array_chunks(self, array: list[Any], key: str, path: list[str], depth: int = 0
+                     ) -> list[Any]:
+        group_path = [*path, key] if path else ["root", key]
+        whole = self.wrap(array, group_path)
+        if self.fits(whole):
+            return [whole]
+        chunks: list[Any] = []
+        group: list[Any] = []
+
+        def save() -> None:
+            nonlocal group
+            wrapped = self.wrap(group, group_path)
+            if group and size(wrapped) >= self.min_size:
+                chunks.append(wrapped)
+                group = []
+
+        for item in array:
+            if self.fits(self.wrap([*group, item], group_path)):
+                group = [*group, item]
+                continue
+            save()
+            if isinstance(item, (dict, list)):
+                if self.fits(self.wrap([item], group_path)):
+                    group = [item]
+                else:
+                    chunks.extend(self.object_chunks(item, [*group_path, str(len(chunks))],
+                                                     depth + 1))
+            else:
+                group = [item]
+        save()
+        return chunks
+
+    def split_long(self, text: str) -> list[str]:
+        piece_size = math.floor(self.max_size - 20)
+        if piece_size <= 0:
+            raise ChunkerError("RangeError", "Invalid array length (maxSize ≤ 20 leaves no "
+                               "room for a piece of a long string: the original loops until "
+                               "memory runs out)")
+        units, pieces = to_units(text), []
+        while units:
+            if len(units) <= piece_size:
+                pieces.append(units)
+                break
+            space = units[:piece_size].rfind(" ")
+            cut = space + 1 if space > 0 else piece_size  # after the space
+            pieces.append(units[:cut])
+            units = units[cut:]
+        return [from_units(p) for p in pieces]
+
+    def run(self, data: Any) -> list[Any]:
+        if not isinstance(data, (dict, list)):
+            return []
+        chunks: list[Any] = []
+        acc: dict[str, Any] = {}
+        for key, value in self.entries(data):
+            if isinstance(value, list):
+                chunks.extend(self.array_chunks(value, key, []))
+            elif isinstance(value, dict):
+                chunks.extend(self.object_chunks(value, [key]))
+            elif self.fits({key: value}):
+                merged = js_object([*acc.items(), (key, value)])
+                if self.fits(merged):
+                    acc = merged
+                else:
+                    chunks.append(acc)
+                    acc = js_object([(key, value)])
+            elif isinstance(value, str):
+                for piece in self.split_long(value):
+                    if self.fits({key: piece}):
+                        chunks.append({key: piece})
+        chunks.append(acc)
+        return [c for c in chunks if not (isinstance(c, (dict, list)) and len(c) == 0)]
+
+
+def _convert_lists(value: Any) -> Any:
+    if isinstance(value, list):
+        return js_object((str(i), _convert_lists(v)) for i, v in enumerate(value))
+    if isinstance(value, dict):
+        return {k: _convert_lists(v) for k, v in value.items()}
+    return value
+
+
+def _map_strings(value: Any, change) -> Any:
+    if isinstance(value, dict):
+        return {k: _map_strings(v, change) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_map_strings(v, change) for v in value]
+    return change(value) if isinstance(value, str) else value
+
+
+def _ascii_escape(text: str) -> str:
+    return "".join(f"\\u{ord(u):04x}" if 0x80 <= ord(u) <= 0xFFFF else u
+                   for u in to_units(text))
+
+
+def _unescape(text: str) -> str:
+    return from_units(_ESCAPED_UNIT_RE.sub(lambda m: chr(int(m.group(1), 16)), text))
+
+
+def json_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
+    max_size = options.get("maxSize")
+    if not max_size:
+        raise ChunkerError("Error", "JSON chunking requires maxSize to be specified")
+    min_size = options.get("minSize")
+    min_size = max(max_size - 200, 50) if min_size is None else min_size
+    data = js_parse(from_units(units))
+    if options.get("convertLists", False):
+        data = _convert_lists(data)
+    chunks = _JsonChunker(max_size, min_size).run(data)
+    change = _ascii_escape if options.get("ensureAscii", True) else _unescape
+    return [{"text": stringify(_map_strings(chunk, change)), "metadata": dict(metadata)}
+            for chunk in chunks]
