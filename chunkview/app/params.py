@@ -42,6 +42,8 @@ class _Field:
                                int(param.maximum if param.maximum is not None else 10**9))
             self.spin.setSingleStep(int(param.step or 1))
             self.spin.setKeyboardTracking(False)
+            if param.special:
+                self.spin.setSpecialValueText(param.special)
             self.spin.setMinimumWidth(84)
             self.slider = QSlider(Qt.Orientation.Horizontal)
             top = min(self.spin.maximum(), max(SLIDER_CAP, int(param.default or 0) * 4))
@@ -68,7 +70,9 @@ class _Field:
         elif kind == "choice":
             self.combo = QComboBox()
             for choice in param.choices:
-                self.combo.addItem(str(choice), choice)
+                label = choice.get("$fn", str(choice)) if isinstance(choice, dict) else \
+                    str(choice).lower() if isinstance(choice, bool) else str(choice)
+                self.combo.addItem(label, choice)
             self.combo.currentIndexChanged.connect(lambda _i: on_change())
             layout.addWidget(self.combo, 1)
         else:
@@ -107,8 +111,8 @@ class _Field:
                 self.combo.setCurrentIndex(max(index, 0))
             elif kind == "json":
                 self.line.setText("" if value is None else json.dumps(value))
-            else:
-                self.line.setText("" if value is None else str(value))
+            else:  # strings show their escapes, so "\n\n" is visible and typeable
+                self.line.setText("" if value is None else json.dumps(value)[1:-1])
         finally:
             for widget in self._widgets():
                 widget.blockSignals(False)
@@ -133,7 +137,12 @@ class _Field:
                 return json.loads(text)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{self.param.name}: not valid JSON ({exc.msg})") from None
-        return text or None
+        if not text:
+            return None
+        try:
+            return json.loads(f'"{text}"')
+        except json.JSONDecodeError:
+            return text
 
 
 class ParamsPanel(QWidget):
@@ -210,9 +219,9 @@ class ParamsPanel(QWidget):
         options = {}
         for param in self._params:
             value = values[param.name]
-            if not param.applies(values) or value is None:
+            if not param.applies(values) or param.omitted(value):
                 continue
-            if value != param.default or param.name == "strategy":
+            if value != param.default or param.name == "strategy" or param.always:
                 options[param.name] = value
         return options
 

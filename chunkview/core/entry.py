@@ -36,6 +36,15 @@ class Param:
     when: Mapping[str, tuple[Any, ...]] | None = None
     #: the part a size plays, for histograms and warnings: target | max | min | overlap
     role: str | None = None
+    #: for numbers: the minimum stands for "leave the option out" (the library's own
+    #: default, which may depend on other options); the text shown for it
+    special: str | None = None
+    #: always pass the value, even when it equals the default (a required option)
+    always: bool = False
+
+    def omitted(self, value: Any) -> bool:
+        """True when ``value`` means "leave this option to the library"."""
+        return value is None or (self.special is not None and value == self.minimum)
 
     def applies(self, options: Mapping[str, Any]) -> bool:
         if not self.when:
@@ -45,7 +54,7 @@ class Param:
     def to_json(self) -> dict[str, Any]:
         data = {"name": self.name, "kind": self.kind, "default": self.default,
                 "help": self.help, "group": self.group}
-        for key in ("minimum", "maximum", "role"):
+        for key in ("minimum", "maximum", "role", "special"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         if self.choices:
@@ -132,7 +141,8 @@ class BaseEntry:
         for p in self.params:
             if p.role in ("max", "min") and p.applies({**self.defaults(), **options}):
                 value = options.get(p.name, p.default)
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                        and not p.omitted(value):
                     result[p.role] = value
         return result
 

@@ -11,6 +11,7 @@ _BUILTIN = (
     ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
     ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
     ("chunkview.core.chunkers.smartchunk", "SmartchunkEntry"),
+    ("chunkview.core.chunkers.mastra.entry", "MastraChunkEntry"),
 )
 _entries: dict[str, Entry] = {}
 
