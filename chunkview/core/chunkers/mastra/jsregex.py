@@ -64,11 +64,26 @@ def escape(text: str) -> str:
     return re.sub(r"([.*+?^${}()|\[\]\\])", r"\\\1", text)
 
 
+@lru_cache(maxsize=256)
+def _never_empty(pattern: re.Pattern[str]) -> bool:
+    """True when the pattern cannot match the empty string anywhere."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+    except ImportError:  # Python 3.10
+        import sre_parse as _parser  # type: ignore[no-redef]
+    try:
+        return _parser.parse(pattern.pattern, pattern.flags).getwidth()[0] > 0
+    except Exception:
+        return False
+
+
 def js_split(pattern: re.Pattern[str], text: str) -> list[str]:
     """``text.split(regex)`` with JS semantics: captures are inserted; an empty match at
     the previous split's end is skipped; an empty text gives [] or [text]."""
     if not text:
         return [] if pattern.match(text) else [text]
+    if _never_empty(pattern):  # then JS and Python split alike, and re.split runs in C
+        return ["" if part is None else part for part in pattern.split(text)]
     parts: list[str] = []
     last = search_from = 0
     while search_from < len(text):

@@ -6,13 +6,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import regex
+
 from chunkview.core.chunkers.mastra.splitter import Splitter, start_indexes
-from chunkview.core.text.js import W_CLASS, from_units, is_blank, trim
+from chunkview.core.text.js import W_CLASS, from_units, trim
 
 _CAPITAL_AFTER_SPACE_RE = re.compile(f"[{W_CLASS}]+[A-Z]")
 _TITLES = {"Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Jr"}
 _DOTTED_RE = re.compile(r"(?:[a-z](?:\.[a-z])*|[A-Z](?:\.[A-Z])*)")
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
+_NON_W_RE = re.compile(f"[^{W_CLASS}]")
+_LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 
 
 def _is_abbreviation(word: str) -> bool:
@@ -26,16 +30,19 @@ def sentences(text: str, enders: list[str]) -> list[str]:
     space and an ASCII capital, unless the word before is an abbreviation."""
     found: list[str] = []
     start = 0
-    ender_set = set(enders)
-    for i, unit in enumerate(text):
-        if unit not in ender_set:
-            continue
+    units = sorted({e for e in enders if len(e) == 1})
+    if not units:
+        rest = trim(text)
+        return [rest] if rest else []
+    # only the ender positions matter: let the regex engine find them
+    for match in re.finditer("[" + "".join(re.escape(u) for u in units) + "]", text):
+        i = match.start()
         rest_start = i + 1
-        if is_blank(text[rest_start:]):
+        if _NON_W_RE.search(text, rest_start) is None:  # only white space follows
             boundary = True
         elif _CAPITAL_AFTER_SPACE_RE.match(text, rest_start):
-            words = text[start:i + 1].split()
-            last_word = words[-1][:-1] if words else ""
+            space = _LAST_W_RE.search(text, start, i + 1)
+            last_word = text[space.end() if space else start:i]  # minus the ender
             boundary = not _is_abbreviation(last_word)
         else:
             boundary = False

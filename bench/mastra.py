@@ -1,0 +1,71 @@
+"""mastra.chunk strategies on 1 MB and 10 MB of corpus markdown, beside the node original
+(measured in the same run when `npm i @mastra/rag@1.3.6` was run under $CHUNKVIEW_JS_REF)
+and beside LangChain's Python RecursiveCharacterTextSplitter (`pip install
+langchain-text-splitters`), the peer a Python user would otherwise reach for.
+Run: python bench/mastra.py [--quick]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from _common import best_of, corpus_text, node_seconds, report
+
+import chunkview
+
+CASES = {
+    "recursive": {"strategy": "recursive", "maxSize": 1000, "overlap": 100},
+    "markdown": {"strategy": "markdown", "maxSize": 1000, "overlap": 100},
+    "character": {"strategy": "character", "maxSize": 1000, "overlap": 100},
+    "sentence": {"strategy": "sentence", "maxSize": 1000},
+    "token": {"strategy": "token", "maxSize": 500, "overlap": 50},
+}
+QUOTED = {  # MB/s of the node original measured earlier here, at 1 MB / 10 MB
+    "recursive": (113, 40), "markdown": (148, 36), "character": (22, 8.5),
+    "sentence": (25, 10), "token": (0.24, 0.68),
+}
+NODE = """
+import { MDocument } from '@mastra/rag';
+let text = ''; for await (const c of process.stdin) text += c;
+const options = %s;
+let best = Infinity;
+for (let i = 0; i < 2; i++) {
+  const doc = MDocument.fromMarkdown(text); const t = performance.now();
+  await doc.chunk(options); best = Math.min(best, (performance.now() - t) / 1000); }
+console.log(best);
+"""
+
+
+def langchain_rate(text: str, mb: float) -> float | None:
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+    except ImportError:
+        return None
+    splitter = RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=100)
+    return mb / best_of(lambda: splitter.split_text(text), repeat=2)
+
+
+def main() -> None:
+    sizes = [1] if "--quick" in sys.argv else [1, 10]
+    for mb_target in sizes:
+        text = corpus_text(mb_target * 1_000_000)
+        mb = len(text.encode("utf-8")) / 1e6
+        peer = langchain_rate(text, mb)
+        if peer:
+            print(f"LangChain RecursiveCharacterTextSplitter, {mb_target} MB: {peer:.1f} MB/s")
+        for name, options in CASES.items():
+            if name == "token" and mb_target > 1 and "--all" not in sys.argv:
+                continue  # minutes in the original at 10 MB; pass --all to include it
+            seconds = best_of(lambda o=options, t=text: chunkview.run(
+                "mastra.chunk", t, o, doc="markdown"), repeat=2)
+            node = node_seconds(NODE % json.dumps(options), text)
+            quoted = QUOTED[name][0 if mb_target == 1 else 1]
+            report(f"mastra {name}, {mb_target} MB", mb, seconds, "node original",
+                   mb / node if node else None, quoted)
+            if name == "recursive" and peer:
+                print(f"{'':44} vs LangChain: ratio {mb / seconds / peer:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
