@@ -446,6 +446,7 @@ class MainWindow(QMainWindow):
         self.stats.show_result(result, limits, entry.size_unit)
         self._show_warnings(result)
         self._show_hits(result)
+        self._update_legend()
         layout = result.layout
         self.status_run.setText(f"{len(layout.spans)} chunks · {len(layout.warnings)} "
                                 f"warnings · {result.seconds * 1000:.0f} ms")
@@ -542,15 +543,16 @@ class MainWindow(QMainWindow):
         self.editor.select_chunk(row, scroll=True)
 
     def _update_legend(self) -> None:
-        kinds = ["heading", "paragraph", "sentence", "code-block", "fixed"]
-        entry_id = self.entry_id()
-        if entry_id == "agentos.ChunkingEngine":
-            kinds = ["fixed", "semantic", "heading", "code", "table"]
+        """The boundary kinds of the layout shown (in order of first appearance)."""
+        kinds = list(dict.fromkeys(s.kind for s in self.result.layout.spans)) \
+            if self.result is not None else []
         swatches = "&nbsp;&nbsp;".join(
-            f'<span style="color:{theme.KIND_COLOURS.get(k, "#999")}">▌</span>{k}'
-            for k in kinds)
-        self.legend.setText(f"<small>boundary: {swatches}&nbsp;&nbsp;&nbsp;"
-                            "<span>▨</span> overlap (repeated text)</small>")
+            f'<span style="color:{theme.kind_colour(k).name()}">▌</span>{_escape(k)}'
+            for k in kinds[:12])
+        overlap = "&nbsp;&nbsp;&nbsp;▨ overlap (repeated text)" if self.result is not None \
+            and self.result.layout.overlaps else ""
+        self.legend.setText(f"<small>boundary: {swatches}{overlap}</small>" if kinds else
+                            "<small>&nbsp;</small>")
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"chunkview — {self.document.name}{' *' if self.modified else ''}")

@@ -153,6 +153,7 @@ class ParamsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._fields: dict[str, _Field] = {}
+        self._boxes: dict[str, QGroupBox] = {}
         self._rows: dict[str, tuple[QFormLayout, QWidget]] = {}
         self._params: tuple[Param, ...] = ()
         self._layout = QVBoxLayout(self)
@@ -173,9 +174,11 @@ class ParamsPanel(QWidget):
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(0, 0, 0, 0)
         groups: dict[str, QFormLayout] = {}
+        self._boxes: dict[str, QGroupBox] = {}
         for param in params:
             if param.group not in groups:
                 box = QGroupBox(param.group)
+                self._boxes[param.group] = box
                 form = QFormLayout(box)
                 form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
                 groups[param.group] = form
@@ -197,9 +200,15 @@ class ParamsPanel(QWidget):
 
     def _apply_when(self) -> None:
         values = self.all_values(strict=False)
+        shown_groups: set[str] = set()
         for param in self._params:
             form, widget = self._rows[param.name]
-            form.setRowVisible(widget, param.applies(values))
+            applies = param.applies(values)
+            form.setRowVisible(widget, applies)
+            if applies:
+                shown_groups.add(param.group)
+        for group, box in self._boxes.items():
+            box.setVisible(group in shown_groups)  # no empty group boxes
 
     def all_values(self, strict: bool = True) -> dict[str, Any]:
         values = {}

@@ -30,7 +30,11 @@ def chunk_colour(index: int, dark: bool) -> QColor:
 
 
 def kind_colour(kind: str) -> QColor:
-    return QColor(KIND_COLOURS.get(kind, "#999999"))
+    """The colour of a boundary kind: fixed ones for the common kinds, and a stable pick
+    from the same palette for any other (a strategy name, say)."""
+    if kind in KIND_COLOURS:
+        return QColor(KIND_COLOURS[kind])
+    return QColor(OKABE_ITO[sum(map(ord, kind)) % len(OKABE_ITO)])
 
 
 def hatch_colour(dark: bool) -> QColor:
