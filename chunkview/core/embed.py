@@ -47,6 +47,19 @@ def hash64_vector(text: str) -> Vector:
     return [v / norm for v in vector]
 
 
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity as the ported libraries compute it: one pass from index 0 summing
+    the dot product and both squared norms, then dot / (sqrt(|a|²) · sqrt(|b|²)); 0 when
+    that is 0. (The order of the sums decides the last bits, and thresholds see them.)"""
+    dot = norm_a = norm_b = 0.0
+    for x, y in zip(a, b):
+        dot += x * y
+        norm_a += x * x
+        norm_b += y * y
+    denominator = math.sqrt(norm_a) * math.sqrt(norm_b)
+    return dot / denominator if denominator else 0.0
+
+
 class Hash64:
     name = "hash64"
 

@@ -64,11 +64,18 @@ class Param:
         return data
 
 
+#: RunContext.raw_input when the caller gave a Document rather than the library's argument
+NO_RAW_INPUT: Any = object()
+
+
 @dataclass
 class RunContext:
     """What a run may need besides the document and options."""
 
     metadata: Any = None
+    #: the library's own first argument when it is not simply the text (semantic-chunking
+    #: takes an array of documents; a plain string there is the library's error)
+    raw_input: Any = NO_RAW_INPUT
     embedder: str | None = None
     tokenizer: str | None = None
     cancel_event: threading.Event = field(default_factory=threading.Event)

@@ -12,6 +12,9 @@ _BUILTIN = (
     ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
     ("chunkview.core.chunkers.smartchunk", "SmartchunkEntry"),
     ("chunkview.core.chunkers.mastra.entry", "MastraChunkEntry"),
+    ("chunkview.core.chunkers.semantic_chunking.entry", "ChunkitEntry"),
+    ("chunkview.core.chunkers.semantic_chunking.entry", "CramitEntry"),
+    ("chunkview.core.chunkers.semantic_chunking.entry", "SentenceitEntry"),
 )
 _entries: dict[str, Entry] = {}
 

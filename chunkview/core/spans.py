@@ -10,12 +10,14 @@ from typing import Any
 from chunkview.core.document import Document
 from chunkview.core.structure import protected_blocks
 from chunkview.core.text.js import is_blank, utf16_len
+from chunkview.core.text.tokens import wordpunct_count
 
 #: how each size unit is measured on a chunk's text
 SIZE_FUNCTIONS: dict[str, Callable[[str], int]] = {
     "chars": len,
     "units": utf16_len,
     "bytes": lambda text: len(text.encode("utf-8", "surrogatepass")),
+    "tokens": lambda text: wordpunct_count(text),
 }
 
 LOCATED = ("exact", "normalized", "missing")

@@ -8,7 +8,6 @@ repeats, or the size is not positive on non-empty content.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -16,7 +15,7 @@ from typing import Any, NamedTuple
 import regex
 
 from chunkview.core.document import Document
-from chunkview.core.embed import embed_cached
+from chunkview.core.embed import cosine, embed_cached
 from chunkview.core.entry import BaseEntry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.spans import Span
@@ -117,18 +116,6 @@ class _Windows:
     def _hang(self, unit_position: int, reason: str) -> None:
         raise ChunkerError("Hang", f"the original library never returns here: {reason}",
                            len(from_units(self.source[:max(unit_position, 0)])))
-
-
-def cosine(a: list[float], b: list[float]) -> float:
-    """The library's cosine: sums in index order, 0 when a norm is 0."""
-    dot = norm_a = norm_b = 0.0
-    for x, y in zip(a, b):
-        dot += x * y
-        norm_a += x * x
-        norm_b += y * y
-    if norm_a == 0 or norm_b == 0:
-        return 0.0
-    return dot / (math.sqrt(norm_a) * math.sqrt(norm_b))
 
 
 def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunContext) -> None:
@@ -285,6 +272,7 @@ class ChunkingEngineEntry(BaseEntry):
     summary = ("Four strategies over one fixed-window routine: fixed windows with overlap, "
                "embedding-similarity groups, heading sections, and code/table/prose blocks.")
     size_unit = "units"
+    uses_embedder = True  # the semantic strategy's embedFn
     params = (
         Param("strategy", "choice", "fixed", "how the content is cut", choices=STRATEGIES,
               group="Strategy"),

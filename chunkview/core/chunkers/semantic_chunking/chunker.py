@@ -1,0 +1,314 @@
+"""chunkit, cramit and sentenceit (spec/semantic-chunking.md §1 to §13).
+
+Sentences come from ``sentences.split_sentences`` (cached); embeddings from
+``chunkview.core.embed`` (cached per text), so moving maxTokenSize or a threshold re-runs
+only the cheap steps. Token counts use the tokenizer chosen (wordpunct by default, as the
+golden cases; the real library counts with its model's tokenizer).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
+from chunkview.core.embed import cosine, embed_cached
+from chunkview.core.entry import RunContext
+from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import W_CLASS, is_blank, option, truthy
+from chunkview.core.text.tokens import counter
+
+DEFAULTS: dict[str, Any] = {
+    "maxTokenSize": 500, "similarityThreshold": 0.5, "dynamicThresholdLowerBound": 0.4,
+    "dynamicThresholdUpperBound": 0.8, "numSimilaritySentencesLookahead": 3,
+    "combineChunks": True, "combineChunksSimilarityThreshold": 0.5, "maxMergesPerPass": 500,
+    "maxUncappedPasses": 100, "maxMergesPerPassPercentage": 40,
+    "uncappedCandidateMerges": 12, "returnEmbedding": False, "returnTokenLength": True,
+    "chunkPrefix": None, "excludeChunkPrefixInResults": False,
+    "excludeNonLetterSentences": False,
+}
+_LINE_BREAK_RE = re.compile(r"([^\n])\n([^\n])")
+_W_RUNS_RE = re.compile(f"[{W_CLASS}]{{2,}}")
+PROVIDER_SUFFIX = ":provider"
+
+
+@dataclass
+class Call:
+    """What one call needs besides the documents."""
+
+    options: dict[str, Any]
+    embedder: str
+    via_provider: bool  # the library's local-provider path (labels from onnxEmbeddingModel)
+    count: Callable[[str], int]
+    ctx: RunContext
+
+    def get(self, name: str) -> Any:
+        return option(self.options, name, DEFAULTS.get(name))
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return embed_cached(self.embedder, texts, progress=self.ctx.progress,
+                            check=self.ctx.check)
+
+    def labels(self) -> tuple[Any, Any]:
+        if self.via_provider:
+            return (option(self.options, "onnxEmbeddingModel", "Xenova/all-MiniLM-L6-v2"),
+                    option(self.options, "dtype", "q8"))
+        return (option(self.options, "modelName", "custom-embedding"),
+                option(self.options, "dtypeLabel", "custom"))
+
+
+def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
+    options = dict(options or {})
+    cache = options.get("cache", "request")
+    if cache is not None and cache not in ("request", "instance", False):
+        shown = "false" if cache is False else str(cache).lower() if isinstance(cache, bool) \
+            else str(cache)
+        raise ChunkerError("Error", f'Invalid cache mode "{shown}". Expected \'request\', '
+                           "'instance', or false.")
+    embedder = ctx.embedder or "hash64"
+    via_provider = embedder.endswith(PROVIDER_SUFFIX) or embedder == "minilm"
+    return Call(options, embedder.removesuffix(PROVIDER_SUFFIX), via_provider,
+                counter(ctx.tokenizer or "wordpunct"), ctx)
+
+
+def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
+    """The (name, text) pairs of the documents argument, or the library's error."""
+    if not isinstance(raw, list):
+        raise ChunkerError("Error", "Input must be an array of document objects")
+    documents = []
+    for doc in raw:
+        if doc is None:
+            raise ChunkerError("TypeError", "Cannot read properties of null (reading "
+                               "'document_text')")
+        text = doc.get("document_text") if isinstance(doc, dict) else None
+        if not truthy(text):
+            raise ChunkerError("Error", "Each document must have a document_text property")
+        if not isinstance(text, str):
+            if entry == "chunkit":
+                raise ChunkerError("TypeError", "doc.document_text.replace is not a function")
+            raise ChunkerError("TypeError", f"Cannot create property 'prev' on "
+                               f"{type(text).__name__} '{text}'")
+        name = doc.get("document_name")
+        documents.append((name if truthy(name) else "", text))
+    return documents
+
+
+# ----- chunkit ------------------------------------------------------------------------------
+def similarities(vectors: list[list[float]], lookahead: float) -> tuple[list[float], float,
+                                                                          float]:
+    """§6.2: each sentence's best similarity with the next ones, their mean and variance."""
+    n = len(vectors)
+    sims = []
+    for i in range(n - 1):
+        best = cosine(vectors[i], vectors[i + 1])
+        j = i + 2
+        while j <= n - 1 and j <= i + lookahead:
+            best = max(best, cosine(vectors[i], vectors[j]))
+            j += 1
+        sims.append(best)
+    if n == 0:
+        return sims, 0.0, 0.0
+    if n == 1:
+        return sims, math.nan, math.nan
+    total = 0.0
+    for sim in sims:
+        total += sim
+    average = total / (n - 1)
+    spread = 0.0
+    for sim in sims:
+        spread += (sim - average) ** 2
+    return sims, average, spread / (n - 1)
+
+
+def adjust_threshold(average: float, variance: float, base: float, lower: float,
+                     upper: float) -> float:
+    """§6.3: the dynamic threshold (unchanged and unclamped when the bounds are invalid)."""
+    if lower >= upper:
+        return base
+    threshold = base
+    if variance < 0.01:
+        threshold -= 0.1
+    elif variance > 0.05:
+        threshold += 0.1
+    if average < 0.3:
+        threshold += 0.05
+    elif average > 0.7:
+        threshold -= 0.05
+    return min(max(threshold, lower), upper)
+
+
+def create_chunks(sentences: list[str], sims: list[float] | None, threshold: float,
+                  max_tokens: float, count: Callable[[str], int]) -> list[str]:
+    """§6.4 (and §7 with every similarity passing): sentences packed under maxTokenSize."""
+    if not sentences:
+        return [""]
+    chunks, current = [], [sentences[0]]
+    for i in range(1, len(sentences)):
+        passes = sims is None or sims[i - 1] >= threshold
+        if passes and count(" ".join(current)) + count(sentences[i]) <= max_tokens:
+            current.append(sentences[i])
+        else:
+            chunks.append(" ".join(current))
+            current = [sentences[i]]
+    chunks.append(" ".join(current))
+    return chunks
+
+
+class _Node:
+    __slots__ = ("next", "text", "tokens", "vector")
+
+    def __init__(self, text: str, tokens: int, vector: list[float] | None) -> None:
+        self.text, self.tokens, self.vector = text, tokens, vector
+        self.next: _Node | None = None
+
+
+def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: Call
+            ) -> list[str]:
+    """§6.5: passes of highest-similarity-first merges of neighbours, with the library's
+    limits and its phantom-merge quirk."""
+    if len(chunks) <= 1:
+        return chunks
+    max_tokens = call.get("maxTokenSize")
+    threshold = call.get("combineChunksSimilarityThreshold")
+    missing = [c for c in dict.fromkeys(chunks) if c not in sentence_vectors]
+    vectors = dict(zip(missing, call.embed(missing))) if missing else {}
+    nodes = [_Node(c, call.count(c), sentence_vectors.get(c, vectors.get(c))) for c in chunks]
+    for a, b in zip(nodes, nodes[1:]):
+        a.next = b
+    head = nodes[0]
+    for _ in range(int(call.get("maxUncappedPasses"))):
+        call.ctx.check()
+        candidates = []
+        node = head
+        while node is not None and node.next is not None:
+            other = node.next
+            size = node.tokens + other.tokens
+            if size <= max_tokens:
+                similarity = cosine(node.vector, other.vector)
+                if similarity >= threshold:
+                    candidates.append((node, other, similarity, size))
+            node = node.next
+        if not candidates:
+            break
+        candidates.sort(key=lambda c: -c[2])  # stable: ties keep their order
+        k = len(candidates)
+        limit = k if k <= call.get("uncappedCandidateMerges") else min(
+            math.floor(k * call.get("maxMergesPerPassPercentage") / 100),
+            call.get("maxMergesPerPass"))
+        merges, absorbed = 0, []
+        marked: set[int] = set()
+        for a, b, _similarity, size in candidates:
+            if merges == limit:
+                break
+            if id(a) in marked or id(b) in marked:
+                continue
+            # b is not marked: a later (b, c) still "merges" b, which is no longer listed
+            a.text = f"{a.text} {b.text}"
+            a.tokens = size
+            a.vector = None
+            a.next = b.next
+            marked.add(id(a))
+            absorbed.append(a)
+            merges += 1
+        for node, vector in zip(absorbed, call.embed([n.text for n in absorbed])):
+            node.vector = vector
+        if merges == 0:
+            break
+    texts, node = [], head
+    while node is not None:
+        texts.append(node.text)
+        node = node.next
+    return texts
+
+
+def _prefixed(prefix: Any, text: str) -> str:
+    return f"{prefix}: {text}" if truthy(prefix) and not is_blank(str(prefix)) else text
+
+
+def _strip_prefix(prefix: str, texts: list[str]) -> list[str]:
+    from chunkview.core.chunkers.mastra.jsregex import compile_js
+
+    source = f"^{prefix}:\\s*"
+    try:
+        pattern = compile_js(source)
+    except re.error as error:
+        raise ChunkerError("SyntaxError", f"Invalid regular expression: /{source}/: "
+                           f"{error.msg}") from None
+    return [pattern.sub("", t, count=1) for t in texts]
+
+
+def _assemble(name: Any, texts: list[str], call: Call, kind: str) -> list[dict[str, Any]]:
+    prefix = call.get("chunkPrefix")
+    prefixed = [_prefixed(prefix, t) for t in texts]
+    embeddings = call.embed(prefixed) if call.get("returnEmbedding") else None
+    shown = prefixed
+    if call.get("excludeChunkPrefixInResults") and truthy(prefix) and not is_blank(str(prefix)):
+        shown = _strip_prefix(str(prefix), prefixed)
+    model_name, dtype = call.labels()
+    document_id = int(time.time() * 1000)
+    results = []
+    for i, text in enumerate(shown):
+        if kind == "sentence":
+            item: dict[str, Any] = {"document_id": document_id, "document_name": name,
+                                    "number_of_sentences": len(texts),
+                                    "sentence_number": i + 1, "text": text}
+            if embeddings is not None:
+                item.update(model_name=model_name, dtype=dtype, embedding=embeddings[i])
+        else:
+            item = {"document_id": document_id, "document_name": name,
+                    "number_of_chunks": len(texts), "chunk_number": i + 1,
+                    "model_name": model_name, "dtype": dtype, "text": text}
+            if embeddings is not None:
+                item["embedding"] = embeddings[i]
+        if call.get("returnTokenLength"):
+            item["token_length"] = call.count(prefixed[i])
+        results.append(item)
+    return results
+
+
+def chunkit(documents: Any, options: dict[str, Any] | None = None,
+            ctx: RunContext | None = None) -> list[dict[str, Any]]:
+    """``await chunkit(documents, options)``: semantic chunks of every document."""
+    call = _call(options, ctx or RunContext())
+    results = []
+    for name, text in _documents(documents, "chunkit"):
+        text = _W_RUNS_RE.sub(" ", _LINE_BREAK_RE.sub(r"\1 \2", text))  # §5.1
+        sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
+        vectors = dict(zip(dict.fromkeys(sentences), call.embed(list(dict.fromkeys(sentences)))))
+        sims, average, variance = similarities([vectors[s] for s in sentences],
+                                               call.get("numSimilaritySentencesLookahead"))
+        threshold = adjust_threshold(average, variance, call.get("similarityThreshold"),
+                                     call.get("dynamicThresholdLowerBound"),
+                                     call.get("dynamicThresholdUpperBound"))
+        chunks = create_chunks(sentences, sims, threshold, call.get("maxTokenSize"), call.count)
+        if call.get("combineChunks"):
+            chunks = combine(chunks, vectors, call)
+        results += _assemble(name, chunks, call, "chunk")
+    return results
+
+
+def cramit(documents: Any, options: dict[str, Any] | None = None,
+           ctx: RunContext | None = None) -> list[dict[str, Any]]:
+    """``await cramit(documents, options)``: sentences packed up to maxTokenSize."""
+    call = _call(options, ctx or RunContext())
+    results = []
+    for name, text in _documents(documents, "cramit"):
+        sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
+        chunks = create_chunks(sentences, None, 0, call.get("maxTokenSize"), call.count)
+        results += _assemble(name, chunks, call, "chunk")
+    return results
+
+
+def sentenceit(documents: Any, options: dict[str, Any] | None = None,
+               ctx: RunContext | None = None) -> list[dict[str, Any]]:
+    """``await sentenceit(documents, options)``: one result per sentence."""
+    call = _call(options, ctx or RunContext())
+    results = []
+    for name, text in _documents(documents, "sentenceit"):
+        sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
+        results += _assemble(name, sentences, call, "sentence")
+    return results
