@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import numpy as np
 import regex
 
 from chunkview.core.errors import ChunkerError
@@ -58,6 +59,19 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
         norm_b += y * y
     denominator = math.sqrt(norm_a) * math.sqrt(norm_b)
     return dot / denominator if denominator else 0.0
+
+
+def cosine_rows(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``cosine`` of each row pair, bit for bit: products are exact IEEE products and
+    ``cumsum`` adds them one after another, in index order, like the loop."""
+    if len(first) == 0:
+        return np.zeros(0)
+    dot = np.cumsum(first * second, axis=1)[:, -1]
+    norm_a = np.cumsum(first * first, axis=1)[:, -1]
+    norm_b = np.cumsum(second * second, axis=1)[:, -1]
+    denominator = np.sqrt(norm_a) * np.sqrt(norm_b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator != 0, dot / denominator, 0.0)
 
 
 class Hash64:

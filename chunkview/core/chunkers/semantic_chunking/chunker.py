@@ -13,10 +13,13 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
-from chunkview.core.embed import cosine, embed_cached
+from chunkview.core.embed import cosine_rows, embed_cached
 from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CLASS, is_blank, option, truthy
@@ -45,6 +48,7 @@ class Call:
     via_provider: bool  # the library's local-provider path (labels from onnxEmbeddingModel)
     count: Callable[[str], int]
     ctx: RunContext
+    additive: bool = False  # the counter adds up across a space (wordpunct)
 
     def get(self, name: str) -> Any:
         return option(self.options, name, DEFAULTS.get(name))
@@ -71,8 +75,15 @@ def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
                            "'instance', or false.")
     embedder = ctx.embedder or "hash64"
     via_provider = embedder.endswith(PROVIDER_SUFFIX) or embedder == "minilm"
+    tokenizer = ctx.tokenizer or "wordpunct"
     return Call(options, embedder.removesuffix(PROVIDER_SUFFIX), via_provider,
-                counter(ctx.tokenizer or "wordpunct"), ctx)
+                _cached_counter(tokenizer), ctx, additive=tokenizer == "wordpunct")
+
+
+@lru_cache(maxsize=4)
+def _cached_counter(tokenizer: str) -> Callable[[str], int]:
+    """The tokenizer's count, remembered per text (re-runs count the same sentences)."""
+    return lru_cache(maxsize=200_000)(counter(tokenizer))
 
 
 def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
@@ -102,20 +113,20 @@ def similarities(vectors: list[list[float]], lookahead: float) -> tuple[list[flo
                                                                           float]:
     """§6.2: each sentence's best similarity with the next ones, their mean and variance."""
     n = len(vectors)
-    sims = []
-    for i in range(n - 1):
-        best = cosine(vectors[i], vectors[i + 1])
-        j = i + 2
-        while j <= n - 1 and j <= i + lookahead:
-            best = max(best, cosine(vectors[i], vectors[j]))
-            j += 1
-        sims.append(best)
     if n == 0:
-        return sims, 0.0, 0.0
+        return [], 0.0, 0.0
     if n == 1:
-        return sims, math.nan, math.nan
+        return [], math.nan, math.nan
+    matrix = np.asarray(vectors, dtype=np.float64)
+    best = cosine_rows(matrix[:-1], matrix[1:])  # the next sentence, always
+    distance = 2
+    while distance <= lookahead and distance < n:  # then j <= i + lookahead, j <= n - 1
+        best[:n - distance] = np.maximum(best[:n - distance],
+                                         cosine_rows(matrix[:-distance], matrix[distance:]))
+        distance += 1
+    sims = best.tolist()
     total = 0.0
-    for sim in sims:
+    for sim in sims:  # left to right, as the library sums
         total += sim
     average = total / (n - 1)
     spread = 0.0
@@ -142,18 +153,26 @@ def adjust_threshold(average: float, variance: float, base: float, lower: float,
 
 
 def create_chunks(sentences: list[str], sims: list[float] | None, threshold: float,
-                  max_tokens: float, count: Callable[[str], int]) -> list[str]:
-    """§6.4 (and §7 with every similarity passing): sentences packed under maxTokenSize."""
+                  max_tokens: float, count: Callable[[str], int], additive: bool = False
+                  ) -> list[str]:
+    """§6.4 (and §7 with every similarity passing): sentences packed under maxTokenSize.
+
+    With an ``additive`` counter (wordpunct: count(a + " " + b) = count(a) + count(b)) the
+    chunk's count is kept as a running sum instead of counting the joined text again."""
     if not sentences:
         return [""]
     chunks, current = [], [sentences[0]]
+    current_count = count(sentences[0]) if additive else 0
     for i in range(1, len(sentences)):
         passes = sims is None or sims[i - 1] >= threshold
-        if passes and count(" ".join(current)) + count(sentences[i]) <= max_tokens:
+        sentence_count = count(sentences[i])
+        joined_count = current_count if additive else count(" ".join(current))
+        if passes and joined_count + sentence_count <= max_tokens:
             current.append(sentences[i])
+            current_count += sentence_count
         else:
             chunks.append(" ".join(current))
-            current = [sentences[i]]
+            current, current_count = [sentences[i]], sentence_count
     chunks.append(" ".join(current))
     return chunks
 
@@ -176,22 +195,23 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
     threshold = call.get("combineChunksSimilarityThreshold")
     missing = [c for c in dict.fromkeys(chunks) if c not in sentence_vectors]
     vectors = dict(zip(missing, call.embed(missing))) if missing else {}
-    nodes = [_Node(c, call.count(c), sentence_vectors.get(c, vectors.get(c))) for c in chunks]
+    nodes = [_Node(c, call.count(c), np.asarray(sentence_vectors.get(c, vectors.get(c)),
+                                                 dtype=np.float64)) for c in chunks]
     for a, b in zip(nodes, nodes[1:]):
         a.next = b
     head = nodes[0]
     for _ in range(int(call.get("maxUncappedPasses"))):
         call.ctx.check()
-        candidates = []
+        listed = []
         node = head
-        while node is not None and node.next is not None:
-            other = node.next
-            size = node.tokens + other.tokens
-            if size <= max_tokens:
-                similarity = cosine(node.vector, other.vector)
-                if similarity >= threshold:
-                    candidates.append((node, other, similarity, size))
+        while node is not None:
+            listed.append(node)
             node = node.next
+        pairs = [(a, b) for a, b in zip(listed, listed[1:]) if a.tokens + b.tokens <= max_tokens]
+        sims = cosine_rows(np.stack([a.vector for a, _ in pairs]),
+                           np.stack([b.vector for _, b in pairs])) if pairs else []
+        candidates = [(a, b, float(similarity), a.tokens + b.tokens)
+                      for (a, b), similarity in zip(pairs, sims) if similarity >= threshold]
         if not candidates:
             break
         candidates.sort(key=lambda c: -c[2])  # stable: ties keep their order
@@ -215,7 +235,7 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
             absorbed.append(a)
             merges += 1
         for node, vector in zip(absorbed, call.embed([n.text for n in absorbed])):
-            node.vector = vector
+            node.vector = np.asarray(vector, dtype=np.float64)
         if merges == 0:
             break
     texts, node = [], head
@@ -284,7 +304,8 @@ def chunkit(documents: Any, options: dict[str, Any] | None = None,
         threshold = adjust_threshold(average, variance, call.get("similarityThreshold"),
                                      call.get("dynamicThresholdLowerBound"),
                                      call.get("dynamicThresholdUpperBound"))
-        chunks = create_chunks(sentences, sims, threshold, call.get("maxTokenSize"), call.count)
+        chunks = create_chunks(sentences, sims, threshold, call.get("maxTokenSize"), call.count,
+                               call.additive)
         if call.get("combineChunks"):
             chunks = combine(chunks, vectors, call)
         results += _assemble(name, chunks, call, "chunk")
@@ -298,7 +319,8 @@ def cramit(documents: Any, options: dict[str, Any] | None = None,
     results = []
     for name, text in _documents(documents, "cramit"):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
-        chunks = create_chunks(sentences, None, 0, call.get("maxTokenSize"), call.count)
+        chunks = create_chunks(sentences, None, 0, call.get("maxTokenSize"), call.count,
+                               call.additive)
         results += _assemble(name, chunks, call, "chunk")
     return results
 

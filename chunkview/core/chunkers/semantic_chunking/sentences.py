@@ -91,8 +91,10 @@ def _uppercase_after_period(units: str) -> str:
                                 units)
 
 
+@lru_cache(maxsize=16)
 def split_sentences(text: str, exclude_non_letter: bool = False) -> list[str]:
-    """The sentences of a document's text, as sentence-parse returns them."""
+    """The sentences of a document's text, as sentence-parse returns them (cached: the
+    parse is the slow part, and a slider moving over one document asks again and again)."""
     normalized = normalize(to_units(html_text(text)))
     if not normalized:
         return []
