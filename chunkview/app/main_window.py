@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.params)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         left_layout.addWidget(QLabel("<b>Chunker</b>"))
         left_layout.addWidget(self.entry_combo)
         left_layout.addWidget(self.entry_summary)
@@ -144,7 +145,7 @@ class MainWindow(QMainWindow):
         left_layout.addWidget(scroll, 1)
         left_layout.addWidget(self.error_label)
         left_layout.addWidget(self.copy_button)
-        left.setMinimumWidth(300)
+        left.setMinimumWidth(330)
 
         center = QWidget()
         center_layout = QVBoxLayout(center)
@@ -195,7 +196,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(center)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([300, 640, 480])
+        splitter.setSizes([340, 620, 460])
         self.setCentralWidget(splitter)
 
         self.status_doc = QLabel()

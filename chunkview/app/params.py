@@ -181,6 +181,8 @@ class ParamsPanel(QWidget):
                 self._boxes[param.group] = box
                 form = QFormLayout(box)
                 form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+                # long option names put their field on the next line rather than cramping it
+                form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
                 groups[param.group] = form
                 body_layout.addWidget(box)
             field = _Field(param, self._emit)
