@@ -30,23 +30,29 @@ def _as_pair(match: re.Match[str]) -> str:
     return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
 
+def _all_bmp(text: str) -> bool:
+    """True when no character needs two UTF-16 units (checked in C: isascii, or a UTF-16
+    encoding exactly twice the length)."""
+    return text.isascii() or len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)
+
+
 def to_units(text: str) -> str:
     """Return ``text`` as a unit string (astral characters split into surrogate halves)."""
-    if not _ASTRAL_RE.search(text):
+    if _all_bmp(text):
         return text
     return _ASTRAL_RE.sub(_as_pair, text)
 
 
 def from_units(units: str) -> str:
     """Join surrogate pairs that are still whole; keep lone halves (as ``json.loads`` does)."""
-    if not _SURROGATE_RE.search(units):
+    if units.isascii() or not _SURROGATE_RE.search(units):
         return units
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def has_surrogates(units: str) -> bool:
     """True when a unit string holds any surrogate half (so it needs ``from_units``)."""
-    return _SURROGATE_RE.search(units) is not None
+    return not units.isascii() and _SURROGATE_RE.search(units) is not None
 
 
 def utf16_len(text: str) -> int:

@@ -17,7 +17,15 @@ from chunkview.core.entry import BaseEntry, Param, RunContext, chunk_metadata, j
 from chunkview.core.errors import ChunkerError
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
-from chunkview.core.text.js import W_CLASS, from_units, is_blank, option, to_units, trim, truthy
+from chunkview.core.text.js import (
+    W_CLASS,
+    from_units,
+    is_blank,
+    option,
+    to_units,
+    trim,
+    truthy,
+)
 
 _HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
 _PARAGRAPH_SEP_RE = re.compile(f"\n[{W_CLASS}]*\n")
@@ -69,7 +77,7 @@ def semantic_chunk(text: str, options: dict[str, Any] | None = None,
         else:
             segments.append(segment)
     merged = merge_small(segments, config.min_size)
-    return with_overlap(merged, config.overlap, metadata)
+    return with_overlap(merged, config.overlap, metadata, astral=units is not text)
 
 
 _W_NO_LF = W_CLASS.replace("\n", "")
@@ -84,8 +92,9 @@ def _event_re(fences: bool, headings: bool) -> re.Pattern[str]:
     if headings:
         kinds.append(f"(?P<heading>#{{1,6}}[{_W_NO_LF}])")
     kinds.append(f"(?P<blank>[{_W_NO_LF}]*(?=\n|\\Z))")
-    # matched in "\n" + text: a literal first character lets the engine skip to each LF
-    return re.compile("\n(?:" + "|".join(kinds) + ")")
+    # matched in "\n" + text: a literal first character lets the engine skip to each LF;
+    # the match runs to the end of the line, so its end is where the next line starts
+    return re.compile("\n(?:" + "|".join(kinds) + ")[^\n]*")
 
 
 def line_pass(text: str, config: Config) -> list[Segment]:
@@ -110,9 +119,7 @@ def line_pass(text: str, config: Config) -> list[Segment]:
         line_start = match.start()  # the match's LF stands one before the line in text
         if line_start > cursor and not in_block:  # ordinary, non-blank lines join G
             gathered_end, gathered_nonblank = line_start, True
-        line_end = text.find("\n", line_start)
-        after = (len(text) if line_end < 0 else line_end) + 1
-        cursor = after
+        after = cursor = match.end()  # (the line's end in text) + 1
         kind = match.lastgroup
         if kind == "fence":
             if not in_block:
@@ -238,16 +245,21 @@ def merge_small(segments: list[Segment], min_size: Any) -> list[Segment]:
     return merged
 
 
-def with_overlap(segments: list[Segment], overlap: Any, metadata: Any) -> list[dict[str, Any]]:
-    """Step 4: prefix each chunk with the previous chunk's last ``overlap`` units."""
+def with_overlap(segments: list[Segment], overlap: Any, metadata: Any,
+                 astral: bool = True) -> list[dict[str, Any]]:
+    """Step 4: prefix each chunk with the previous chunk's last ``overlap`` units.
+
+    ``astral`` says whether the text had characters outside the BMP at all; without them
+    the unit strings are the Python strings and need no conversion back."""
     chunks = []
+    as_text = from_units if astral else str
     for index, segment in enumerate(segments):
         prefix = ""
         if index > 0 and overlap > 0:
             previous = segments[index - 1].text
             prefix = previous[max(len(previous) - int(overlap), 0):]
         chunk = {
-            "text": from_units(prefix + segment.text),
+            "text": as_text(prefix + segment.text),
             "index": index,
             "startOffset": segment.offset,
             "endOffset": segment.offset + len(segment.text),
