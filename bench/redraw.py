@@ -38,6 +38,14 @@ def wait_painted(window: MainWindow, timeout: float = 300) -> None:
     raise SystemExit("timed out waiting for the layout")
 
 
+def wait_idle(window: MainWindow, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and window.result is not None \
+            and window.result.tokens is None:
+        QCoreApplication.processEvents()
+        time.sleep(0.001)
+
+
 def main() -> None:
     app = QApplication.instance() or QApplication([])
     window = MainWindow(QSettings(os.path.join(os.path.dirname(__file__), ".bench.ini"),
@@ -54,6 +62,7 @@ def main() -> None:
         text = corpus_text(size)
         window.set_document(Document(text, None, "markdown"))
         wait_painted(window)
+        wait_idle(window)
         times, stalls = [], []
         for target in (700, 800, 900):
             ticks: list[float] = []
@@ -68,6 +77,7 @@ def main() -> None:
             wait_painted(window)
             times.append(time.perf_counter() - began)
             timer.stop()
+            wait_idle(window)  # token counts follow the paint; the next change starts idle
             gaps = [b - a for a, b in zip(ticks, ticks[1:])]
             stalls.append(max(gaps, default=0.0))
         direct = []

@@ -74,25 +74,35 @@ class ChunkTableModel(QAbstractTableModel):
         return words[:60] + ("…" if len(words) > 60 else "")
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
+        # called for every visible cell and role on each paint: keep the common path short
+        if role == _DISPLAY:
             return self._value(index.row(), index.column())
-        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[index.column()] == "placed":
-            return {"exact": "the chunk's text is this slice of the document",
-                    "normalized": "the library rewrote the text (white space, joins); "
-                                  "placed by a white-space-insensitive match",
-                    "missing": "the chunk's text is not in the document"}.get(
-                        self._spans[index.row()].located)
-        if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[index.column()] not in (
-                "kind", "first words"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.DecorationRole and index.column() == 1:
+        if role == _ALIGNMENT:
+            return _LEFT if index.column() in _TEXT_COLUMNS else _RIGHT
+        if role == _DECORATION and index.column() == 1:
             return theme.kind_colour(self._spans[index.row()].kind)
-        if role == Qt.ItemDataRole.ForegroundRole and \
-                self._spans[index.row()].located == "missing":
+        if role == _TOOLTIP and index.column() == _PLACED_COLUMN:
+            return PLACED_HELP.get(self._spans[index.row()].located)
+        if role == _FOREGROUND and self._spans[index.row()].located == "missing":
             return QBrush(theme.kind_colour("code"))
         return None
+
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
+_DECORATION = Qt.ItemDataRole.DecorationRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_TEXT_COLUMNS = {COLUMNS.index("kind"), COLUMNS.index("first words")}
+_PLACED_COLUMN = COLUMNS.index("placed")
+PLACED_HELP = {
+    "exact": "the chunk's text is this slice of the document",
+    "normalized": "the library rewrote the text (white space, joins); placed by a "
+                  "white-space-insensitive match",
+    "missing": "the chunk's text is not in the document",
+}
 
 
 class ChunkTable(QTableView):
