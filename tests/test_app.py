@@ -195,3 +195,34 @@ def test_transcript_shows_turns_and_passages(qtbot, window):
     settle(qtbot, window)
     assert not window.editor.isReadOnly()
     assert window.editor.toPlainText().startswith('{"seq": 1')
+
+
+def test_a_chunker_that_throws_is_reported_and_nothing_is_lost(qtbot, window, monkeypatch):
+    from chunkview.core import registry
+
+    open_text(qtbot, window, "# Keep\n\nthis text\n")
+    good = window.result
+    entry = registry.get("agentos.SemanticChunker")
+
+    def broken(*_args, **_kwargs):
+        raise ZeroDivisionError("a bug in a port")
+
+    monkeypatch.setattr(entry, "run", broken)
+    window.params.set_value("targetSize", 321)
+    settle(qtbot, window)
+    assert "ZeroDivisionError" in window.error_label.text()
+    assert "a bug in a port" in window.error_label.text()
+    assert window.result is good
+    assert window.editor.toPlainText() == "# Keep\n\nthis text\n"
+
+
+def test_option_json_error_is_shown_not_run(qtbot, window):
+    window.select_entry("smartchunk")
+    open_text(qtbot, window, "some text here\n")
+    generation = window.generation
+    field = window.params.field_widget("strategies").findChild(type(window.search_box))
+    field.setText("[not json")
+    field.editingFinished.emit()
+    qtbot.wait(100)
+    assert "not valid JSON" in window.error_label.text()
+    assert window.generation == generation

