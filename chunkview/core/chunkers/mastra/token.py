@@ -8,7 +8,7 @@ from typing import Any
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, trim
-from chunkview.core.text.tokens import tiktoken_encoding
+from chunkview.core.text.tokens import js_tiktoken_encoding
 
 _P50K = ["text-davinci-002", "text-davinci-003", "davinci-002", "code-davinci-001",
          "code-davinci-002", "code-cushman-001", "code-cushman-002", "cushman-codex",
@@ -50,7 +50,7 @@ def load_encoding(options: dict[str, Any]):
                                                                     "cl100k_base")
     if name not in JS_ENCODINGS:
         raise ChunkerError("Error", LOAD_ERROR)
-    return tiktoken_encoding(name)
+    return js_tiktoken_encoding(name)
 
 
 def special_sets(encoding, options: dict[str, Any]) -> tuple[set[str], set[str]]:
