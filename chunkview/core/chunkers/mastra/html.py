@@ -16,17 +16,30 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
+
 from chunkview.core.chunkers.mastra.document import splitter_from
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import from_units, trim
+from chunkview.core.text.js import W_CLASS, from_units, trim
 
-_MARKUP_RE = re.compile(r"<!--[\s\S]*?-->|<(/?)([a-z][-.:0-9_a-z]*)\s*([^>]*?)(/?)>", re.I)
-_ATTRIBUTE_RE = re.compile(r"([^\s=/]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+))?")
+_W = W_CLASS
+# node-html-better-parser's kMarkupPattern (flags ig), with JS \s spelled out and the
+# case-insensitive [a-z] written as [a-zA-Z]. Groups: 1 "/", 2 name, 3 attributes, 7 "/".
+# (The `regex` engine answers at once where V8 backtracks for minutes on some unclosed
+# tags; there the original never returns and the port does.)
+_MARKUP_RE = regex.compile(
+    r"<!--[\s\S]*?(?=-->)-->|<(\/?)([a-zA-Z][-.:0-9_a-zA-Z]*)"
+    rf"(([{_W}]*(?:[a-zA-Z][-.:0-9_a-zA-Z]*([{_W}]*=[{_W}]*(\"[^\"]*?\"|'[^']*?'"
+    rf"|(?:\/(?!>)|[^{_W}\"'<>/])+))?|[^<\/>{_W}]+))*)[{_W}]*(\/?)>")
+_ID_CLASS_RE = re.compile(
+    rf"(^|[{_W}])(id|class)[{_W}]*=[{_W}]*(\"([^\"]+)\"|'([^']+)'|([^{_W}]+))", re.I)
+_ATTRIBUTE_RE = re.compile(r"([a-zA-Z][-.:0-9_a-zA-Z]*)(\s*=\s*(\"([^\"]*)\"|'([^']*)'|(\S+)))?")
 _VOID = {"area", "base", "br", "col", "hr", "img", "input", "link", "meta", "source"}
 _RAW_TEXT = {"script", "noscript", "style", "pre"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _TABLE_PARTS = {"colgroup", "tr", "thead", "tbody", "tfoot"}
+# tag names compare exactly: <H2> is not closed by <p>, <BR> is not void
 _CLOSED_BY_OPENING: dict[str, set[str]] = {
     "li": {"li"}, "p": {"p", *_HEADINGS}, "b": {"div"}, "td": {"td", "th"},
     "th": {"td", "th"}, **{h: {"p", *_HEADINGS} for h in _HEADINGS},
@@ -38,15 +51,17 @@ _CLOSED_BY_OPENING: dict[str, set[str]] = {
 
 @dataclass(eq=False)
 class Node:
-    tag: str | None = None  # None for a text node (and for the root, which has no tag)
+    tag: str | None = None  # None for a text node; "" for the root
     raw: str = ""
     attributes: dict[str, str] = field(default_factory=dict)
     children: list[Node] = field(default_factory=list)
     parent: Node | None = None
+    element_id: str = ""
+    class_names: list[str] = field(default_factory=list)
 
     @property
     def is_element(self) -> bool:
-        return self.tag is not None
+        return self.tag is not None and self.tag != ""
 
     def raw_text(self) -> str:
         return "".join(child.raw if not child.is_element else child.raw_text()
@@ -57,124 +72,168 @@ class Node:
         """All descendant raw text, entity-decoded."""
         return html_lib.unescape(self.raw_text())
 
-    def classes(self) -> list[str]:
-        return self.attributes.get("class", "").split()
-
 
 def parse(source: str) -> Node:
-    """The tree node-html-better-parser builds (see the module docstring)."""
-    root = Node(tag=None)
+    """The tree node-html-better-parser 1.5.9 builds (its parse(), step for step)."""
+    root = Node(tag="")
     stack = [root]
     last_text = 0
     position = 0
-    while True:
+    while position <= len(source):
         match = _MARKUP_RE.search(source, position)
         if match is None:
             break
-        if match.start() > last_text:
-            stack[-1].children.append(Node(raw=source[last_text:match.start()]))
+        current = stack[-1]
+        if last_text + len(match.group(0)) < match.end():
+            current.children.append(Node(raw=source[last_text:match.start()]))
         position = last_text = match.end()
-        if match.group(0).startswith("<!--"):
-            continue
-        closing, name, attributes, self_closing = match.groups()
+        if match.group(0)[1] == "!":
+            continue  # a comment
+        closing, name, self_closing = match.group(1), match.group(2), match.group(7)
         if not closing:
-            current = stack[-1]
-            if not self_closing and current.tag in _CLOSED_BY_OPENING and \
-                    name in _CLOSED_BY_OPENING[current.tag] and len(stack) > 1:
+            if not self_closing and name in _CLOSED_BY_OPENING.get(current.tag or "", ()):
                 stack.pop()
-            element = Node(tag=name, attributes=_attributes(attributes), parent=stack[-1])
-            stack[-1].children.append(element)
+                current = stack[-1] if stack else root
+            raw_attributes = (match.group(3) or "").strip()
+            element_id, class_names = _id_and_classes(raw_attributes)
+            element = Node(tag=name, attributes=_attributes(raw_attributes), parent=current,
+                           element_id=element_id, class_names=class_names)
+            current.children.append(element)
             stack.append(element)
-            if name.lower() in _RAW_TEXT:
-                end = re.compile(rf"</{re.escape(name)}\s*>", re.I).search(source, position)
-                position = last_text = len(source) if end is None else end.end()
-                stack.pop()
-                continue
-            if self_closing or name.lower() in _VOID:
-                stack.pop()
-            continue
-        if name.lower() in _VOID:
-            continue
-        while len(stack) > 1:
-            popped = stack.pop()
-            if popped.tag == name:
+            if name in _RAW_TEXT:  # its text is skipped, not stored
+                end = re.compile(rf"</{re.escape(name)}[{_W}]*>", re.I).search(source, position)
+                if end is None:
+                    position = last_text = len(source) + 1
+                else:
+                    position = last_text = end.end()
+                    closing = "true"
+        if closing or self_closing or name in _VOID:
+            if closing and name in _VOID and match.group(1):
+                continue  # </br> and the like are ignored
+            while True:
+                top = stack[-1] if stack else root
+                if top.tag == name:
+                    stack.pop()
+                    break
+                if len(stack) > 1:
+                    stack.pop()
+                    continue
                 break
     if last_text < len(source):
         root.children.append(Node(raw=source[last_text:]))  # trailing text goes to the root
-    while len(stack) > 2:  # unclosed elements below the top level dissolve into the parent
-        element = stack.pop()
-        parent = stack[-1]
-        if element in parent.children:
-            at = parent.children.index(element)
-            parent.children[at:at + 1] = element.children
-            for child in element.children:
-                child.parent = parent
+    while len(stack) > 1:  # unclosed elements
+        last = stack.pop()
+        before = stack[-1]
+        if last.parent is not None and last.parent.parent is not None:
+            if last.parent is before and last.tag == before.tag:  # <h3><h3>: a pair
+                before.children = [c for c in before.children if c is not last]
+                for child in last.children:
+                    _append(before.parent, child)
+                stack.pop()
+            else:  # <div><h3></div>: the h3 dissolves into its parent
+                before.children = [c for c in before.children if c is not last]
+                for child in last.children:
+                    _append(before, child)
     return root
 
 
+def _append(parent: Node, child: Node) -> None:
+    parent.children.append(child)
+    if child.is_element:
+        child.parent = parent
+
+
 def _attributes(text: str) -> dict[str, str]:
+    """rawAttributes: every name=value pair (kAttributePattern), values entity-decoded."""
     attributes = {}
     for match in _ATTRIBUTE_RE.finditer(text or ""):
-        value = match.group(2) or ""
-        if value[:1] in ("'", '"'):
-            value = value[1:-1]
-        attributes[match.group(1)] = value
+        attributes[match.group(1)] = html_lib.unescape(
+            match.group(4) or match.group(5) or match.group(6) or "")
     return attributes
 
 
-# ----- selectors --------------------------------------------------------------------------
+def _id_and_classes(text: str) -> tuple[str, list[str]]:
+    """The id and class names the element constructor reads (kIdClassAttributePattern)."""
+    keys: dict[str, str] = {}
+    for match in _ID_CLASS_RE.finditer(text or ""):
+        keys[match.group(2)] = match.group(4) or match.group(5) or match.group(6) or ""
+    classes = re.split(f"[{_W}]+", keys["class"]) if keys.get("class") else []
+    return keys.get("id", ""), classes
 
 
-def _matches_simple(node: Node, selector: str) -> bool:
-    match = re.fullmatch(r"([A-Za-z*][\w-]*)?((?:[.#][\w-]+|\[[^\]]*\])*)", selector)
-    if match is None:
-        return False
-    tag, rest = match.groups()
-    if tag and tag != "*" and node.tag != tag:
-        return False
-    for part in re.findall(r"[.#][\w-]+|\[[^\]]*\]", rest or ""):
-        if part[0] == "." and part[1:] not in node.classes():
+# ----- selectors (the library's Matcher and querySelectorAll) ---------------------------
+_SELECTOR_PART_RE = re.compile(r"(?:^|\s+)([a-zA-Z_*][\w:-]*)?(?:#([\w-]+))?"
+                               r"(?:\.([\w-]+(?:\.[\w-]+)*))?(\[(?:[^\]]+)\](?:\[(?:[^\]]+)\])*)?",
+                               re.ASCII)
+_SELECTOR_ATTR_RE = re.compile(r"\[([^\s~|^$*!=]+)(?:\s*(=|!=|\^=|\$=|\*=|\|=|~=)\s*"
+                               r"(?:[\"']?([^\"'\]]*)[\"']?)?)?\]")
+
+
+def _checker(selector_part: re.Match[str]):
+    tag, element_id, classes, attrs = selector_part.groups()
+    wanted = [(m.group(1), m.group(2) or "", m.group(3) or "")
+              for m in _SELECTOR_ATTR_RE.finditer(attrs or "")]
+
+    def check(node: Node) -> bool:
+        if tag and tag != "*" and node.tag != tag:
             return False
-        if part[0] == "#" and node.attributes.get("id") != part[1:]:
+        if element_id and node.element_id != element_id:
             return False
-        if part[0] == "[":
-            name, _, value = part[1:-1].partition("=")
-            if name.strip() not in node.attributes:
+        if classes and not all(c in node.class_names for c in classes.split(".")):
+            return False
+        for key, op, value in wanted:
+            have = node.attributes.get(key)
+            if not _attribute_ok(have, op, value):
                 return False
-            if value and node.attributes[name.strip()] != value.strip("'\""):
-                return False
+        return True
+    return check
+
+
+def _attribute_ok(have: str | None, op: str, value: str) -> bool:
+    if op == "=":
+        return have == value
+    if op == "!=":
+        return have != value
+    if have is None:
+        return False
+    if op == "^=":
+        return have.startswith(value)
+    if op == "$=":
+        return have.endswith(value)
+    if op == "*=":
+        return value in have
+    if op == "|=":
+        return have == value or have.startswith(value + "-")
+    if op == "~=":
+        return value in re.split(r"\s+", have)
     return True
 
 
-def _matches(node: Node, selector: str) -> bool:
-    parts = selector.split()
-    if not parts or not _matches_simple(node, parts[-1]):
-        return False
-    ancestor = node.parent
-    for part in reversed(parts[:-1]):
-        while ancestor is not None and not (ancestor.is_element and
-                                            _matches_simple(ancestor, part)):
-            ancestor = ancestor.parent
-        if ancestor is None:
-            return False
-        ancestor = ancestor.parent
-    return True
+def _select(root: Node, selector: str) -> list[Node]:
+    """querySelectorImpl(all) for one selector: a chain of checkers, explored the library's
+    way (results of a partly matching node come after those found without it)."""
+    checkers = [_checker(m) for m in _SELECTOR_PART_RE.finditer(selector) if m.group(0).strip()]
 
+    def explore(node: Node, level: int) -> list[Node]:
+        advanced = bool(node.tag) and level < len(checkers) and checkers[level](node)
+        children = [c for c in node.children if c.is_element]
+        if advanced:
+            without = [n for c in children for n in explore(c, level)]
+            if level + 1 == len(checkers):
+                return [node, *without]
+            return without + [n for c in children for n in explore(c, level + 1)]
+        return [n for c in children for n in explore(c, level)]
 
-def _elements(node: Node):
-    for child in node.children:
-        if child.is_element:
-            yield child
-            yield from _elements(child)
+    return explore(root, 0) if checkers else []
 
 
 def query(root: Node, selectors: str) -> list[Node]:
-    """Matches grouped by selector part (each in document order), duplicates removed."""
+    """querySelectorAll: each comma part in turn, duplicates removed (first kept)."""
     found: list[Node] = []
     seen: set[int] = set()
-    for selector in (s.strip() for s in selectors.split(",")):
-        for element in _elements(root):
-            if id(element) not in seen and _matches(element, selector):
+    for part in (p.strip() for p in selectors.split(",") if p.strip()):
+        for element in _select(root, part):
+            if id(element) not in seen:
                 seen.add(id(element))
                 found.append(element)
     return found
