@@ -16,9 +16,10 @@ from pathlib import Path
 import regex
 
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import W_CHARS
+from chunkview.core.text.js import W_CHARS, W_CLASS
 
-WORDPUNCT_RE = regex.compile(r"[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]")
+# \s as the JS generator of the reference cases means it: U+0085 is a token, U+FEFF is not
+WORDPUNCT_RE = regex.compile(rf"[\p{{L}}\p{{N}}\p{{M}}]+|[^{W_CLASS}\p{{L}}\p{{N}}\p{{M}}]")
 TOKENIZERS = ("wordpunct", "cl100k")
 
 
