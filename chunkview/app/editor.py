@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
+    QPen,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
@@ -70,6 +71,7 @@ class ChunkEditor(QPlainTextEdit):
         self._starts: list[int] = []
         self._max_ends: list[int] = []
         self._query = ""
+        self._pinned: list[int] = []
         self._selected: int | None = None
         self._programmatic = False
         self._stale = False
@@ -257,11 +259,32 @@ class ChunkEditor(QPlainTextEdit):
         super().scrollContentsBy(dx, dy)
         self._schedule()
 
+    def set_pinned(self, boundaries: list[int]) -> None:
+        """Boundaries of a pinned layout (code points), drawn dashed beside the current."""
+        self._pinned = sorted(boundaries)
+        self.viewport().update()
+
+    def pinned_visible(self) -> list[int]:
+        if not self._pinned:
+            return []
+        first, last = self.visible_points()
+        lo = bisect.bisect_left(self._pinned, first)
+        hi = bisect.bisect_right(self._pinned, last)
+        return self._pinned[lo:hi]
+
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if not self._spans or self._stale:
-            return
         painter = QPainter(self.viewport())
+        pen = QPen(theme.pinned_colour(theme.is_dark(self.palette())), 2, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        for point in self.pinned_visible():
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(self.to_editor(point))
+            rect = self.cursorRect(cursor)
+            painter.drawLine(rect.left() - 3, rect.top(), rect.left() - 3, rect.bottom())
+        if not self._spans or self._stale:
+            painter.end()
+            return
         dark = theme.is_dark(self.palette())
         for span in self.visible_spans():
             if span.located == "missing" or span.index == 0:

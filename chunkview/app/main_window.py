@@ -42,6 +42,7 @@ from chunkview.core.embed import MiniLM, embedder_names
 from chunkview.core.errors import DocumentError
 from chunkview.core.offsets import text_from_editor
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
+from chunkview.core.spans import boundary_diff
 from chunkview.core.text.tokens import TOKENIZERS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "resources" / "samples"
@@ -64,6 +65,7 @@ class MainWindow(QMainWindow):
         self._options: dict[str, dict[str, Any]] = {}
         self._running = False
         self._view_text: str | None = None
+        self.pinned: ChunkResult | None = None
         self._warning_targets: list[tuple[int, int | None]] = []
         self._hit_targets: list[tuple[int, int]] = []
 
@@ -132,6 +134,14 @@ class MainWindow(QMainWindow):
             "border-radius: 4px; padding: 6px;")
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
+        self.pin_button = QPushButton("Pin this layout to compare")
+        self.pin_button.setCheckable(True)
+        self.pin_button.setToolTip("keep the current boundaries as dashed marks, to see what "
+                                   "the next changes of options or chunker move")
+        self.pin_button.toggled.connect(self.set_pinned)
+        self.compare_label = QLabel()
+        self.compare_label.setWordWrap(True)
+        self.compare_label.hide()
         self.copy_button = QPushButton("Copy as code")
         self.copy_button.setToolTip("the same call in the library's own language")
         self.copy_button.clicked.connect(self.copy_code)
@@ -147,6 +157,8 @@ class MainWindow(QMainWindow):
         left_layout.addWidget(self.tokenizer_row)
         left_layout.addWidget(scroll, 1)
         left_layout.addWidget(self.error_label)
+        left_layout.addWidget(self.pin_button)
+        left_layout.addWidget(self.compare_label)
         left_layout.addWidget(self.copy_button)
         left.setMinimumWidth(330)
 
@@ -486,6 +498,7 @@ class MainWindow(QMainWindow):
         self.status_run.setText(f"{len(layout.spans)} chunks · {len(layout.warnings)} "
                                 f"warnings · {result.seconds * 1000:.0f} ms")
         self._update_status()
+        self._update_comparison()
         if result.tokens is None and result.generation == self.generation:
             # after the decoration pass queued above: counting must not delay the paint
             QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
@@ -521,6 +534,30 @@ class MainWindow(QMainWindow):
         text += "<br><small>The chunks shown are from the last good run.</small>"
         self._show_error(text, rich=True)
         self.status_run.setText(f"error: {name}")
+
+    def set_pinned(self, pinned: bool) -> None:
+        """Pin the shown layout (or drop the pin): its boundaries stay on screen, dashed."""
+        self.pinned = self.result if pinned else None
+        self.pin_button.setText("Unpin" if self.pinned else "Pin this layout to compare")
+        self.editor.set_pinned(_starts(self.pinned) if self.pinned else [])
+        self._update_comparison()
+
+    def _update_comparison(self) -> None:
+        if self.pinned is None or self.result is None:
+            self.compare_label.hide()
+            return
+        if self.pinned.layout.document.text != self.result.layout.document.text:
+            self.compare_label.setText("<small>The text changed since the layout was pinned; "
+                                       "its marks may stand in the wrong places.</small>")
+        else:
+            diff = boundary_diff(_starts(self.pinned), _starts(self.result))
+            request = self.pinned.request
+            self.compare_label.setText(
+                f"<small><b>Pinned</b>: {request.entry_id} {_escape(str(request.options))}, "
+                f"{len(self.pinned.layout.spans)} chunks. <b>Now</b>: "
+                f"{len(self.result.layout.spans)} chunks; {diff.kept} boundaries kept, "
+                f"{diff.added} new, {diff.removed} gone (dashed).</small>")
+        self.compare_label.show()
 
     def _on_progress(self, generation: int, done: int, total: int) -> None:
         if generation == self.generation and total:
@@ -612,6 +649,10 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, text)
         else:
             self._show_error(text)
+
+
+def _starts(result: ChunkResult) -> list[int]:
+    return [s.own_start for s in result.layout.spans if s.located != "missing"]
 
 
 def _escape(text: str) -> str:

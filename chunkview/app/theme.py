@@ -70,3 +70,8 @@ def dark_palette() -> QPalette:
 def apply_theme(app: QApplication, dark: bool) -> None:
     app.setStyle("Fusion")
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
+
+
+def pinned_colour(dark: bool) -> QColor:
+    """Dashed marks of a pinned layout's boundaries: plain contrast, not a kind colour."""
+    return QColor("#f0f0f0") if dark else QColor("#202020")

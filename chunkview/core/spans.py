@@ -228,3 +228,17 @@ def layout_for(entry: Any, document: Document, native: Any, options: dict[str, A
     shown = view(document) if view else document
     return build_layout(shown, entry.spans(shown, native, options), entry.limits(options),
                         size_unit=entry.size_unit)
+
+
+@dataclass(frozen=True)
+class BoundaryDiff:
+    """How the boundaries of two layouts of one text compare (chunk starts, code points)."""
+
+    kept: int
+    added: int
+    removed: int
+
+
+def boundary_diff(pinned: Sequence[int], current: Sequence[int]) -> BoundaryDiff:
+    before, after = set(pinned), set(current)
+    return BoundaryDiff(len(before & after), len(after - before), len(before - after))
