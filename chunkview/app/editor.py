@@ -301,21 +301,27 @@ class ChunkEditor(QPlainTextEdit):
         painter = QPainter(self._gutter)
         palette = self.palette()
         painter.fillRect(event.rect(), palette.color(QPalette.ColorRole.AlternateBase))
-        if not self._spans or self._stale:
+        if (not self._spans or self._stale) and not self._pinned:
             painter.end()
             return
-        visible = self.visible_spans()
+        visible = self.visible_spans() if not self._stale else []
         width = self._gutter.width()
         block = self.firstVisibleBlock()
         top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
         painter.setFont(self.font())
         metrics = self.fontMetrics()
         labelled: set[int] = set()
+        pinned = self.pinned_visible()
+        pinned_pen = QPen(theme.pinned_colour(theme.is_dark(palette)), 2, Qt.PenStyle.DashLine)
         while block.isValid() and top <= event.rect().bottom():
             height = round(self.blockBoundingRect(block).height())
             if block.isVisible():
                 first = self.to_point(block.position())
                 last = self.to_point(block.position() + block.length())
+                if pinned and bisect.bisect_left(pinned, first) < bisect.bisect_left(pinned,
+                                                                                      last):
+                    painter.setPen(pinned_pen)  # a pinned boundary starts in this block
+                    painter.drawLine(3, top + 2, 3, top + height - 2)
                 covering = [s for s in visible if s.start < last and s.end > first
                             and s.located != "missing"]
                 for lane, span in enumerate(covering[-2:]):
