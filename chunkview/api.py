@@ -52,9 +52,4 @@ def spans(entry: str, input: Any, options: dict | None = None, *, doc: str | Non
     """Run ``entry`` and return the Layout: where each chunk lies, overlaps, gaps, warnings."""
     chosen, document, opts, ctx = _prepare(entry, input, options, doc, metadata,
                                            embedder, tokenizer)
-    native = chosen.run(document, opts, ctx)
-    return layout_of(chosen, document, native, opts)
-
-
-def layout_of(chosen: Any, document: Document, native: Any, options: dict) -> Layout:
-    return layout_for(chosen, document, native, options)
+    return layout_for(chosen, document, chosen.run(document, opts, ctx), opts)

@@ -8,6 +8,7 @@ chunks (``spans``) and writes the same call back in the library's language (``co
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -182,6 +183,4 @@ def chunk_metadata(chunk: Any) -> dict[str, Any]:
 def js_literal(value: Any, indent: int = 2) -> str:
     """An options object written as JavaScript (JSON with unquoted identifier keys)."""
     text = json.dumps(value, indent=indent, ensure_ascii=False)
-    import re
-
     return re.sub(r'^(\s*)"([A-Za-z_$][\w$]*)":', r"\1\2:", text, flags=re.M)
