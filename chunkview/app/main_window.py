@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self._options: dict[str, dict[str, Any]] = {}
         self._running = False
         self._view_text: str | None = None
+        self._editor_dirty = False
         self.pinned: ChunkResult | None = None
         self._warning_targets: list[tuple[int, int | None]] = []
         self._hit_targets: list[tuple[int, int]] = []
@@ -283,6 +284,7 @@ class MainWindow(QMainWindow):
 
     def set_document(self, document: Document) -> None:
         self.document = document
+        self._editor_dirty = False
         self.modified = False
         self.kind_combo.blockSignals(True)
         self.kind_combo.setCurrentIndex(max(self.kind_combo.findData(document.kind), 0))
@@ -292,13 +294,22 @@ class MainWindow(QMainWindow):
         self.submit()
 
     def _text_edited(self) -> None:
-        raw = self.editor.document().toRawText()
-        text = text_from_editor(raw, self.document.newline)
+        # only mark and schedule: copying a multi-megabyte text on every keystroke would
+        # stall typing; the debounced submit (or a save) takes the editor's text once
+        self._editor_dirty = True
+        self.modified = True
+        self.setWindowTitle(f"chunkview — {self.document.name} *")
+        self.schedule()
+
+    def _sync_document(self) -> None:
+        """Rebuild the Document from the editor's text after edits, in the file's style."""
+        if not self._editor_dirty:
+            return
+        self._editor_dirty = False
+        text = text_from_editor(self.editor.document().toRawText(), self.document.newline)
         self.document = Document(text, self.document.path, self.document.kind,
                                  self.document.bom, self.document.newline or "\n")
-        self.modified = True
-        self._update_title()
-        self.schedule()
+        self._update_status()
 
     def _show_text(self, text: str, view: bool) -> None:
         """Show the document, or (read-only) the text an entry shows instead of it, such
@@ -312,6 +323,7 @@ class MainWindow(QMainWindow):
                 "is JSON" if view else "", 8000)
 
     def _kind_changed(self) -> None:
+        self._sync_document()
         kind = self.kind_combo.currentData()
         self.document = Document(self.document.text, self.document.path, kind,
                                  self.document.bom, self.document.newline)
@@ -325,6 +337,7 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def save(self) -> bool:
+        self._sync_document()
         if not self.document.path:
             return self.save_as()
         return self._write(self.document.path)
@@ -336,6 +349,7 @@ class MainWindow(QMainWindow):
 
     def _write(self, path: str) -> bool:
         """Write atomically (temp file + rename), keeping newline style and BOM."""
+        self._sync_document()
         data = self.document.text.encode("utf-8", "surrogatepass")
         if self.document.bom:
             data = b"\xef\xbb\xbf" + data
@@ -446,6 +460,7 @@ class MainWindow(QMainWindow):
 
     def submit(self) -> None:
         self._debounce.stop()
+        self._sync_document()
         entry_id = self.entry_id()
         if not entry_id:
             return

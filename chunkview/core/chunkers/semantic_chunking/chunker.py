@@ -298,7 +298,8 @@ def chunkit(documents: Any, options: dict[str, Any] | None = None,
     for name, text in _documents(documents, "chunkit"):
         text = _W_RUNS_RE.sub(" ", _LINE_BREAK_RE.sub(r"\1 \2", text))  # §5.1
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
-        vectors = dict(zip(dict.fromkeys(sentences), call.embed(list(dict.fromkeys(sentences)))))
+        distinct = list(dict.fromkeys(sentences))  # one vector per distinct sentence
+        vectors = dict(zip(distinct, call.embed(distinct)))
         sims, average, variance = similarities([vectors[s] for s in sentences],
                                                call.get("numSimilaritySentencesLookahead"))
         threshold = adjust_threshold(average, variance, call.get("similarityThreshold"),
