@@ -47,8 +47,14 @@ def node_seconds(script: str, text: str) -> float | None:
     if not shutil.which("node") or not (JS_REF / "node_modules").is_dir():
         return None
     try:
-        done = subprocess.run(["node", "--input-type=module", "-e", script], input=text,
-                              capture_output=True, text=True, cwd=JS_REF, timeout=600)
+        done = subprocess.run(
+            ["node", "--input-type=module", "-e", script],
+            input=text,
+            capture_output=True,
+            text=True,
+            cwd=JS_REF,
+            timeout=600,
+        )
     except subprocess.TimeoutExpired:
         return None
     if done.returncode != 0:
@@ -57,13 +63,21 @@ def node_seconds(script: str, text: str) -> float | None:
     return float(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def report(label: str, mb: float, seconds: float, peer: str, peer_rate: float | None,
-           quoted: float | None = None) -> None:
+def report(
+    label: str,
+    mb: float,
+    seconds: float,
+    peer: str,
+    peer_rate: float | None,
+    quoted: float | None = None,
+) -> None:
     rate = mb / seconds
     line = f"{label:<44} {rate:8.1f} MB/s"
     if peer_rate:
         line += f"   {peer}: {peer_rate:7.1f} MB/s   ratio {rate / peer_rate:5.2f}x"
     elif quoted:
-        line += f"   {peer} (figure measured earlier on this machine): {quoted} MB/s   " \
-                f"ratio {rate / quoted:5.2f}x"
+        line += (
+            f"   {peer} (figure measured earlier on this machine): {quoted} MB/s   "
+            f"ratio {rate / quoted:5.2f}x"
+        )
     print(line)

@@ -41,17 +41,29 @@ def main() -> None:
         real_mb = len(text.encode("utf-8")) / 1e6
         seconds = best_of(lambda t=text: chunkview.run("agentos.SemanticChunker", t))
         peer = node_seconds(NODE_SEMANTIC, text)
-        report(f"SemanticChunker defaults, {mb} MB", real_mb, seconds, "node original",
-               real_mb / peer if peer else None, 61 if mb == 1 else None)
+        report(
+            f"SemanticChunker defaults, {mb} MB",
+            real_mb,
+            seconds,
+            "node original",
+            real_mb / peer if peer else None,
+            61 if mb == 1 else None,
+        )
         # overlap 0: the default 64 hangs in the original on the corpus's long table rules
         for strategy in ("fixed", "hierarchical", "layout"):
             options = {"strategy": strategy, "chunkSize": 512, "chunkOverlap": 0}
             seconds = best_of(
-                lambda o=options, t=text: chunkview.run("agentos.ChunkingEngine", t, o))
+                lambda o=options, t=text: chunkview.run("agentos.ChunkingEngine", t, o)
+            )
             peer = node_seconds(NODE_ENGINE % strategy, text)
-            report(f"ChunkingEngine {strategy} 512/0, {mb} MB", real_mb, seconds,
-                   "node original", real_mb / peer if peer else None,
-                   54 if (strategy, mb) == ("layout", 10) else None)
+            report(
+                f"ChunkingEngine {strategy} 512/0, {mb} MB",
+                real_mb,
+                seconds,
+                "node original",
+                real_mb / peer if peer else None,
+                54 if (strategy, mb) == ("layout", 10) else None,
+            )
 
 
 if __name__ == "__main__":

@@ -22,8 +22,11 @@ CASES = {
     "token": {"strategy": "token", "maxSize": 500, "overlap": 50},
 }
 QUOTED = {  # MB/s of the node original measured earlier here, at 1 MB / 10 MB
-    "recursive": (113, 40), "markdown": (148, 36), "character": (22, 8.5),
-    "sentence": (25, 10), "token": (0.24, 0.68),
+    "recursive": (113, 40),
+    "markdown": (148, 36),
+    "character": (22, 8.5),
+    "sentence": (25, 10),
+    "token": (0.24, 0.68),
 }
 NODE = """
 import { MDocument } from '@mastra/rag';
@@ -57,12 +60,20 @@ def main() -> None:
         for name, options in CASES.items():
             if name == "token" and mb_target > 1 and "--all" not in sys.argv:
                 continue  # minutes in the original at 10 MB; pass --all to include it
-            seconds = best_of(lambda o=options, t=text: chunkview.run(
-                "mastra.chunk", t, o, doc="markdown"), repeat=2)
+            seconds = best_of(
+                lambda o=options, t=text: chunkview.run("mastra.chunk", t, o, doc="markdown"),
+                repeat=2,
+            )
             node = node_seconds(NODE % json.dumps(options), text)
             quoted = QUOTED[name][0 if mb_target == 1 else 1]
-            report(f"mastra {name}, {mb_target} MB", mb, seconds, "node original",
-                   mb / node if node else None, quoted)
+            report(
+                f"mastra {name}, {mb_target} MB",
+                mb,
+                seconds,
+                "node original",
+                mb / node if node else None,
+                quoted,
+            )
             if name == "recursive" and peer:
                 print(f"{'':44} vs LangChain: ratio {mb / seconds / peer:5.2f}x")
 

@@ -40,24 +40,28 @@ def wait_painted(window: MainWindow, timeout: float = 300) -> None:
 
 def wait_idle(window: MainWindow, timeout: float = 300) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and window.result is not None \
-            and window.result.tokens is None:
+    while (
+        time.monotonic() < deadline and window.result is not None and window.result.tokens is None
+    ):
         QCoreApplication.processEvents()
         time.sleep(0.001)
 
 
 def main() -> None:
     app = QApplication.instance() or QApplication([])
-    window = MainWindow(QSettings(os.path.join(os.path.dirname(__file__), ".bench.ini"),
-                                  QSettings.Format.IniFormat))
+    window = MainWindow(
+        QSettings(os.path.join(os.path.dirname(__file__), ".bench.ini"), QSettings.Format.IniFormat)
+    )
     window.select_entry("agentos.SemanticChunker")
     window.resize(1300, 800)
     window.show()
     sizes = [("100 KB", 100_000), ("1 MB", 1_000_000)]
     if "--quick" not in sys.argv:
         sizes.append(("10 MB", 10_000_000))
-    print(f"{'document':<10} {'change→painted':>16} {'chunker alone':>14} {'ratio':>7} "
-          f"{'longest UI stall':>17}")
+    print(
+        f"{'document':<10} {'change→painted':>16} {'chunker alone':>14} {'ratio':>7} "
+        f"{'longest UI stall':>17}"
+    )
     for label, size in sizes:
         text = corpus_text(size)
         window.set_document(Document(text, None, "markdown"))
@@ -86,11 +90,14 @@ def main() -> None:
             chunkview.run("agentos.SemanticChunker", text, {"targetSize": target})
             direct.append(time.perf_counter() - began)
         median, alone = statistics.median(times), statistics.median(direct)
-        print(f"{label:<10} {median * 1000:13.0f} ms {alone * 1000:11.0f} ms "
-              f"{median / alone:6.1f}x {max(stalls) * 1000:14.0f} ms")
+        print(
+            f"{label:<10} {median * 1000:13.0f} ms {alone * 1000:11.0f} ms "
+            f"{median / alone:6.1f}x {max(stalls) * 1000:14.0f} ms"
+        )
     window.worker.stop()
     os.remove(os.path.join(os.path.dirname(__file__), ".bench.ini")) if os.path.exists(
-        os.path.join(os.path.dirname(__file__), ".bench.ini")) else None
+        os.path.join(os.path.dirname(__file__), ".bench.ini")
+    ) else None
     app.quit()
 
 

@@ -27,15 +27,18 @@ def main() -> None:
         chunkview.run("semantic-chunking.chunkit", document, {}, embedder="hash64")
         first = time.perf_counter() - began
         began = time.perf_counter()
-        chunkview.run("semantic-chunking.chunkit", document, {"similarityThreshold": 0.6},
-                      embedder="hash64")
+        chunkview.run(
+            "semantic-chunking.chunkit", document, {"similarityThreshold": 0.6}, embedder="hash64"
+        )
         again = time.perf_counter() - began
         began = time.perf_counter()
         chunkview.run("semantic-chunking.cramit", Document(text + " "), {})
         cram = time.perf_counter() - began
-        print(f"{label:<7} chunkit first run {mb / first:6.2f} MB/s ({first:.2f} s)   "
-              f"threshold change {mb / again:6.2f} MB/s ({again:.2f} s)   "
-              f"cramit {mb / cram:6.2f} MB/s")
+        print(
+            f"{label:<7} chunkit first run {mb / first:6.2f} MB/s ({first:.2f} s)   "
+            f"threshold change {mb / again:6.2f} MB/s ({again:.2f} s)   "
+            f"cramit {mb / cram:6.2f} MB/s"
+        )
 
 
 if __name__ == "__main__":

@@ -10,8 +10,15 @@ from chunkview.core.entry import NO_RAW_INPUT, RunContext
 from chunkview.core.spans import Layout, layout_for
 
 
-def _prepare(entry: str, input: Any, options: dict | None, doc: str | None,
-             metadata: Any, embedder: str | None, tokenizer: str | None):
+def _prepare(
+    entry: str,
+    input: Any,
+    options: dict | None,
+    doc: str | None,
+    metadata: Any,
+    embedder: str | None,
+    tokenizer: str | None,
+):
     chosen = registry.get(entry)
     raw = NO_RAW_INPUT
     if isinstance(input, Document):
@@ -19,19 +26,30 @@ def _prepare(entry: str, input: Any, options: dict | None, doc: str | None,
     elif isinstance(input, str):
         document, raw = Document(text=input, kind=doc or "text"), input
     else:  # the library's own argument, such as semantic-chunking's documents array
-        texts = [d.get("document_text") for d in input if isinstance(d, dict)] \
-            if isinstance(input, list) else []
-        document = Document(text=texts[0] if len(texts) == 1 and isinstance(texts[0], str)
-                            else "", kind=doc or "text")
+        texts = (
+            [d.get("document_text") for d in input if isinstance(d, dict)]
+            if isinstance(input, list)
+            else []
+        )
+        document = Document(
+            text=texts[0] if len(texts) == 1 and isinstance(texts[0], str) else "",
+            kind=doc or "text",
+        )
         raw = input
-    ctx = RunContext(metadata=metadata, embedder=embedder, tokenizer=tokenizer,
-                     raw_input=raw)
+    ctx = RunContext(metadata=metadata, embedder=embedder, tokenizer=tokenizer, raw_input=raw)
     return chosen, document, dict(options or {}), ctx
 
 
-def run(entry: str, input: Any, options: dict | None = None, *, doc: str | None = None,
-        metadata: Any = None, embedder: str | None = None,
-        tokenizer: str | None = None) -> Any:
+def run(
+    entry: str,
+    input: Any,
+    options: dict | None = None,
+    *,
+    doc: str | None = None,
+    metadata: Any = None,
+    embedder: str | None = None,
+    tokenizer: str | None = None,
+) -> Any:
     """Run ``entry`` on ``input`` and return the library's native result as JSON data.
 
     ``input`` is the library's first argument: the text for most entries, the documents
@@ -41,15 +59,24 @@ def run(entry: str, input: Any, options: dict | None = None, *, doc: str | None 
     Raises ``chunkview.ChunkerError`` where the library throws; its ``name`` is the JS
     error name and ``message`` the text (``Hang`` where the original never returns).
     """
-    chosen, document, opts, ctx = _prepare(entry, input, options, doc, metadata,
-                                           embedder, tokenizer)
+    chosen, document, opts, ctx = _prepare(
+        entry, input, options, doc, metadata, embedder, tokenizer
+    )
     return chosen.run(document, opts, ctx)
 
 
-def spans(entry: str, input: Any, options: dict | None = None, *, doc: str | None = None,
-          metadata: Any = None, embedder: str | None = None,
-          tokenizer: str | None = None) -> Layout:
+def spans(
+    entry: str,
+    input: Any,
+    options: dict | None = None,
+    *,
+    doc: str | None = None,
+    metadata: Any = None,
+    embedder: str | None = None,
+    tokenizer: str | None = None,
+) -> Layout:
     """Run ``entry`` and return the Layout: where each chunk lies, overlaps, gaps, warnings."""
-    chosen, document, opts, ctx = _prepare(entry, input, options, doc, metadata,
-                                           embedder, tokenizer)
+    chosen, document, opts, ctx = _prepare(
+        entry, input, options, doc, metadata, embedder, tokenizer
+    )
     return layout_for(chosen, document, chosen.run(document, opts, ctx), opts)

@@ -54,8 +54,10 @@ def _read_input(path: str, kind: str | None) -> Document:
 def _parse(argv: list[str]) -> argparse.Namespace:
     parser = _Parser(prog="chunkview", description="Inspect text chunking.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, help_text in (("run", "print the library's own result as JSON"),
-                            ("spans", "print the Layout (where each chunk lies) as JSON")):
+    for name, help_text in (
+        ("run", "print the library's own result as JSON"),
+        ("spans", "print the Layout (where each chunk lies) as JSON"),
+    ):
         _chunk_args(sub.add_parser(name, help=help_text))
     sub.add_parser("list", help="list every entry with its parameters and defaults")
     render = sub.add_parser("render", help="render the view to a PNG or HTML file")
@@ -73,13 +75,22 @@ def _list_entries() -> str:
     for entry in registry.entries():
         lines.append(f"{entry.id}  ({entry.title}, {entry.library})")
         for p in entry.params:
-            extra = f" [{p.minimum:g}..{p.maximum:g}]" if p.minimum is not None and \
-                p.maximum is not None else ""
+            extra = (
+                f" [{p.minimum:g}..{p.maximum:g}]"
+                if p.minimum is not None and p.maximum is not None
+                else ""
+            )
             choices = f" one of {', '.join(map(str, p.choices))}" if p.choices else ""
-            when = "" if not p.when else " (when " + ", ".join(
-                f"{k} in {'|'.join(map(str, v))}" for k, v in p.when.items()) + ")"
-            lines.append(f"    {p.name} = {json.dumps(p.default)}  {p.kind}{extra}{choices}"
-                         f"{when}  {p.help}")
+            when = (
+                ""
+                if not p.when
+                else " (when "
+                + ", ".join(f"{k} in {'|'.join(map(str, v))}" for k, v in p.when.items())
+                + ")"
+            )
+            lines.append(
+                f"    {p.name} = {json.dumps(p.default)}  {p.kind}{extra}{choices}{when}  {p.help}"
+            )
     return "\n".join(lines)
 
 
@@ -93,8 +104,14 @@ def headless(argv: list[str]) -> int:
         if args.command == "render":
             from chunkview.app.render import render_file
 
-            return render_file(args.file, args.entry, _json_arg("--options", args.options),
-                               args.query, args.out, dark=args.dark)
+            return render_file(
+                args.file,
+                args.entry,
+                _json_arg("--options", args.options),
+                args.query,
+                args.out,
+                dark=args.dark,
+            )
         options = _json_arg("--options", args.options) or {}
         if not isinstance(options, dict):
             raise UsageError("--options must be a JSON object")
@@ -112,8 +129,14 @@ def headless(argv: list[str]) -> int:
         return 1
     call = api.run if args.command == "run" else api.spans
     try:
-        result = call(args.entry, document, options, metadata=metadata,
-                      embedder=args.embedder, tokenizer=args.tokenizer)
+        result = call(
+            args.entry,
+            document,
+            options,
+            metadata=metadata,
+            embedder=args.embedder,
+            tokenizer=args.tokenizer,
+        )
     except ChunkerError as exc:
         print(dumps(exc.to_json()))
         return 1
@@ -126,11 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return headless(argv)
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: chunkview [FILE]            open the inspector (a sample without FILE)\n"
-              "       chunkview run|spans ENTRY [FILE|-] [--options JSON] ...\n"
-              "       chunkview list\n"
-              "       chunkview render FILE --entry ENTRY [--options JSON] [--query Q] "
-              "--out OUT.png|OUT.html")
+        print(
+            "usage: chunkview [FILE]            open the inspector (a sample without FILE)\n"
+            "       chunkview run|spans ENTRY [FILE|-] [--options JSON] ...\n"
+            "       chunkview list\n"
+            "       chunkview render FILE --entry ENTRY [--options JSON] [--query Q] "
+            "--out OUT.png|OUT.html"
+        )
         return 0
     from chunkview.app.main_window import launch
 

@@ -53,16 +53,16 @@ def render_html(result: ChunkResult, title: str) -> str:
     hit_i = 0
     for a, b in zip(points, points[1:]):
         if a in starts and starts[a].index:
-            out.append(f'<span class="mark"></span><span class="lbl">#{starts[a].index}'
-                       '</span>')
+            out.append(f'<span class="mark"></span><span class="lbl">#{starts[a].index}</span>')
         while span_i < len(spans) and spans[span_i].end <= a:
             span_i += 1
         classes = []
-        owner = next((s for s in spans[max(0, span_i - 2):span_i + 3]
-                      if s.own_start <= a < s.end), None)
+        owner = next(
+            (s for s in spans[max(0, span_i - 2) : span_i + 3] if s.own_start <= a < s.end), None
+        )
         if owner is not None:
             classes.append(f"c{owner.index % 2}")
-        if any(s.start <= a < s.own_start for s in spans[max(0, span_i - 2):span_i + 3]):
+        if any(s.start <= a < s.own_start for s in spans[max(0, span_i - 2) : span_i + 3]):
             classes.append("ov")
         while hit_i < len(hit_set) and hit_set[hit_i][1] <= a:
             hit_i += 1
@@ -73,13 +73,17 @@ def render_html(result: ChunkResult, title: str) -> str:
     rows = "".join(
         f"<tr><td>{s.index}</td><td style='text-align:left'>{html.escape(s.kind)}</td>"
         f"<td>{s.start}</td><td>{s.end}</td><td>{len(s.text)}</td></tr>"
-        for s in layout.spans)
-    warnings = "".join(f"<li class='warn'>{html.escape(w.message)}</li>"
-                       for w in layout.warnings[:500])
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
-            f"</title><style>{CSS}</style></head><body><main><pre>{''.join(out)}</pre></main>"
-            f"<aside><h3>{html.escape(result.request.entry_id)}</h3>"
-            f"<p>{len(layout.spans)} chunks · options "
-            f"<code>{html.escape(str(result.request.options))}</code></p>"
-            f"<table><tr><th>#</th><th>kind</th><th>start</th><th>end</th><th>chars</th></tr>"
-            f"{rows}</table><ul>{warnings}</ul></aside></body></html>")
+        for s in layout.spans
+    )
+    warnings = "".join(
+        f"<li class='warn'>{html.escape(w.message)}</li>" for w in layout.warnings[:500]
+    )
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+        f"</title><style>{CSS}</style></head><body><main><pre>{''.join(out)}</pre></main>"
+        f"<aside><h3>{html.escape(result.request.entry_id)}</h3>"
+        f"<p>{len(layout.spans)} chunks · options "
+        f"<code>{html.escape(str(result.request.options))}</code></p>"
+        f"<table><tr><th>#</th><th>kind</th><th>start</th><th>end</th><th>chars</th></tr>"
+        f"{rows}</table><ul>{warnings}</ul></aside></body></html>"
+    )

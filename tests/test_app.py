@@ -24,8 +24,10 @@ def window(qtbot, tmp_path):
 
 def settle(qtbot, win, timeout=20000):
     """Wait until the newest request's result (or error) is what the window shows."""
-    qtbot.waitUntil(lambda: not win._debounce.isActive()
-                    and win.shown_generation == win.generation, timeout=timeout)
+    qtbot.waitUntil(
+        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
+        timeout=timeout,
+    )
     qtbot.wait(20)  # let the queued decoration pass run
 
 
@@ -41,8 +43,9 @@ def test_sample_opens_and_is_chunked(qtbot, window):
     assert window.table.model().rowCount() == len(window.result.layout.spans)
 
 
-@pytest.mark.parametrize("name, value", [("targetSize", 200), ("maxSize", 300),
-                                         ("minSize", 10), ("overlap", 0)])
+@pytest.mark.parametrize(
+    "name, value", [("targetSize", 200), ("maxSize", 300), ("minSize", 10), ("overlap", 0)]
+)
 def test_each_size_change_redraws(qtbot, window, name, value):
     window.open_path(DEFAULT_SAMPLE, sample=True)
     settle(qtbot, window)
@@ -87,28 +90,33 @@ def test_large_document_does_not_block_the_event_loop(qtbot, window):
 
 
 def test_search_highlights_words_in_the_right_chunks(qtbot, window):
-    text = ("# One\n\nApples grow on trees.\n\n# Two\n\nPears and apple pie.\n\n"
-            "# Three\n\nNothing here.\n")
-    window.select_entry("agentos.SemanticChunker", {"targetSize": 10, "minSize": 0,
-                                                    "overlap": 0})
+    text = (
+        "# One\n\nApples grow on trees.\n\n# Two\n\nPears and apple pie.\n\n"
+        "# Three\n\nNothing here.\n"
+    )
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 10, "minSize": 0, "overlap": 0})
     open_text(qtbot, window, text)
     window.search_box.setText("apple")
     settle(qtbot, window)
     hits = window.result.hits
     assert [h.chunk for h in hits] == [0, 1]
-    assert [text[h.at:h.at + 5] for h in hits] == ["Apple", "apple"]
+    assert [text[h.at : h.at + 5] for h in hits] == ["Apple", "apple"]
     ranges = window.editor.search_ranges()
     assert sorted(text[a:b] for a, b in ranges) == ["Apples", "apple"]
     assert window.hits.count() == 2
 
 
-@pytest.mark.parametrize("text", [
-    "# Title\r\n\r\nFirst 😀 paragraph here.\r\n\r\n# Next\r\n\r\nSecond 🎉 one.\r\n",
-    "emoji 👍🏽 start\n\n" + "word 😀 " * 40 + "\n\n# Tail\n\nend 🎉\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Title\r\n\r\nFirst 😀 paragraph here.\r\n\r\n# Next\r\n\r\nSecond 🎉 one.\r\n",
+        "emoji 👍🏽 start\n\n" + "word 😀 " * 40 + "\n\n# Tail\n\nend 🎉\n",
+    ],
+)
 def test_crlf_and_emoji_paint_at_span_offsets(qtbot, window, text):
-    window.select_entry("agentos.SemanticChunker", {"targetSize": 20, "maxSize": 60,
-                                                    "minSize": 0, "overlap": 5})
+    window.select_entry(
+        "agentos.SemanticChunker", {"targetSize": 20, "maxSize": 60, "minSize": 0, "overlap": 5}
+    )
     open_text(qtbot, window, text)
     painted = window.editor.chunk_ranges()
     assert painted
@@ -130,8 +138,9 @@ def test_corpus_crlf_file_paints_correctly(qtbot, window):
 
 
 def test_hang_is_explained_and_last_layout_stays(qtbot, window):
-    window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 40,
-                                                   "chunkOverlap": 0})
+    window.select_entry(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 40, "chunkOverlap": 0}
+    )
     open_text(qtbot, window, "words " * 30 + "x" * 200 + " end")
     good = window.result
     assert good is not None and window.error_label.isHidden()

@@ -35,8 +35,9 @@ def test_hang_on_long_run_points_at_it():
 
 def test_no_hang_with_zero_overlap():
     text = "x" * 1000
-    chunks = chunkview.run("agentos.ChunkingEngine", text,
-                           {"strategy": "fixed", "chunkSize": 64, "chunkOverlap": 0})
+    chunks = chunkview.run(
+        "agentos.ChunkingEngine", text, {"strategy": "fixed", "chunkSize": 64, "chunkOverlap": 0}
+    )
     assert "".join(c["content"] for c in chunks) == text
 
 
@@ -66,10 +67,15 @@ def test_semantic_embeds_once_per_sentence_and_caches():
     embed._FACTORIES["counting"] = Counting
     try:
         text = "Alpha beta gamma. Delta epsilon zeta. Eta theta iota."
-        first = chunkview.run("agentos.ChunkingEngine", text, {"strategy": "semantic"},
-                              embedder="counting")
-        again = chunkview.run("agentos.ChunkingEngine", text,
-                              {"strategy": "semantic", "chunkSize": 10}, embedder="counting")
+        first = chunkview.run(
+            "agentos.ChunkingEngine", text, {"strategy": "semantic"}, embedder="counting"
+        )
+        again = chunkview.run(
+            "agentos.ChunkingEngine",
+            text,
+            {"strategy": "semantic", "chunkSize": 10},
+            embedder="counting",
+        )
     finally:
         del embed._FACTORIES["counting"]
         embed._instances.pop("counting", None)
@@ -81,7 +87,9 @@ def test_unknown_strategy_message():
     with pytest.raises(ChunkerError) as info:
         chunkview.run("agentos.ChunkingEngine", "x", {"strategy": "bogus"})
     assert (info.value.name, info.value.message) == (
-        "Error", 'ChunkingEngine: unknown strategy "bogus"')
+        "Error",
+        'ChunkingEngine: unknown strategy "bogus"',
+    )
 
 
 def test_minilm_is_real_or_says_how_to_get_it():

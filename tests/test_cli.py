@@ -7,13 +7,24 @@ from conftest import CORPUS
 
 
 def cli(*args, stdin: str | None = None):
-    return subprocess.run([sys.executable, "-m", "chunkview", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "chunkview", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_run_prints_native_json():
-    result = cli("run", "agentos.SemanticChunker", "-", "--options", '{"overlap": 0}',
-                 stdin="# Title\n\nBody.\n")
+    result = cli(
+        "run",
+        "agentos.SemanticChunker",
+        "-",
+        "--options",
+        '{"overlap": 0}',
+        stdin="# Title\n\nBody.\n",
+    )
     assert result.returncode == 0, result.stderr
     chunks = json.loads(result.stdout)
     assert chunks[0]["boundaryType"] == "heading"
@@ -36,15 +47,24 @@ def test_list_names_every_param():
 
 
 def test_hang_is_an_error_object():
-    result = cli("run", "agentos.SemanticChunker", "-", "--options",
-                 '{"targetSize": 0, "maxSize": 1, "minSize": 0}', stdin="abc def ghi")
+    result = cli(
+        "run",
+        "agentos.SemanticChunker",
+        "-",
+        "--options",
+        '{"targetSize": 0, "maxSize": 1, "minSize": 0}',
+        stdin="abc def ghi",
+    )
     assert result.returncode == 1
     assert json.loads(result.stdout)["error"] == "Hang"
 
 
 def test_bad_usage_is_one_line_exit_2(tmp_path: Path):
-    for args in (("run",), ("run", "no.such.entry", "-"),
-                 ("run", "agentos.SemanticChunker", "-", "--options", "{bad")):
+    for args in (
+        ("run",),
+        ("run", "no.such.entry", "-"),
+        ("run", "agentos.SemanticChunker", "-", "--options", "{bad"),
+    ):
         result = cli(*args, stdin="")
         assert result.returncode == 2, args
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr

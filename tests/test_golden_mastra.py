@@ -10,8 +10,13 @@ from chunkview import ChunkerError
 @pytest.mark.parametrize("case", golden_params("mastra.chunk"))
 def test_mastra_chunk(case):
     try:
-        result = chunkview.run("mastra.chunk", case["input"], case["options"], doc=case["doc"],
-                               metadata=case.get("metadata"))
+        result = chunkview.run(
+            "mastra.chunk",
+            case["input"],
+            case["options"],
+            doc=case["doc"],
+            metadata=case.get("metadata"),
+        )
     except ChunkerError as error:
         result = error.to_json()
     expected = case["output"]

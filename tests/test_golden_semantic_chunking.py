@@ -6,9 +6,11 @@ from conftest import golden_params
 import chunkview
 from chunkview import ChunkerError
 
-CASES = [*golden_params("semantic-chunking.chunkit"),
-         *golden_params("semantic-chunking.cramit"),
-         *golden_params("semantic-chunking.sentenceit")]
+CASES = [
+    *golden_params("semantic-chunking.chunkit"),
+    *golden_params("semantic-chunking.cramit"),
+    *golden_params("semantic-chunking.sentenceit"),
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -16,8 +18,13 @@ def test_semantic_chunking(case):
     # "stub-provider": hash64 served through the library's local-provider path
     embedder = case["embedder"] + (":provider" if case["embed_path"] == "stub-provider" else "")
     try:
-        result = chunkview.run(case["entry"], case["documents"], case["options"],
-                               embedder=embedder, tokenizer=case["tokenizer"])
+        result = chunkview.run(
+            case["entry"],
+            case["documents"],
+            case["options"],
+            embedder=embedder,
+            tokenizer=case["tokenizer"],
+        )
     except ChunkerError as error:
         assert case["error"] is not None, f"unexpected {error.name}: {error.message}"
         assert error.name == case["error"]["name"]

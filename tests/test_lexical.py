@@ -5,20 +5,23 @@ import pytest
 from chunkview.core.text.lexical import lexical_tokens, snippet_around
 
 
-@pytest.mark.parametrize("text, tokens", [
-    ("Q3's budget: 1,200 units", ["q3", "s", "budget", "1", "200", "units"]),
-    ("Re\u0301sume\u0301", ["résumé"]),
-    ("Résumé", ["résumé"]),
-    ("Hello, WORLD! 42nd-street", ["hello", "world", "42nd", "street"]),
-    ("snake_case and kebab-case", ["snake", "case", "and", "kebab", "case"]),
-    ("don't", ["don", "t"]),
-    ("ÉCOLE", ["école"]),
-    ("東京は2024年に", ["東京は2024年に"]),
-    ("👍 ok 😀fine", ["ok", "fine"]),
-    ("\u0301abc", ["abc"]),
-    ("İstanbul", ["i\u0307stanbul"]),
-    ("", []),
-])
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        ("Q3's budget: 1,200 units", ["q3", "s", "budget", "1", "200", "units"]),
+        ("Re\u0301sume\u0301", ["résumé"]),
+        ("Résumé", ["résumé"]),
+        ("Hello, WORLD! 42nd-street", ["hello", "world", "42nd", "street"]),
+        ("snake_case and kebab-case", ["snake", "case", "and", "kebab", "case"]),
+        ("don't", ["don", "t"]),
+        ("ÉCOLE", ["école"]),
+        ("東京は2024年に", ["東京は2024年に"]),
+        ("👍 ok 😀fine", ["ok", "fine"]),
+        ("\u0301abc", ["abc"]),
+        ("İstanbul", ["i\u0307stanbul"]),
+        ("", []),
+    ],
+)
 def test_lexical_tokens(text, tokens):
     assert lexical_tokens(text) == tokens
 
@@ -38,15 +41,18 @@ def test_seed_examples():
     assert (hit.at, hit.text) == (4, text)
 
 
-@pytest.mark.parametrize("text, words, kwargs, at, snippet", [
-    ("aaaa bbbb cccc dddd eeee", ["dd"], {"before": 6, "after": 4}, 15, "cccc dddd"),
-    ("one  two\n\nthree four", ["thr"], {}, 10, "one two three four"),
-    ("東京タワーは高い", ["東京"], {}, 0, "東京タワーは高い"),
-    ("東京タワーは高い", ["タワー"], {}, -1, "東京タワーは高い"),
-    ("word " * 40, ["zzz"], {}, -1, " ".join(["word"] * 25)),
-    ("", [], {}, -1, ""),
-    ("no words match here", [], {}, -1, "no words match here"),
-])
+@pytest.mark.parametrize(
+    "text, words, kwargs, at, snippet",
+    [
+        ("aaaa bbbb cccc dddd eeee", ["dd"], {"before": 6, "after": 4}, 15, "cccc dddd"),
+        ("one  two\n\nthree four", ["thr"], {}, 10, "one two three four"),
+        ("東京タワーは高い", ["東京"], {}, 0, "東京タワーは高い"),
+        ("東京タワーは高い", ["タワー"], {}, -1, "東京タワーは高い"),
+        ("word " * 40, ["zzz"], {}, -1, " ".join(["word"] * 25)),
+        ("", [], {}, -1, ""),
+        ("no words match here", [], {}, -1, "no words match here"),
+    ],
+)
 def test_snippet_examples(text, words, kwargs, at, snippet):
     result = snippet_around(text, words, **kwargs)
     assert (result.at, result.text) == (at, snippet)

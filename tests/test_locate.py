@@ -7,7 +7,10 @@ def test_exact_in_order_with_overlap():
     source = "alpha beta gamma delta"
     found = locate(source, ["alpha beta", "beta gamma", "gamma delta"])
     assert [(f.start, f.end, f.located) for f in found] == [
-        (0, 10, "exact"), (6, 16, "exact"), (11, 22, "exact")]
+        (0, 10, "exact"),
+        (6, 16, "exact"),
+        (11, 22, "exact"),
+    ]
 
 
 def test_repeated_text_is_found_in_order():
@@ -22,7 +25,7 @@ def test_rewritten_white_space_is_normalized():
     assert found[0].located == "normalized"
     assert (found[0].start, found[0].end) == (0, source.index("sentences.") + len("sentences."))
     assert found[1].located == "normalized"
-    assert source[found[1].start:found[1].end] == "Three."
+    assert source[found[1].start : found[1].end] == "Three."
 
 
 def test_missing_and_duplicate():
@@ -37,7 +40,7 @@ def test_half_an_emoji_at_the_edge():
     source = "smile 😀😀 wide"
     found = locate(source, ["smile 😀\ud83d"])
     assert found[0].located == "normalized"
-    assert source[found[0].start:found[0].end] == "smile 😀"
+    assert source[found[0].start : found[0].end] == "smile 😀"
 
 
 def test_linear_on_a_large_text():

@@ -39,7 +39,7 @@ def test_mapping_matches_qt(qapp, text):
         position = offsets.to_editor(point)
         # the character at `point` is the one Qt shows at `position`
         if point < len(text) and text[point] not in "\r\n\ufeff":
-            assert raw[position:position + _utf16(text[point])] == to_units(text[point])
+            assert raw[position : position + _utf16(text[point])] == to_units(text[point])
         if not (point == 0 and text.startswith("\ufeff")):  # the dropped BOM
             assert offsets.to_point(position) <= point
 
@@ -48,7 +48,7 @@ def test_mapping_matches_qt(qapp, text):
 def test_round_trip_on_character_starts(text):
     offsets = EditorOffsets(text)
     for point in range(len(text) + 1):
-        if point and text[point - 1:point + 1] == "\r\n":
+        if point and text[point - 1 : point + 1] == "\r\n":
             continue  # the LF of a CRLF has no editor position of its own
         if point == 0 and text.startswith("\ufeff"):
             continue
@@ -69,7 +69,7 @@ def test_corpus_files_with_crlf_and_emoji(qapp):
     for word in ("debug", "🎉", "done"):
         point = text.rindex(word)
         position = offsets.to_editor(point)
-        assert raw[position:position + _utf16(word)] == to_units(word)
+        assert raw[position : position + _utf16(word)] == to_units(word)
 
 
 def test_text_back_from_the_editor_keeps_the_newline_style():

@@ -6,8 +6,10 @@ import chunkview
 from chunkview import ChunkerError, Document
 from chunkview.core import embed
 
-TEXT = ("Cats purr when content. Cats nap in the sun. Dogs bark at strangers. "
-        "Dogs fetch sticks happily. Rain falls on the roof. Rain fills the gutters. ") * 3
+TEXT = (
+    "Cats purr when content. Cats nap in the sun. Dogs bark at strangers. "
+    "Dogs fetch sticks happily. Rain falls on the roof. Rain fills the gutters. "
+) * 3
 
 
 class Counting(embed.Hash64):
@@ -34,29 +36,39 @@ def _with_counting(run):
 def test_threshold_change_does_not_embed_sentences_again():
     def run():
         document = Document(TEXT)
-        chunkview.run("semantic-chunking.chunkit", document, {"combineChunks": False},
-                      embedder="counting")
+        chunkview.run(
+            "semantic-chunking.chunkit", document, {"combineChunks": False}, embedder="counting"
+        )
         assert Counting.calls, "the first run embeds the sentences"
         sentences = {t for call in Counting.calls for t in call}
         Counting.calls.clear()
         for threshold in (0.3, 0.6, 0.9):
-            chunkview.run("semantic-chunking.chunkit", document,
-                          {"combineChunks": False, "similarityThreshold": threshold,
-                           "maxTokenSize": 40}, embedder="counting")
+            chunkview.run(
+                "semantic-chunking.chunkit",
+                document,
+                {"combineChunks": False, "similarityThreshold": threshold, "maxTokenSize": 40},
+                embedder="counting",
+            )
         assert Counting.calls == []  # nothing embedded again
         # with combining, only new multi-sentence chunk texts can reach the embedder
-        chunkview.run("semantic-chunking.chunkit", document, {"similarityThreshold": 0.45},
-                      embedder="counting")
+        chunkview.run(
+            "semantic-chunking.chunkit",
+            document,
+            {"similarityThreshold": 0.45},
+            embedder="counting",
+        )
         embedded = {t for call in Counting.calls for t in call}
         assert not embedded & sentences
+
     _with_counting(run)
 
 
 def test_document_is_wrapped_as_one_named_document(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text(TEXT)
-    result = chunkview.run("semantic-chunking.cramit", chunkview.load_document(path),
-                           {"maxTokenSize": 30})
+    result = chunkview.run(
+        "semantic-chunking.cramit", chunkview.load_document(path), {"maxTokenSize": 30}
+    )
     assert {r["document_name"] for r in result} == {"notes.txt"}
     assert result[0]["chunk_number"] == 1 and result[0]["number_of_chunks"] == len(result)
 
@@ -82,4 +94,4 @@ def test_layout_places_joined_sentences():
     text = "First line\nstill first. Second   sentence here!\n\nThird one."
     layout = chunkview.spans("semantic-chunking.sentenceit", Document(text))
     assert [s.located for s in layout.spans] == ["normalized", "normalized", "exact"]
-    assert text[layout.spans[0].start:layout.spans[0].end] == "First line\nstill first."
+    assert text[layout.spans[0].start : layout.spans[0].end] == "First line\nstill first."

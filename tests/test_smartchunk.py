@@ -23,7 +23,7 @@ PARAGRAPHS = [
 
 def _chunks_text(text, chunks):
     data = text.encode()
-    return [data[c["offset"]:c["offset"] + c["length"]].decode() for c in chunks]
+    return [data[c["offset"] : c["offset"] + c["length"]].decode() for c in chunks]
 
 
 def test_readme_example():
@@ -53,7 +53,7 @@ def test_long_paragraph_falls_back_to_lines_then_sentences():
     sentences = " ".join(f"Sentence {i} ends." for i in range(30))  # one line
     pieces, _ = smartchunk_pieces(sentences, {"maxSize": 100, "minSize": 0})
     assert {p.strategy for p in pieces} == {"sentence"}
-    assert all(sentences[p.end - 2:p.end] == ". " or p.end == len(sentences) for p in pieces)
+    assert all(sentences[p.end - 2 : p.end] == ". " or p.end == len(sentences) for p in pieces)
 
 
 def test_word_cuts_overlap_up_to_a_fifth():
@@ -84,17 +84,20 @@ def test_small_chunks_merge_forward():
 
 def test_strategy_order_is_honoured():
     text = "One. Two three.\nFour five. Six.\n\nSeven eight nine."
-    pieces, _ = smartchunk_pieces(text, {"maxSize": 12, "minSize": 0,
-                                         "strategies": ["sentence", "word"]})
+    pieces, _ = smartchunk_pieces(
+        text, {"maxSize": 12, "minSize": 0, "strategies": ["sentence", "word"]}
+    )
     assert pieces[0].strategy == "sentence"
-    lines_first, _ = smartchunk_pieces(text, {"maxSize": 20, "minSize": 0,
-                                              "strategies": ["line"]})
+    lines_first, _ = smartchunk_pieces(text, {"maxSize": 20, "minSize": 0, "strategies": ["line"]})
     assert lines_first[0].strategy == "line"
 
 
 def test_bad_options_are_clear():
-    for options, name in (({"maxSize": 2}, "RangeError"), ({"minSize": 500}, "RangeError"),
-                          ({"strategies": ["bogus"]}, "TypeError")):
+    for options, name in (
+        ({"maxSize": 2}, "RangeError"),
+        ({"minSize": 500}, "RangeError"),
+        ({"strategies": ["bogus"]}, "TypeError"),
+    ):
         try:
             chunkview.run("smartchunk", "text", options)
         except ChunkerError as error:
@@ -103,16 +106,40 @@ def test_bad_options_are_clear():
             raise AssertionError(options)
 
 
-TEXTS = st.lists(st.one_of(
-    st.sampled_from(["Word ", "word. ", "Sentence two! ", "\n", "\r\n", "\n\n", "東京タワー",
-                     "😀", "👍🏽", "e\u0301", "\t", "x" * 40, "Mr. Smith. ", "é"]),
-    st.text(max_size=6)), max_size=80).map("".join)
+TEXTS = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "Word ",
+                "word. ",
+                "Sentence two! ",
+                "\n",
+                "\r\n",
+                "\n\n",
+                "東京タワー",
+                "😀",
+                "👍🏽",
+                "e\u0301",
+                "\t",
+                "x" * 40,
+                "Mr. Smith. ",
+                "é",
+            ]
+        ),
+        st.text(max_size=6),
+    ),
+    max_size=80,
+).map("".join)
 GRAPHEME_RE = regex.compile(r"\X")
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=TEXTS, max_size=st.integers(8, 120), min_size=st.integers(0, 30),
-       strategies=st.permutations(["paragraph", "line", "sentence", "word", "grapheme"]))
+@given(
+    text=TEXTS,
+    max_size=st.integers(8, 120),
+    min_size=st.integers(0, 30),
+    strategies=st.permutations(["paragraph", "line", "sentence", "word", "grapheme"]),
+)
 def test_properties(text, max_size, min_size, strategies):
     min_size = min(min_size, max_size)
     options = {"maxSize": max_size, "minSize": min_size, "strategies": strategies}

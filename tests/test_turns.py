@@ -30,8 +30,7 @@ def test_derived_example_a_overlap_fits():
 
 def test_derived_example_b_overlap_dropped_when_it_does_not_fit():
     passages = chunk_turns(TURNS, {"maxChars": 30, "overlapTurns": 1})
-    assert [p["text"] for p in passages] == ["Hi there\nHello! How are you?",
-                                             "Fine, thanks.\nBye."]
+    assert [p["text"] for p in passages] == ["Hi there\nHello! How are you?", "Fine, thanks.\nBye."]
 
 
 def test_a_turn_longer_than_max_chars_stands_alone_and_whole():
@@ -48,8 +47,10 @@ def test_overlap_zero_never_repeats():
 
 
 def test_overlap_three_carries_up_to_three_that_fit():
-    turns = [{"seq": i, "itemId": f"i{i}", "text": f"turn {i}", "startMs": i, "endMs": i}
-             for i in range(1, 9)]
+    turns = [
+        {"seq": i, "itemId": f"i{i}", "text": f"turn {i}", "startMs": i, "endMs": i}
+        for i in range(1, 9)
+    ]
     passages = chunk_turns(turns, {"maxChars": 27, "overlapTurns": 3})
     # "turn 1\nturn 2\nturn 3\nturn 4" is 27 units; each next passage opens with 3 turns
     assert passages[0]["text"] == "turn 1\nturn 2\nturn 3\nturn 4"
@@ -59,8 +60,10 @@ def test_overlap_three_carries_up_to_three_that_fit():
 
 
 def test_every_new_turn_appears_and_passages_only_start_for_new_turns():
-    turns = [{"seq": i, "itemId": "s", "text": "x" * (i % 7 + 1), "startMs": 0, "endMs": 0}
-             for i in range(40)]
+    turns = [
+        {"seq": i, "itemId": "s", "text": "x" * (i % 7 + 1), "startMs": 0, "endMs": 0}
+        for i in range(40)
+    ]
     passages = chunk_turns(turns, {"maxChars": 12, "overlapTurns": 2})
     last = -1
     for passage in passages:
@@ -71,8 +74,12 @@ def test_every_new_turn_appears_and_passages_only_start_for_new_turns():
 
 
 def test_empty_turns_are_left_out():
-    turns = [TURNS[0], {"seq": 5, "itemId": "e", "text": "  ", "startMs": 1, "endMs": 2},
-             {"seq": 6, "itemId": "e", "text": "", "startMs": 3, "endMs": 4}, TURNS[3]]
+    turns = [
+        TURNS[0],
+        {"seq": 5, "itemId": "e", "text": "  ", "startMs": 1, "endMs": 2},
+        {"seq": 6, "itemId": "e", "text": "", "startMs": 3, "endMs": 4},
+        TURNS[3],
+    ]
     passages = chunk_turns(turns, {"maxChars": 100})
     assert [p["text"] for p in passages] == ["Hi there\nBye."]
     assert chunk_turns([], {}) == []
@@ -95,7 +102,9 @@ def test_entry_reads_json_and_jsonl_and_places_passages():
         shown = layout.document.text
         assert shown == "\n".join(t["text"] for t in TURNS)
         assert [(s.start, s.own_start, s.end) for s in layout.spans] == [
-            (0, 0, 28), (9, 28, len(shown))]
+            (0, 0, 28),
+            (9, 28, len(shown)),
+        ]
         assert all(s.located == "exact" for s in layout.spans)
         assert layout.spans[1].metadata["itemIds"] == ["a", "b"]
 

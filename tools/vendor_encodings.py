@@ -28,9 +28,14 @@ def main(package: str) -> None:
     written: dict[str, str] = {}  # rank table text -> file holding it (r50k is gpt2's)
     for name in NAMES:
         source = Path(package) / "dist" / "ranks" / f"{name}.cjs"
-        ranks = json.loads(subprocess.run(
-            ["node", "-e", f"process.stdout.write(JSON.stringify(require({str(source)!r})))"],
-            check=True, capture_output=True, text=True).stdout)
+        ranks = json.loads(
+            subprocess.run(
+                ["node", "-e", f"process.stdout.write(JSON.stringify(require({str(source)!r})))"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
         lines = []
         for row in filter(None, ranks["bpe_ranks"].split("\n")):
             _, offset, *tokens = row.split(" ")
@@ -40,12 +45,17 @@ def main(package: str) -> None:
             written[table] = SHIPPED[name]
         if table not in written:
             written[table] = f"{name}.tiktoken.gz"
-            with open(OUT / written[table], "wb") as raw, \
-                    gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as handle:
+            with (
+                open(OUT / written[table], "wb") as raw,
+                gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as handle,
+            ):
                 handle.write(table.encode("ascii"))
-        meta = {"ranks": written[table], "pat_str": ranks["pat_str"],
-                "special_tokens": ranks["special_tokens"],
-                "explicit_n_vocab": ranks.get("explicit_n_vocab")}
+        meta = {
+            "ranks": written[table],
+            "pat_str": ranks["pat_str"],
+            "special_tokens": ranks["special_tokens"],
+            "explicit_n_vocab": ranks.get("explicit_n_vocab"),
+        }
         (OUT / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         print(name, len(lines), "ranks")
 

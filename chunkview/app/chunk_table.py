@@ -35,8 +35,7 @@ class ChunkTableModel(QAbstractTableModel):
         self._tokens = tokens
         if self._spans:
             column = COLUMNS.index("tokens")
-            self.dataChanged.emit(self.index(0, column),
-                                  self.index(len(self._spans) - 1, column))
+            self.dataChanged.emit(self.index(0, column), self.index(len(self._spans) - 1, column))
 
     def rowCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(self._spans)
@@ -100,7 +99,7 @@ _PLACED_COLUMN = COLUMNS.index("placed")
 PLACED_HELP = {
     "exact": "the chunk's text is this slice of the document",
     "normalized": "the library rewrote the text (white space, joins); placed by a "
-                  "white-space-insensitive match",
+    "white-space-insensitive match",
     "missing": "the chunk's text is not in the document",
 }
 
@@ -119,8 +118,16 @@ class ChunkTable(QTableView):
         header.setStretchLastSection(True)
         # fixed widths: ResizeToContents would ask every row on each new layout
         digits = self.fontMetrics().horizontalAdvance("0000000")
-        widths = {"#": 0.6, "kind": 1.9, "start": 0.85, "end": 0.85, "chars": 0.75,
-                  "bytes": 0.75, "tokens": 0.75, "placed": 0.95}
+        widths = {
+            "#": 0.6,
+            "kind": 1.9,
+            "start": 0.85,
+            "end": 0.85,
+            "chars": 0.75,
+            "bytes": 0.75,
+            "tokens": 0.75,
+            "placed": 0.95,
+        }
         for column, name in enumerate(COLUMNS[:-1]):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, int(digits * widths[name]) + 8)

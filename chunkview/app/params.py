@@ -38,8 +38,10 @@ class _Field:
         kind = param.kind
         if kind == "int":
             self.spin = QSpinBox()
-            self.spin.setRange(int(param.minimum if param.minimum is not None else -10**9),
-                               int(param.maximum if param.maximum is not None else 10**9))
+            self.spin.setRange(
+                int(param.minimum if param.minimum is not None else -(10**9)),
+                int(param.maximum if param.maximum is not None else 10**9),
+            )
             self.spin.setSingleStep(int(param.step or 1))
             self.spin.setKeyboardTracking(False)
             if param.special:
@@ -56,8 +58,10 @@ class _Field:
         elif kind == "float":
             self.spin = QDoubleSpinBox()
             self.spin.setDecimals(3)
-            self.spin.setRange(param.minimum if param.minimum is not None else -1e9,
-                               param.maximum if param.maximum is not None else 1e9)
+            self.spin.setRange(
+                param.minimum if param.minimum is not None else -1e9,
+                param.maximum if param.maximum is not None else 1e9,
+            )
             self.spin.setSingleStep(param.step or 0.05)
             self.spin.setKeyboardTracking(False)
             self.spin.valueChanged.connect(lambda _v: on_change())
@@ -70,8 +74,13 @@ class _Field:
         elif kind == "choice":
             self.combo = QComboBox()
             for choice in param.choices:
-                label = choice.get("$fn", str(choice)) if isinstance(choice, dict) else \
-                    str(choice).lower() if isinstance(choice, bool) else str(choice)
+                label = (
+                    choice.get("$fn", str(choice))
+                    if isinstance(choice, dict)
+                    else str(choice).lower()
+                    if isinstance(choice, bool)
+                    else str(choice)
+                )
                 self.combo.addItem(label, choice)
             self.combo.currentIndexChanged.connect(lambda _i: on_change())
             layout.addWidget(self.combo, 1)
@@ -118,8 +127,11 @@ class _Field:
                 widget.blockSignals(False)
 
     def _widgets(self) -> list[QWidget]:
-        return [w for w in (getattr(self, n, None) for n in ("spin", "slider", "check",
-                                                            "combo", "line")) if w]
+        return [
+            w
+            for w in (getattr(self, n, None) for n in ("spin", "slider", "check", "combo", "line"))
+            if w
+        ]
 
     def get(self) -> Any:
         kind = self.param.kind
@@ -165,8 +177,7 @@ class ParamsPanel(QWidget):
         self._layout.addWidget(self.reset_button)
         self._layout.addStretch(1)
 
-    def set_params(self, params: tuple[Param, ...], values: dict[str, Any] | None = None
-                   ) -> None:
+    def set_params(self, params: tuple[Param, ...], values: dict[str, Any] | None = None) -> None:
         self._params = params
         self._fields.clear()
         self._rows.clear()

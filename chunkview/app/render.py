@@ -13,8 +13,14 @@ from chunkview.core.errors import ChunkerError, DocumentError
 from chunkview.core.pipeline import ChunkRequest, Pipeline
 
 
-def render_file(path: str, entry_id: str, options: dict[str, Any] | None, query: str,
-                out: str, dark: bool = False) -> int:
+def render_file(
+    path: str,
+    entry_id: str,
+    options: dict[str, Any] | None,
+    query: str,
+    out: str,
+    dark: bool = False,
+) -> int:
     try:
         document = load_document(path)
     except DocumentError as error:
@@ -24,11 +30,11 @@ def render_file(path: str, entry_id: str, options: dict[str, Any] | None, query:
         from chunkview.export_html import render_html
 
         try:
-            result = Pipeline().run(ChunkRequest(0, entry_id, document, options or {}, query),
-                                    RunContext())
+            result = Pipeline().run(
+                ChunkRequest(0, entry_id, document, options or {}, query), RunContext()
+            )
         except ChunkerError as error:
-            print(f"chunkview: {entry_id} threw {error.name}: {error.message}",
-                  file=sys.stderr)
+            print(f"chunkview: {entry_id} threw {error.name}: {error.message}", file=sys.stderr)
             return 1
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(render_html(result, document.name))
@@ -49,8 +55,10 @@ def _render_png(document, entry_id, options, query, out, dark) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     theme.apply_theme(app, dark)
-    settings = QSettings(os.path.join(os.path.dirname(os.path.abspath(out)),
-                                      ".chunkview-render.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(
+        os.path.join(os.path.dirname(os.path.abspath(out)), ".chunkview-render.ini"),
+        QSettings.Format.IniFormat,
+    )
     window = MainWindow(settings)
     try:
         window.select_entry(entry_id, options)
@@ -61,9 +69,11 @@ def _render_png(document, entry_id, options, query, out, dark) -> int:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             QCoreApplication.processEvents()
-            if not window._debounce.isActive() and window.shown_generation == \
-                    window.generation and (window.result is None or
-                                           window.result.tokens is not None):
+            if (
+                not window._debounce.isActive()
+                and window.shown_generation == window.generation
+                and (window.result is None or window.result.tokens is not None)
+            ):
                 break
             time.sleep(0.01)
         for _ in range(20):

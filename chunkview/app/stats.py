@@ -48,8 +48,9 @@ class Histogram(QWidget):
         bar = QColor(theme.CHUNK_HUES[0])
         for i, count in enumerate(counts):
             height = rect.height() * count / tallest
-            painter.fillRect(QRectF(rect.left() + i * width + 1, rect.bottom() - height,
-                                    width - 2, height), bar)
+            painter.fillRect(
+                QRectF(rect.left() + i * width + 1, rect.bottom() - height, width - 2, height), bar
+            )
         for role, value in sorted(self.limits.items()):
             if role not in LIMIT_COLOURS or value <= 0:
                 continue
@@ -57,12 +58,21 @@ class Histogram(QWidget):
             painter.setPen(QPen(QColor(LIMIT_COLOURS[role]), 2, Qt.PenStyle.DashLine))
             painter.drawLine(x, rect.top(), x, rect.bottom())
         painter.setPen(text_colour)
-        painter.drawText(QRectF(rect.left(), rect.bottom() + 3, rect.width(), 16),
-                         Qt.AlignmentFlag.AlignLeft, "0")
-        painter.drawText(QRectF(rect.left(), rect.bottom() + 3, rect.width(), 16),
-                         Qt.AlignmentFlag.AlignRight, f"{top:g} {self.unit}")
-        legend = "   ".join(f"{'maxSize' if r == 'max' else 'minSize' if r == 'min' else 'target'}"
-                           for r in sorted(self.limits) if r in LIMIT_COLOURS)
+        painter.drawText(
+            QRectF(rect.left(), rect.bottom() + 3, rect.width(), 16),
+            Qt.AlignmentFlag.AlignLeft,
+            "0",
+        )
+        painter.drawText(
+            QRectF(rect.left(), rect.bottom() + 3, rect.width(), 16),
+            Qt.AlignmentFlag.AlignRight,
+            f"{top:g} {self.unit}",
+        )
+        legend = "   ".join(
+            f"{'maxSize' if r == 'max' else 'minSize' if r == 'min' else 'target'}"
+            for r in sorted(self.limits)
+            if r in LIMIT_COLOURS
+        )
         if legend:
             x = rect.left() + 40
             for role in sorted(self.limits):
@@ -70,8 +80,9 @@ class Histogram(QWidget):
                     continue
                 painter.setPen(QColor(LIMIT_COLOURS[role]))
                 label = {"max": "max", "min": "min", "target": "target"}[role]
-                painter.drawText(QRectF(x, rect.bottom() + 3, 80, 16),
-                                 Qt.AlignmentFlag.AlignLeft, f"┆ {label}")
+                painter.drawText(
+                    QRectF(x, rect.bottom() + 3, 80, 16), Qt.AlignmentFlag.AlignLeft, f"┆ {label}"
+                )
                 x += 62
 
 
@@ -87,25 +98,34 @@ class StatsPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.histogram, 1)
 
-    def show_result(self, result, limits: dict[str, float], unit: str,
-                    tokens: list[int] | None = None) -> None:
+    def show_result(
+        self, result, limits: dict[str, float], unit: str, tokens: list[int] | None = None
+    ) -> None:
         layout = result.layout
         sizes = layout.sizes
-        rows = [("chunks", f"{len(layout.spans)}"),
-                ("chars", f"{layout.chars.minimum} / {layout.chars.median:g} / "
-                 f"{layout.chars.maximum}"),
-                ("UTF-8 bytes", f"{layout.bytes.minimum} / {layout.bytes.median:g} / "
-                 f"{layout.bytes.maximum}")]
+        rows = [
+            ("chunks", f"{len(layout.spans)}"),
+            ("chars", f"{layout.chars.minimum} / {layout.chars.median:g} / {layout.chars.maximum}"),
+            (
+                "UTF-8 bytes",
+                f"{layout.bytes.minimum} / {layout.bytes.median:g} / {layout.bytes.maximum}",
+            ),
+        ]
         if tokens:
             ordered = sorted(tokens)
-            median = ordered[len(ordered) // 2] if len(ordered) % 2 else \
-                (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+            median = (
+                ordered[len(ordered) // 2]
+                if len(ordered) % 2
+                else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+            )
             rows.append(("cl100k tokens", f"{ordered[0]} / {median:g} / {ordered[-1]}"))
         overlap = sum(e - s for s, e in layout.overlaps)
         rows.append(("repeated by overlaps", f"{overlap} chars"))
         rows.append(("run time", f"{result.seconds * 1000:.0f} ms"))
-        table = "".join(f"<tr><td>{k}</td><td align=right>&nbsp;&nbsp;{v}</td></tr>"
-                        for k, v in rows)
-        self.summary.setText(f"<table>{table}</table><small>min / median / max; histogram "
-                             f"in {unit}</small>")
+        table = "".join(
+            f"<tr><td>{k}</td><td align=right>&nbsp;&nbsp;{v}</td></tr>" for k, v in rows
+        )
+        self.summary.setText(
+            f"<table>{table}</table><small>min / median / max; histogram in {unit}</small>"
+        )
         self.histogram.set_data(sizes, limits, unit)

@@ -10,9 +10,16 @@ OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "
 # Alternating chunk backgrounds: two clearly different hues, so neighbours never blend.
 CHUNK_HUES = ["#56B4E9", "#E69F00"]
 KIND_COLOURS = {
-    "heading": "#CC79A7", "paragraph": "#56B4E9", "sentence": "#009E73",
-    "code-block": "#D55E00", "code": "#D55E00", "fixed": "#E69F00", "table": "#F0E442",
-    "semantic": "#0072B2", "hierarchical": "#CC79A7", "layout": "#009E73",
+    "heading": "#CC79A7",
+    "paragraph": "#56B4E9",
+    "sentence": "#009E73",
+    "code-block": "#D55E00",
+    "code": "#D55E00",
+    "fixed": "#E69F00",
+    "table": "#F0E442",
+    "semantic": "#0072B2",
+    "hierarchical": "#CC79A7",
+    "layout": "#009E73",
 }
 WARNING_COLOUR = "#D55E00"
 SEARCH_COLOUR = "#FFD400"
@@ -51,19 +58,25 @@ def search_colour(dark: bool) -> QColor:
 def dark_palette() -> QPalette:
     palette = QPalette()
     roles = {
-        QPalette.ColorRole.Window: "#2b2d31", QPalette.ColorRole.WindowText: "#e6e6e6",
-        QPalette.ColorRole.Base: "#1e1f22", QPalette.ColorRole.AlternateBase: "#2b2d31",
-        QPalette.ColorRole.ToolTipBase: "#2b2d31", QPalette.ColorRole.ToolTipText: "#e6e6e6",
-        QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#35373c",
-        QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.BrightText: "#ff5555",
-        QPalette.ColorRole.Highlight: "#3d6fb4", QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.PlaceholderText: "#8a8a8a", QPalette.ColorRole.Link: "#6cb6ff",
+        QPalette.ColorRole.Window: "#2b2d31",
+        QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#1e1f22",
+        QPalette.ColorRole.AlternateBase: "#2b2d31",
+        QPalette.ColorRole.ToolTipBase: "#2b2d31",
+        QPalette.ColorRole.ToolTipText: "#e6e6e6",
+        QPalette.ColorRole.Text: "#e6e6e6",
+        QPalette.ColorRole.Button: "#35373c",
+        QPalette.ColorRole.ButtonText: "#e6e6e6",
+        QPalette.ColorRole.BrightText: "#ff5555",
+        QPalette.ColorRole.Highlight: "#3d6fb4",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.PlaceholderText: "#8a8a8a",
+        QPalette.ColorRole.Link: "#6cb6ff",
     }
     for role, colour in roles.items():
         palette.setColor(role, QColor(colour))
     palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#777777"))
-    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText,
-                     QColor("#777777"))
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#777777"))
     return palette
 
 

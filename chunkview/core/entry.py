@@ -53,8 +53,13 @@ class Param:
         return all(options.get(name) in values for name, values in self.when.items())
 
     def to_json(self) -> dict[str, Any]:
-        data = {"name": self.name, "kind": self.kind, "default": self.default,
-                "help": self.help, "group": self.group}
+        data = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+            "group": self.group,
+        }
         for key in ("minimum", "maximum", "role", "special"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
@@ -134,14 +139,17 @@ class BaseEntry:
                 if isinstance(value, bool) or not isinstance(value, (int, float)):
                     raise OptionError(name, f"expected a number, got {json.dumps(value)}")
                 if param.minimum is not None and value < param.minimum:
-                    raise OptionError(name, f"{value} is below the smallest allowed, "
-                                      f"{param.minimum:g}")
+                    raise OptionError(
+                        name, f"{value} is below the smallest allowed, {param.minimum:g}"
+                    )
                 if param.maximum is not None and value > param.maximum:
-                    raise OptionError(name, f"{value} is above the largest allowed, "
-                                      f"{param.maximum:g}")
+                    raise OptionError(
+                        name, f"{value} is above the largest allowed, {param.maximum:g}"
+                    )
             elif param.kind == "choice" and param.choices and value not in param.choices:
-                raise OptionError(name, f"{json.dumps(value)} is not one of "
-                                  f"{', '.join(map(str, param.choices))}")
+                raise OptionError(
+                    name, f"{json.dumps(value)} is not one of {', '.join(map(str, param.choices))}"
+                )
 
     def limits(self, options: Mapping[str, Any]) -> dict[str, float]:
         """maxSize / minSize as they apply to the output, for warnings."""
@@ -149,8 +157,11 @@ class BaseEntry:
         for p in self.params:
             if p.role in ("max", "min") and p.applies({**self.defaults(), **options}):
                 value = options.get(p.name, p.default)
-                if isinstance(value, (int, float)) and not isinstance(value, bool) \
-                        and not p.omitted(value):
+                if (
+                    isinstance(value, (int, float))
+                    and not isinstance(value, bool)
+                    and not p.omitted(value)
+                ):
                     result[p.role] = value
         return result
 
@@ -165,9 +176,18 @@ class BaseEntry:
         spans = []
         for i, (chunk, where) in enumerate(zip(native, locate(document.text, texts))):
             own_start = max(where.start, spans[-1].end) if spans else where.start
-            spans.append(Span(i, where.start, where.end, min(own_start, where.end),
-                              self.chunk_kind(chunk, options), texts[i], where.located,
-                              chunk_metadata(chunk)))
+            spans.append(
+                Span(
+                    i,
+                    where.start,
+                    where.end,
+                    min(own_start, where.end),
+                    self.chunk_kind(chunk, options),
+                    texts[i],
+                    where.located,
+                    chunk_metadata(chunk),
+                )
+            )
         return spans
 
     def code(self, options: dict[str, Any]) -> str:

@@ -42,10 +42,10 @@ class _Normalized:
         self.norm_starts: list[int] = []
         norm_offset = 0
         for block_start in range(0, len(source), _BLOCK):
-            pieces = _SPACE_SPLIT_RE.split(source[block_start:block_start + _BLOCK])
+            pieces = _SPACE_SPLIT_RE.split(source[block_start : block_start + _BLOCK])
             runs = pieces[0::2]  # non-space, space, non-space, ...
             offsets = list(accumulate(map(len, pieces), initial=block_start))
-            self.source_starts.extend(offsets[0:len(pieces):2])  # where each run starts
+            self.source_starts.extend(offsets[0 : len(pieces) : 2])  # where each run starts
             self.norm_starts.extend(accumulate(map(len, runs[:-1]), initial=norm_offset))
             norm_offset += sum(map(len, runs))
             texts.append("".join(runs))
@@ -59,8 +59,9 @@ class _Normalized:
         run = bisect.bisect_right(self.source_starts, source_offset) - 1
         if run < 0:
             return 0
-        run_len = (self.norm_starts[run + 1] if run + 1 < len(self.norm_starts)
-                   else len(self.text)) - self.norm_starts[run]
+        run_len = (
+            self.norm_starts[run + 1] if run + 1 < len(self.norm_starts) else len(self.text)
+        ) - self.norm_starts[run]
         return self.norm_starts[run] + min(source_offset - self.source_starts[run], run_len)
 
 
@@ -125,8 +126,9 @@ def _find_exact(source: str, chunk: str, cursor: int, window: int | None) -> Loc
     return Location(at, at + len(chunk), "exact") if at >= 0 else None
 
 
-def _find_normalized(normalized: _Normalized, chunk: str, cursor: int,
-                     window: int | None) -> Location | None:
+def _find_normalized(
+    normalized: _Normalized, chunk: str, cursor: int, window: int | None
+) -> Location | None:
     # a cut inside a surrogate pair leaves half an emoji at an edge: match the rest
     needle = _SPACE_RE.sub("", _LONE_SURROGATE_EDGES_RE.sub("", chunk))
     if not needle or not normalized.text:

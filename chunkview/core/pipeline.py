@@ -33,9 +33,15 @@ class ChunkRequest:
 
     def chunking_key(self) -> tuple:
         """What decides the chunks (not the query)."""
-        return (self.entry_id, self.document.kind, self.document.text,
-                json.dumps(self.options, sort_keys=True), self.embedder, self.tokenizer,
-                json.dumps(self.metadata, sort_keys=True, default=str))
+        return (
+            self.entry_id,
+            self.document.kind,
+            self.document.text,
+            json.dumps(self.options, sort_keys=True),
+            self.embedder,
+            self.tokenizer,
+            json.dumps(self.metadata, sort_keys=True, default=str),
+        )
 
 
 @dataclass(frozen=True)
@@ -70,23 +76,26 @@ def search(layout: Layout, query: str) -> list[SearchHit]:
     for span in layout.spans:
         if span.located == "missing":
             continue
-        found = snippet_around(text[span.start:span.end], words)
+        found = snippet_around(text[span.start : span.end], words)
         if found.at >= 0:
             hits.append(SearchHit(span.index, span.start + found.at, found.text))
     return hits
 
 
-def matching_words(text: str, query: str, start: int = 0, end: int | None = None
-                   ) -> list[tuple[int, int]]:
+def matching_words(
+    text: str, query: str, start: int = 0, end: int | None = None
+) -> list[tuple[int, int]]:
     """Ranges of the words of ``text[start:end]`` that begin with a query word."""
     prefixes = tuple(lexical_tokens(query))
     if not prefixes:
         return []
     from chunkview.core.text.lexical import _fold
 
-    return [(m.start(), m.end()) for m in WORD_RE.finditer(text, start, end
-                                                               if end is not None else len(text))
-            if _fold(m.group()).startswith(prefixes)]
+    return [
+        (m.start(), m.end())
+        for m in WORD_RE.finditer(text, start, end if end is not None else len(text))
+        if _fold(m.group()).startswith(prefixes)
+    ]
 
 
 class Pipeline:
@@ -101,8 +110,9 @@ class Pipeline:
         began = time.perf_counter()
         last = self._last
         if last is not None and last.request.chunking_key() == request.chunking_key():
-            result = ChunkResult(request, last.native, last.layout, last.offsets,
-                                 last.seconds, tokens=last.tokens)
+            result = ChunkResult(
+                request, last.native, last.layout, last.offsets, last.seconds, tokens=last.tokens
+            )
         else:
             entry = registry.get(request.entry_id)
             options = {k: v for k, v in request.options.items() if v is not None}
@@ -112,8 +122,13 @@ class Pipeline:
             ctx.check()
             layout = layout_for(entry, request.document, native, options)
             ctx.check()
-            result = ChunkResult(request, native, layout, self._editor_offsets(layout.document),
-                                 time.perf_counter() - began)
+            result = ChunkResult(
+                request,
+                native,
+                layout,
+                self._editor_offsets(layout.document),
+                time.perf_counter() - began,
+            )
         result.hits = search(result.layout, request.query) if request.query else []
         self._last = result
         return result
@@ -129,7 +144,7 @@ class Pipeline:
         missing = list({t for t in texts if t not in self._token_cache})
         for begin in range(0, len(missing), 2000):
             ctx.check()
-            part = missing[begin:begin + 2000]
+            part = missing[begin : begin + 2000]
             self._token_cache.update(zip(part, count_many(part, "cl100k")))
         if len(self._token_cache) > 500_000:
             self._token_cache.clear()

@@ -50,9 +50,14 @@ class Span:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "index": self.index, "start": self.start, "end": self.end,
-            "own_start": self.own_start, "kind": self.kind, "located": self.located,
-            "chars": len(self.text), "metadata": self.metadata,
+            "index": self.index,
+            "start": self.start,
+            "end": self.end,
+            "own_start": self.own_start,
+            "kind": self.kind,
+            "located": self.located,
+            "chars": len(self.text),
+            "metadata": self.metadata,
         }
 
 
@@ -67,8 +72,13 @@ class Warning:
     chunk: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "start": self.start,
-                "end": self.end, "chunk": self.chunk}
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "start": self.start,
+            "end": self.end,
+            "chunk": self.chunk,
+        }
 
 
 @dataclass(frozen=True)
@@ -102,8 +112,12 @@ class Layout:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "document": {"path": self.document.path, "kind": self.document.kind,
-                         "chars": len(self.document.text), "newline": self.document.newline},
+            "document": {
+                "path": self.document.path,
+                "kind": self.document.kind,
+                "chars": len(self.document.text),
+                "newline": self.document.newline,
+            },
             "spans": [s.to_json() for s in self.spans],
             "overlaps": [list(o) for o in self.overlaps],
             "gaps": [list(g) for g in self.gaps],
@@ -120,7 +134,7 @@ class Layout:
                 lo = mid + 1
             else:
                 hi = mid
-        for span in reversed(self.spans[max(0, lo - 2):lo + 1]):
+        for span in reversed(self.spans[max(0, lo - 2) : lo + 1]):
             if span.start <= position < span.end:
                 return span
         return None
@@ -167,37 +181,75 @@ def build_layout(
     max_size, min_size = limits.get("max"), limits.get("min")
     for i, span in enumerate(spans):
         if span.located == "missing":
-            warnings.append(Warning("missing", f"chunk {span.index}: its text is not in the "
-                                    "document", span.start, span.end, i))
+            warnings.append(
+                Warning(
+                    "missing",
+                    f"chunk {span.index}: its text is not in the document",
+                    span.start,
+                    span.end,
+                    i,
+                )
+            )
             continue
         key = (span.start, span.end, span.text)
         if key in seen:
-            warnings.append(Warning("duplicate", f"chunk {span.index} repeats chunk "
-                                    f"{seen[key]}", span.start, span.end, i))
+            warnings.append(
+                Warning(
+                    "duplicate",
+                    f"chunk {span.index} repeats chunk {seen[key]}",
+                    span.start,
+                    span.end,
+                    i,
+                )
+            )
         seen.setdefault(key, span.index)
         if max_size is not None or min_size is not None:
             size = size_of(span.text)
             if max_size is not None and size > max_size:
-                warnings.append(Warning("over-max", f"chunk {span.index} is {size} {size_unit}, "
-                                        f"over maxSize {max_size:g}", span.start, span.end, i))
+                warnings.append(
+                    Warning(
+                        "over-max",
+                        f"chunk {span.index} is {size} {size_unit}, over maxSize {max_size:g}",
+                        span.start,
+                        span.end,
+                        i,
+                    )
+                )
             if min_size is not None and size < min_size and i < len(spans) - 1:
-                warnings.append(Warning("under-min", f"chunk {span.index} is {size} "
-                                        f"{size_unit}, under minSize {min_size:g}",
-                                        span.start, span.end, i))
+                warnings.append(
+                    Warning(
+                        "under-min",
+                        f"chunk {span.index} is {size} {size_unit}, under minSize {min_size:g}",
+                        span.start,
+                        span.end,
+                        i,
+                    )
+                )
         reported = span.reported_start
         if reported is not None and reported != span.own_start:
-            warnings.append(Warning("bad-offsets", f"chunk {span.index}: the library says it "
-                                    f"starts at {reported}, its text is at {span.own_start}",
-                                    span.start, span.end, i))
+            warnings.append(
+                Warning(
+                    "bad-offsets",
+                    f"chunk {span.index}: the library says it "
+                    f"starts at {reported}, its text is at {span.own_start}",
+                    span.start,
+                    span.end,
+                    i,
+                )
+            )
     warnings.extend(_cut_blocks(document, spans))
     located = [s for s in spans if s.located != "missing"]
     sizes = [size_of(s.text) for s in located]
     return Layout(
-        document=document, spans=spans, overlaps=overlaps, gaps=gaps,
+        document=document,
+        spans=spans,
+        overlaps=overlaps,
+        gaps=gaps,
         warnings=sorted(warnings, key=lambda w: (w.start, w.end)),
         chars=SizeStats.of([len(s.text) for s in located]),
         bytes=SizeStats.of([len(s.text.encode("utf-8", "surrogatepass")) for s in located]),
-        size_unit=size_unit, sizes=sizes,
+        size_unit=size_unit,
+        sizes=sizes,
     )
 
 
@@ -214,10 +266,16 @@ def _cut_blocks(document: Document, spans: Sequence[Span]) -> list[Warning]:
     warnings = []
     for block in blocks:
         i = bisect.bisect_right(ends, block.start)
-        if i < len(ends) and ends[i] < block.end and document.text[ends[i]:block.end].strip():
+        if i < len(ends) and ends[i] < block.end and document.text[ends[i] : block.end].strip():
             cut = ends[i]
-            warnings.append(Warning("block-cut", f"a {block.kind} is cut in two at offset "
-                                    f"{cut}", block.start, block.end))
+            warnings.append(
+                Warning(
+                    "block-cut",
+                    f"a {block.kind} is cut in two at offset {cut}",
+                    block.start,
+                    block.end,
+                )
+            )
     return warnings
 
 
@@ -226,8 +284,9 @@ def layout_for(entry: Any, document: Document, native: Any, options: dict[str, A
     a transcript shows as its turns, one per line) or on the document itself."""
     view = getattr(entry, "view_document", None)
     shown = view(document) if view else document
-    return build_layout(shown, entry.spans(shown, native, options), entry.limits(options),
-                        size_unit=entry.size_unit)
+    return build_layout(
+        shown, entry.spans(shown, native, options), entry.limits(options), size_unit=entry.size_unit
+    )
 
 
 @dataclass(frozen=True)

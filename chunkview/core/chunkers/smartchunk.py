@@ -55,8 +55,9 @@ class _Bytes:
 
     def __init__(self, text: str) -> None:
         points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        widths = np.where(points < 0x80, 1, np.where(points < 0x800, 2,
-                                                     np.where(points < 0x10000, 3, 4)))
+        widths = np.where(
+            points < 0x80, 1, np.where(points < 0x800, 2, np.where(points < 0x10000, 3, 4))
+        )
         self.prefix = np.concatenate(([0], np.cumsum(widths, dtype=np.int64)))
 
     def size(self, start: int, end: int) -> int:
@@ -69,8 +70,7 @@ class _Bytes:
         return int(np.searchsorted(self.prefix, byte_offset))
 
 
-def _units(text: str, start: int, end: int, strategy: str, locale: str
-           ) -> list[tuple[int, int]]:
+def _units(text: str, start: int, end: int, strategy: str, locale: str) -> list[tuple[int, int]]:
     """Contiguous units covering [start, end), each with its trailing separator."""
     if strategy in ("paragraph", "line"):
         pattern = _PARAGRAPH_END_RE if strategy == "paragraph" else _LINE_END_RE
@@ -85,8 +85,9 @@ def _units(text: str, start: int, end: int, strategy: str, locale: str
 
 
 class _Cascade:
-    def __init__(self, text: str, max_size: int, strategies: list[str], locale: str,
-                 ctx: RunContext | None) -> None:
+    def __init__(
+        self, text: str, max_size: int, strategies: list[str], locale: str, ctx: RunContext | None
+    ) -> None:
         self.text, self.max_size, self.locale = text, max_size, locale
         self.strategies = strategies
         self.bytes = _Bytes(text)
@@ -117,8 +118,9 @@ class _Cascade:
             if self.size(*unit) > self.max_size:
                 flush()
                 run = []
-                if unit[1] - unit[0] > 1 and (level + 1 <= len(self.strategies)
-                                              or strategy != "grapheme"):
+                if unit[1] - unit[0] > 1 and (
+                    level + 1 <= len(self.strategies) or strategy != "grapheme"
+                ):
                     pieces.extend(self.split(unit[0], unit[1], level + 1))
                 else:
                     pieces.append(Piece(unit[0], unit[1], strategy))
@@ -142,8 +144,9 @@ class _Cascade:
             return [unit]
         return [(i, i + 1) for i in range(*unit)]
 
-    def _overlap(self, previous: list[tuple[int, int]], unit: tuple[int, int],
-                 strategy: str) -> list[tuple[int, int]]:
+    def _overlap(
+        self, previous: list[tuple[int, int]], unit: tuple[int, int], strategy: str
+    ) -> list[tuple[int, int]]:
         share = OVERLAP_SHARE.get(strategy, 0)
         if not share or not previous:
             return []
@@ -151,8 +154,10 @@ class _Cascade:
         carried: list[tuple[int, int]] = []
         for candidate in reversed(previous[1:]):  # never repeat a whole previous chunk
             start = candidate[0]
-            if self.size(start, previous[-1][1]) > budget or \
-                    self.size(start, unit[1]) > self.max_size:
+            if (
+                self.size(start, previous[-1][1]) > budget
+                or self.size(start, unit[1]) > self.max_size
+            ):
                 break
             carried.insert(0, candidate)
         # overlap is only meaningful when the carried units end where the new one starts
@@ -164,15 +169,21 @@ def _merge_small(pieces: list[Piece], min_size: int, cascade: _Cascade) -> list[
     for piece in pieces:
         if merged:
             last = merged[-1]
-            if cascade.size(last.start, last.end) < min_size and piece.start <= last.end \
-                    and cascade.size(last.start, piece.end) <= cascade.max_size:
+            if (
+                cascade.size(last.start, last.end) < min_size
+                and piece.start <= last.end
+                and cascade.size(last.start, piece.end) <= cascade.max_size
+            ):
                 merged[-1] = Piece(last.start, piece.end, last.strategy)
                 continue
         merged.append(piece)
     if len(merged) >= 2:
         last, before = merged[-1], merged[-2]
-        if cascade.size(last.start, last.end) < min_size and last.start <= before.end \
-                and cascade.size(before.start, last.end) <= cascade.max_size:
+        if (
+            cascade.size(last.start, last.end) < min_size
+            and last.start <= before.end
+            and cascade.size(before.start, last.end) <= cascade.max_size
+        ):
             merged[-2:] = [Piece(before.start, last.end, before.strategy)]
     return merged
 
@@ -189,18 +200,23 @@ def _options(options: dict[str, Any] | None) -> tuple[int, int, list[str], str]:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ChunkerError("TypeError", f"{name} must be an integer number of bytes")
     if max_size < 4:
-        raise ChunkerError("RangeError", f"maxSize {max_size} is below 4 bytes, the size of "
-                           "one UTF-8 character: no chunk could be guaranteed to fit")
+        raise ChunkerError(
+            "RangeError",
+            f"maxSize {max_size} is below 4 bytes, the size of "
+            "one UTF-8 character: no chunk could be guaranteed to fit",
+        )
     if min_size < 0 or min_size > max_size:
-        raise ChunkerError("RangeError", f"minSize {min_size} must be between 0 and maxSize "
-                           f"({max_size})")
+        raise ChunkerError(
+            "RangeError", f"minSize {min_size} must be between 0 and maxSize ({max_size})"
+        )
     if not isinstance(strategies, list) or any(s not in STRATEGIES for s in strategies):
         raise ChunkerError("TypeError", f"strategies must be a list of {', '.join(STRATEGIES)}")
     return max_size, min_size, list(dict.fromkeys(strategies)), str(locale)
 
 
-def smartchunk_pieces(text: str, options: dict[str, Any] | None = None,
-                      ctx: RunContext | None = None) -> tuple[list[Piece], _Bytes]:
+def smartchunk_pieces(
+    text: str, options: dict[str, Any] | None = None, ctx: RunContext | None = None
+) -> tuple[list[Piece], _Bytes]:
     """The chunks as code-point pieces with the strategy that made each, and the byte map."""
     max_size, min_size, strategies, locale = _options(options)
     cascade = _Cascade(text, max_size, strategies, locale, ctx)
@@ -212,27 +228,57 @@ def smartchunk_pieces(text: str, options: dict[str, Any] | None = None,
 def smartchunk(text: str, options: dict[str, Any] | None = None) -> list[dict[str, int]]:
     """``smartchunk(text, options)`` without ``input``: ``[{offset, length}]`` in bytes."""
     pieces, byte_map = smartchunk_pieces(text, options)
-    return [{"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
-            for p in pieces]
+    return [
+        {"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
+        for p in pieces
+    ]
 
 
 class SmartchunkEntry(BaseEntry):
     id = "smartchunk"
     library = "smartchunk"
     title = "smartchunk"
-    summary = ("Paragraphs, then lines, sentences, words and graphemes for what is too long; "
-               "sizes and offsets in UTF-8 bytes; overlap only for word and grapheme cuts.")
+    summary = (
+        "Paragraphs, then lines, sentences, words and graphemes for what is too long; "
+        "sizes and offsets in UTF-8 bytes; overlap only for word and grapheme cuts."
+    )
     size_unit = "bytes"
     params = (
-        Param("maxSize", "int", 200, "no chunk is larger than this many UTF-8 bytes", 4,
-              1_000_000, group="Sizes", role="max"),
-        Param("minSize", "int", 20, "chunks under this many bytes merge with the next one "
-              "(only the last may stay smaller)", 0, 1_000_000, group="Sizes", role="min"),
-        Param("locale", "str", "en", "BCP 47 language for sentence and word boundaries",
-              group="Segmentation"),
-        Param("strategies", "json", list(STRATEGIES), "strategies in order of preference "
-              "(a JSON list of paragraph, line, sentence, word, grapheme)",
-              group="Segmentation"),
+        Param(
+            "maxSize",
+            "int",
+            200,
+            "no chunk is larger than this many UTF-8 bytes",
+            4,
+            1_000_000,
+            group="Sizes",
+            role="max",
+        ),
+        Param(
+            "minSize",
+            "int",
+            20,
+            "chunks under this many bytes merge with the next one (only the last may stay smaller)",
+            0,
+            1_000_000,
+            group="Sizes",
+            role="min",
+        ),
+        Param(
+            "locale",
+            "str",
+            "en",
+            "BCP 47 language for sentence and word boundaries",
+            group="Segmentation",
+        ),
+        Param(
+            "strategies",
+            "json",
+            list(STRATEGIES),
+            "strategies in order of preference "
+            "(a JSON list of paragraph, line, sentence, word, grapheme)",
+            group="Segmentation",
+        ),
     )
 
     def __init__(self) -> None:
@@ -240,8 +286,10 @@ class SmartchunkEntry(BaseEntry):
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         pieces, byte_map = smartchunk_pieces(document.text, options, ctx)
-        native = [{"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
-                  for p in pieces]
+        native = [
+            {"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
+            for p in pieces
+        ]
         self._kinds = (id(native), [p.strategy for p in pieces])
         return native
 
@@ -253,11 +301,22 @@ class SmartchunkEntry(BaseEntry):
             start = byte_map.point(chunk["offset"])
             end = byte_map.point(chunk["offset"] + chunk["length"])
             own_start = max(start, spans[-1].end) if spans else start
-            spans.append(Span(index, start, end, min(own_start, end),
-                              kinds[index] if kinds else "smartchunk", document.text[start:end],
-                              "exact", {"offset": chunk["offset"], "length": chunk["length"]}))
+            spans.append(
+                Span(
+                    index,
+                    start,
+                    end,
+                    min(own_start, end),
+                    kinds[index] if kinds else "smartchunk",
+                    document.text[start:end],
+                    "exact",
+                    {"offset": chunk["offset"], "length": chunk["length"]},
+                )
+            )
         return spans
 
     def code(self, options: dict[str, Any]) -> str:
-        return ("import { smartchunk } from 'smartchunk';\n\n"
-                f"const chunks = smartchunk(text, {js_literal(options)});\n")
+        return (
+            "import { smartchunk } from 'smartchunk';\n\n"
+            f"const chunks = smartchunk(text, {js_literal(options)});\n"
+        )

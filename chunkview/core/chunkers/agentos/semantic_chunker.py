@@ -60,8 +60,9 @@ class Segment:
     boundary: str
 
 
-def semantic_chunk(text: str, options: dict[str, Any] | None = None,
-                   metadata: Any = None) -> list[dict[str, Any]]:
+def semantic_chunk(
+    text: str, options: dict[str, Any] | None = None, metadata: Any = None
+) -> list[dict[str, Any]]:
     """``new SemanticChunker(options).chunk(text, metadata)``: the chunk objects, in order.
 
     Raises ChunkerError("Hang") where the original would loop forever.
@@ -127,8 +128,9 @@ def line_pass(text: str, config: Config) -> list[Segment]:
                     emit_gathered()  # G is kept: an unclosed fence emits it again at the end
                 in_block, block_start = True, line_start
             else:
-                segments.append(Segment(extended[block_start:after - 1], block_start,
-                                        "code-block"))
+                segments.append(
+                    Segment(extended[block_start : after - 1], block_start, "code-block")
+                )
                 in_block = False
                 start = gathered_end = after
                 gathered_nonblank, boundary = False, "paragraph"
@@ -237,16 +239,20 @@ def merge_small(segments: list[Segment], min_size: Any) -> list[Segment]:
         return [Segment(s.text, s.offset, s.boundary) for s in segments]
     merged: list[Segment] = []
     for segment in segments:
-        if (merged and len(trim(segment.text)) < min_size
-                and segment.boundary not in ("heading", "code-block")):
+        if (
+            merged
+            and len(trim(segment.text)) < min_size
+            and segment.boundary not in ("heading", "code-block")
+        ):
             merged[-1].text = merged[-1].text + "\n\n" + segment.text
         else:
             merged.append(Segment(segment.text, segment.offset, segment.boundary))
     return merged
 
 
-def with_overlap(segments: list[Segment], overlap: Any, metadata: Any,
-                 astral: bool = True) -> list[dict[str, Any]]:
+def with_overlap(
+    segments: list[Segment], overlap: Any, metadata: Any, astral: bool = True
+) -> list[dict[str, Any]]:
     """Step 4: prefix each chunk with the previous chunk's last ``overlap`` units.
 
     ``astral`` says whether the text had characters outside the BMP at all; without them
@@ -257,7 +263,7 @@ def with_overlap(segments: list[Segment], overlap: Any, metadata: Any,
         prefix = ""
         if index > 0 and overlap > 0:
             previous = segments[index - 1].text
-            prefix = previous[max(len(previous) - int(overlap), 0):]
+            prefix = previous[max(len(previous) - int(overlap), 0) :]
         chunk = {
             "text": as_text(prefix + segment.text),
             "index": index,
@@ -275,23 +281,64 @@ class SemanticChunkerEntry(BaseEntry):
     id = "agentos.SemanticChunker"
     library = "agentos"
     title = "SemanticChunker"
-    summary = ("Structure first (fences, headings, blank lines), then paragraphs, sentences "
-               "and fixed windows for long segments; small pieces merge; overlap prefix.")
+    summary = (
+        "Structure first (fences, headings, blank lines), then paragraphs, sentences "
+        "and fixed windows for long segments; small pieces merge; overlap prefix."
+    )
     size_unit = "units"
     params = (
-        Param("targetSize", "int", 1000, "size at which a blank line ends a chunk, and the "
-              "packing size of paragraphs and sentences (UTF-16 units)", 1, 100_000,
-              group="Sizes", role="target"),
-        Param("maxSize", "int", 2000, "a segment longer than this is split again (not a hard "
-              "limit: merged chunks may exceed it)", 1, 200_000, group="Sizes", role="max"),
-        Param("minSize", "int", 200, "a segment shorter than this (trimmed) joins the one "
-              "before it", 0, 100_000, group="Sizes", role="min"),
-        Param("overlap", "int", 100, "units of the previous chunk repeated in front of each "
-              "chunk", 0, 100_000, group="Sizes", role="overlap"),
-        Param("preserveCodeBlocks", "bool", True, "keep ``` fenced blocks together",
-              group="Structure"),
-        Param("respectHeadings", "bool", True, "start a chunk at each # heading line",
-              group="Structure"),
+        Param(
+            "targetSize",
+            "int",
+            1000,
+            "size at which a blank line ends a chunk, and the "
+            "packing size of paragraphs and sentences (UTF-16 units)",
+            1,
+            100_000,
+            group="Sizes",
+            role="target",
+        ),
+        Param(
+            "maxSize",
+            "int",
+            2000,
+            "a segment longer than this is split again (not a hard "
+            "limit: merged chunks may exceed it)",
+            1,
+            200_000,
+            group="Sizes",
+            role="max",
+        ),
+        Param(
+            "minSize",
+            "int",
+            200,
+            "a segment shorter than this (trimmed) joins the one before it",
+            0,
+            100_000,
+            group="Sizes",
+            role="min",
+        ),
+        Param(
+            "overlap",
+            "int",
+            100,
+            "units of the previous chunk repeated in front of each chunk",
+            0,
+            100_000,
+            group="Sizes",
+            role="overlap",
+        ),
+        Param(
+            "preserveCodeBlocks", "bool", True, "keep ``` fenced blocks together", group="Structure"
+        ),
+        Param(
+            "respectHeadings",
+            "bool",
+            True,
+            "start a chunk at each # heading line",
+            group="Structure",
+        ),
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
@@ -306,23 +353,36 @@ class SemanticChunkerEntry(BaseEntry):
         previous_own = ""
         for i, chunk in enumerate(native):
             units = to_units(chunk["text"])
-            prefix = previous_own[max(len(previous_own) - int(overlap), 0):] \
-                if i and overlap > 0 else ""
-            previous_own = units[len(prefix):]
+            prefix = (
+                previous_own[max(len(previous_own) - int(overlap), 0) :]
+                if i and overlap > 0
+                else ""
+            )
+            previous_own = units[len(prefix) :]
             prefixes.append(from_units(prefix))
             owns.append(from_units(previous_own))
         spans = []
         located = locate(document.text, owns, overlapping=False)
         for chunk, prefix, where in zip(native, prefixes, located):
-            start = max(where.start - len(prefix), 0) if where.located != "missing" \
-                else where.start
-            spans.append(Span(chunk["index"], start, where.end, where.start,
-                              chunk["boundaryType"], chunk["text"], where.located,
-                              chunk_metadata(chunk),
-                              document.units_to_points(chunk["startOffset"])))
+            start = max(where.start - len(prefix), 0) if where.located != "missing" else where.start
+            spans.append(
+                Span(
+                    chunk["index"],
+                    start,
+                    where.end,
+                    where.start,
+                    chunk["boundaryType"],
+                    chunk["text"],
+                    where.located,
+                    chunk_metadata(chunk),
+                    document.units_to_points(chunk["startOffset"]),
+                )
+            )
         return spans
 
     def code(self, options: dict[str, Any]) -> str:
-        return ("import { SemanticChunker } from '@framers/agentos';\n\n"
-                f"const chunker = new SemanticChunker({js_literal(options)});\n"
-                "const chunks = chunker.chunk(text);\n")
+        return (
+            "import { SemanticChunker } from '@framers/agentos';\n\n"
+            f"const chunker = new SemanticChunker({js_literal(options)});\n"
+            "const chunks = chunker.chunk(text);\n"
+        )

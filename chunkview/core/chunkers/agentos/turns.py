@@ -49,11 +49,14 @@ def parse_turns(text: str) -> list[dict[str, Any]]:
         else:
             turns = [json.loads(line) for line in stripped.splitlines() if line.strip()]
     except json.JSONDecodeError as error:
-        raise ChunkerError("SyntaxError", f"the transcript is not JSON or JSON Lines: "
-                           f"{error.msg} at line {error.lineno}") from None
+        raise ChunkerError(
+            "SyntaxError",
+            f"the transcript is not JSON or JSON Lines: {error.msg} at line {error.lineno}",
+        ) from None
     if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
-        raise ChunkerError("TypeError", "a transcript is a list of {seq, itemId, text, "
-                           "startMs, endMs} objects")
+        raise ChunkerError(
+            "TypeError", "a transcript is a list of {seq, itemId, text, startMs, endMs} objects"
+        )
     return turns
 
 
@@ -64,18 +67,28 @@ def _turns(raw: list[dict[str, Any]]) -> list[Turn]:
         if not isinstance(text, str):
             raise ChunkerError("TypeError", f"turn {position}: text must be a string")
         if text.strip():
-            turns.append(Turn(item.get("seq", position), item.get("itemId"), text,
-                              item.get("startMs"), item.get("endMs")))
-    return sorted(turns, key=lambda t: (t.seq is None, t.seq if isinstance(
-        t.seq, (int, float)) else str(t.seq)))
+            turns.append(
+                Turn(
+                    item.get("seq", position),
+                    item.get("itemId"),
+                    text,
+                    item.get("startMs"),
+                    item.get("endMs"),
+                )
+            )
+    return sorted(
+        turns,
+        key=lambda t: (t.seq is None, t.seq if isinstance(t.seq, (int, float)) else str(t.seq)),
+    )
 
 
 def _joined_length(turns: list[Turn]) -> int:
     return sum(utf16_len(t.text) for t in turns) + max(len(turns) - 1, 0)
 
 
-def chunk_turns(raw_turns: list[dict[str, Any]], options: dict[str, Any] | None = None
-                ) -> list[dict[str, Any]]:
+def chunk_turns(
+    raw_turns: list[dict[str, Any]], options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """``chunkTurns(turns, {maxChars, overlapTurns})``: the passages, in order."""
     max_chars = option(options, "maxChars", 1200)
     overlap_turns = max(int(option(options, "overlapTurns", 1)), 0)
@@ -93,8 +106,7 @@ def chunk_turns(raw_turns: list[dict[str, Any]], options: dict[str, Any] | None 
                     break
         passage = [*carried, turns[next_new]]
         next_new += 1
-        while next_new < len(turns) and \
-                _joined_length([*passage, turns[next_new]]) <= max_chars:
+        while next_new < len(turns) and _joined_length([*passage, turns[next_new]]) <= max_chars:
             passage.append(turns[next_new])
             next_new += 1
         passages.append(passage)
@@ -105,29 +117,54 @@ def _passage(turns: list[Turn]) -> dict[str, Any]:
     offsets, position = [], 0
     for turn in turns:
         length = utf16_len(turn.text)
-        offsets.append({"seq": turn.seq, "itemId": turn.item_id, "start": position,
-                        "end": position + length})
+        offsets.append(
+            {"seq": turn.seq, "itemId": turn.item_id, "start": position, "end": position + length}
+        )
         position += length + 1
     item_ids = list(dict.fromkeys(t.item_id for t in turns))
-    return {"text": "\n".join(t.text for t in turns), "firstSeq": turns[0].seq,
-            "lastSeq": turns[-1].seq, "itemIds": item_ids, "startMs": turns[0].start_ms,
-            "endMs": turns[-1].end_ms, "turns": offsets}
+    return {
+        "text": "\n".join(t.text for t in turns),
+        "firstSeq": turns[0].seq,
+        "lastSeq": turns[-1].seq,
+        "itemIds": item_ids,
+        "startMs": turns[0].start_ms,
+        "endMs": turns[-1].end_ms,
+        "turns": offsets,
+    }
 
 
 class ChunkTurnsEntry(BaseEntry):
     id = "agentos.chunkTurns"
     library = "agentos"
     title = "chunkTurns"
-    summary = ("Transcript passages of whole turns joined by line feeds, each opening with "
-               "the last turns of the passage before. Input: JSON array or JSON Lines of "
-               "{seq, itemId, text, startMs, endMs}.")
+    summary = (
+        "Transcript passages of whole turns joined by line feeds, each opening with "
+        "the last turns of the passage before. Input: JSON array or JSON Lines of "
+        "{seq, itemId, text, startMs, endMs}."
+    )
     size_unit = "units"
     params = (
-        Param("maxChars", "int", 1200, "a passage holds at most this many UTF-16 units, "
-              "unless one turn alone is longer", 1, 1_000_000, group="Sizes", role="max"),
-        Param("overlapTurns", "int", 1, "turns from the end of the previous passage that "
-              "open the next (fewer when they would not fit)", 0, 100, group="Sizes",
-              role="overlap"),
+        Param(
+            "maxChars",
+            "int",
+            1200,
+            "a passage holds at most this many UTF-16 units, unless one turn alone is longer",
+            1,
+            1_000_000,
+            group="Sizes",
+            role="max",
+        ),
+        Param(
+            "overlapTurns",
+            "int",
+            1,
+            "turns from the end of the previous passage that "
+            "open the next (fewer when they would not fit)",
+            0,
+            100,
+            group="Sizes",
+            role="overlap",
+        ),
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
@@ -147,10 +184,13 @@ class ChunkTurnsEntry(BaseEntry):
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
         spans = super().spans(document, native, options)
         for span, passage in zip(spans, native):
-            span.metadata = {key: passage[key] for key in
-                             ("firstSeq", "lastSeq", "itemIds", "startMs", "endMs")}
+            span.metadata = {
+                key: passage[key] for key in ("firstSeq", "lastSeq", "itemIds", "startMs", "endMs")
+            }
         return spans
 
     def code(self, options: dict[str, Any]) -> str:
-        return ("import { chunkTurns } from '@framers/agentos';\n\n"
-                f"const passages = chunkTurns(turns, {js_literal(options)});\n")
+        return (
+            "import { chunkTurns } from '@framers/agentos';\n\n"
+            f"const passages = chunkTurns(turns, {js_literal(options)});\n"
+        )

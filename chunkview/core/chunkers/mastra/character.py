@@ -6,8 +6,9 @@ from chunkview.core.chunkers.mastra.jsregex import escape
 from chunkview.core.chunkers.mastra.splitter import Splitter, split_on_separator
 
 
-def character_split(text: str, splitter: Splitter, separator: str = "\n\n",
-                    is_regex: bool = False) -> list[str]:
+def character_split(
+    text: str, splitter: Splitter, separator: str = "\n\n", is_regex: bool = False
+) -> list[str]:
     """Every piece that fits is a chunk as it is; a longer piece is cut into windows of at
     most maxSize, each next window starting ``overlap`` before the previous end."""
     pattern = separator if is_regex else escape(separator)
@@ -29,7 +30,7 @@ def _windows(piece: str, splitter: Splitter) -> list[str]:
             end = min(start + int(max_size), len(piece))
         else:
             end = start
-            while end < len(piece) and length(piece[start:end + 1]) <= max_size:
+            while end < len(piece) and length(piece[start : end + 1]) <= max_size:
                 end += 1
         window = piece[start:end]
         windows.append(window)

@@ -20,10 +20,24 @@ from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, to_units, truthy
 from chunkview.core.text.tokens import cl100k_count, wordpunct_count
 
-STRATEGIES = ("character", "recursive", "sentence", "token", "markdown", "semantic-markdown",
-              "html", "json", "latex")
-DEFAULT_STRATEGY = {"text": "recursive", "markdown": "markdown", "html": "html",
-                    "json": "json", "latex": "latex"}
+STRATEGIES = (
+    "character",
+    "recursive",
+    "sentence",
+    "token",
+    "markdown",
+    "semantic-markdown",
+    "html",
+    "json",
+    "latex",
+)
+DEFAULT_STRATEGY = {
+    "text": "recursive",
+    "markdown": "markdown",
+    "html": "html",
+    "json": "json",
+    "latex": "latex",
+}
 LENGTH_FUNCTIONS: dict[str, Callable[[str], int]] = {
     "utf16": len,
     "utf8": lambda units: len(from_units(units).encode("utf-8", "surrogatepass")),
@@ -40,8 +54,9 @@ def length_function(value: Any) -> Callable[[str], float]:
     if isinstance(value, dict):
         name = value.get("$fn")
         if name not in LENGTH_FUNCTIONS:
-            raise ChunkerError("Error", f"unknown lengthFunction {name!r}; one of "
-                               f"{', '.join(LENGTH_FUNCTIONS)}")
+            raise ChunkerError(
+                "Error", f"unknown lengthFunction {name!r}; one of {', '.join(LENGTH_FUNCTIONS)}"
+            )
         return LENGTH_FUNCTIONS[name]
     return lambda units: value(from_units(units))
 
@@ -60,8 +75,12 @@ def splitter_from(options: dict[str, Any], overlap_default: float = 200) -> Spli
     )
 
 
-def chunk_document(text: str, doc: str = "text", metadata: dict[str, Any] | None = None,
-                   params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def chunk_document(
+    text: str,
+    doc: str = "text",
+    metadata: dict[str, Any] | None = None,
+    params: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
     """The chunk nodes, as ``{text, metadata}``, or the library's error."""
     params = dict(params or {})
     strategy = params.pop("strategy", None)
@@ -76,16 +95,27 @@ def chunk_document(text: str, doc: str = "text", metadata: dict[str, Any] | None
 
 
 def _refuse_extract() -> None:
-    raise ChunkerError("ExtractUnsupported", "the extract option runs LLM metadata "
-                       "extractors (OpenAI gpt-4o by default, with a network and a key); "
-                       "chunkview does not run them: remove extract to see the chunks")
+    raise ChunkerError(
+        "ExtractUnsupported",
+        "the extract option runs LLM metadata "
+        "extractors (OpenAI gpt-4o by default, with a network and a key); "
+        "chunkview does not run them: remove extract to see the chunks",
+    )
 
 
-def _nodes(source: str, chunks: list[str], metadata: dict[str, Any], splitter: Splitter,
-           overlap: float | None = None) -> list[dict[str, Any]]:
+def _nodes(
+    source: str,
+    chunks: list[str],
+    metadata: dict[str, Any],
+    splitter: Splitter,
+    overlap: float | None = None,
+) -> list[dict[str, Any]]:
     """Chunk nodes with a copy of the document metadata (+ startIndex when asked)."""
-    indexes = start_indexes(source, chunks, splitter.overlap if overlap is None else overlap) \
-        if splitter.add_start_index else None
+    indexes = (
+        start_indexes(source, chunks, splitter.overlap if overlap is None else overlap)
+        if splitter.add_start_index
+        else None
+    )
     nodes = []
     for i, chunk in enumerate(chunks):
         meta = copy.deepcopy(metadata)
@@ -98,8 +128,12 @@ def _nodes(source: str, chunks: list[str], metadata: dict[str, Any], splitter: S
 def _character(units: str, options: dict[str, Any], metadata: dict[str, Any]):
     splitter = splitter_from(options)
     checks.check_overlap(splitter.max_size, splitter.overlap)
-    chunks = character_split(units, splitter, to_units(options.get("separator", "\n\n")),
-                             bool(options.get("isSeparatorRegex", False)))
+    chunks = character_split(
+        units,
+        splitter,
+        to_units(options.get("separator", "\n\n")),
+        bool(options.get("isSeparatorRegex", False)),
+    )
     return _nodes(units, chunks, metadata, splitter)
 
 
@@ -107,8 +141,10 @@ def _recursive_with(separators: list[str], is_regex: bool):
     def run(units: str, options: dict[str, Any], metadata: dict[str, Any]):
         splitter = splitter_from(options)
         checks.check_overlap(splitter.max_size, splitter.overlap)
-        return _nodes(units, recursive_split(units, separators, is_regex, splitter), metadata,
-                      splitter)
+        return _nodes(
+            units, recursive_split(units, separators, is_regex, splitter), metadata, splitter
+        )
+
     return run
 
 
@@ -134,8 +170,10 @@ def _lazy(module: str, function: str):
     def run(units: str, options: dict[str, Any], metadata: dict[str, Any]):
         import importlib
 
-        return getattr(importlib.import_module(f"chunkview.core.chunkers.mastra.{module}"),
-                       function)(units, options, metadata)
+        return getattr(
+            importlib.import_module(f"chunkview.core.chunkers.mastra.{module}"), function
+        )(units, options, metadata)
+
     return run
 
 

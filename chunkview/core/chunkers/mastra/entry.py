@@ -21,14 +21,13 @@ from chunkview.core.spans import Span
 SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")
 SIZED = (*SPLITTERS, "sentence", "token", "json")
-FACTORY = {"text": "fromText", "markdown": "fromMarkdown", "html": "fromHTML",
-           "json": "fromJSON"}
+FACTORY = {"text": "fromText", "markdown": "fromMarkdown", "html": "fromHTML", "json": "fromJSON"}
 # the panel's choices are the option values themselves; "utf16" is the library default
 LENGTH_CHOICES = ("utf16", {"$fn": "utf8"}, {"$fn": "wordpunct"}, {"$fn": "cl100k"})
 LENGTH_JS = {
     "utf8": "(text) => new TextEncoder().encode(text).length",
     "wordpunct": "(text) => (text.match(/[\\p{L}\\p{N}\\p{M}]+|[^\\s\\p{L}\\p{N}\\p{M}]/gu) "
-                 "?? []).length",
+    "?? []).length",
     "cl100k": "(text) => encodingForModel('gpt-4').encode(text).length",
 }
 
@@ -41,77 +40,257 @@ class MastraChunkEntry(BaseEntry):
     id = "mastra.chunk"
     library = "mastra"
     title = "MDocument.chunk"
-    summary = ("Mastra's nine strategies. Sizes count UTF-16 units (tokens for token); "
-               "overlap repeats whole pieces except in character and token windows.")
+    summary = (
+        "Mastra's nine strategies. Sizes count UTF-16 units (tokens for token); "
+        "overlap repeats whole pieces except in character and token windows."
+    )
     size_unit = "units"
     params = (
-        Param("strategy", "choice", "recursive", "how the document is cut",
-              choices=STRATEGIES, group="Strategy"),
-        Param("maxSize", "int", 4000, "largest chunk (units; tokens for token; JSON "
-              "characters for json). Not a hard limit: overlap and joiners can exceed it",
-              1, 1_000_000, group="Sizes", role="max", always=True,
-              when=_when(*SIZED)),
-        Param("overlap", "int", -1, "overlap: whole pieces totalling at most this "
-              "(exact units in character windows, tokens in token windows). Library "
-              "default: 200, or 0 for sentence", -1, 1_000_000, group="Sizes",
-              role="overlap", special="default", when=_when(*SPLITTERS, "sentence", "token")),
-        Param("minSize", "int", 0, "sentence: never used by the library; json: the smallest "
-              "group saved (default max(maxSize - 200, 50))", 0, 1_000_000, group="Sizes",
-              role="min", special="default", when=_when("sentence", "json")),
-        Param("targetSize", "int", 0, "sentence: a group is emitted once this big "
-              "(default 80% of maxSize)", 0, 1_000_000, group="Sizes", special="default",
-              when=_when("sentence")),
-        Param("joinThreshold", "int", 500, "merge neighbouring sections while their token "
-              "counts sum below this", 1, 1_000_000, group="Sizes",
-              when=_when("semantic-markdown")),
-        Param("lengthFunction", "choice", "utf16", "how sizes are measured (the library "
-              "takes a function; these are the ones chunkview offers)",
-              choices=LENGTH_CHOICES, group="Splitting",
-              when=_when(*SPLITTERS, "sentence")),
-        Param("separator", "str", "\n\n", "the one separator of the character strategy",
-              group="Splitting", when=_when("character")),
-        Param("separators", "json", None, 'tried in order (default ["\\n\\n", "\\n", " ", ""])',
-              group="Splitting", when=_when("recursive")),
-        Param("isSeparatorRegex", "bool", False, "separators are JS regular expressions",
-              group="Splitting", when=_when("character", "recursive")),
-        Param("language", "choice", "none", "language-specific separators (only markdown, "
-              "latex, cpp, c and ts work in the library)", choices=("none", *LANGUAGES),
-              group="Splitting", when=_when("recursive")),
-        Param("keepSeparator", "choice", False, "keep the separators: at the start of the "
-              "next piece or the end of the previous", choices=(False, "start", "end"),
-              group="Splitting", when=_when(*SPLITTERS)),
-        Param("stripWhitespace", "bool", True, "trim merged chunks", group="Splitting",
-              when=_when(*SPLITTERS)),
-        Param("addStartIndex", "bool", False, "metadata.startIndex (can be -1 or an earlier "
-              "repeat, as in the library)", group="Splitting",
-              when=_when(*SPLITTERS, "sentence")),
-        Param("sentenceEnders", "json", None, 'single characters (default [".", "!", "?"])',
-              group="Sentences", when=_when("sentence")),
-        Param("fallbackToWords", "bool", True, "split an oversized sentence at words",
-              group="Sentences", when=_when("sentence")),
-        Param("fallbackToCharacters", "bool", True, "split an oversized sentence or word at "
-              "characters", group="Sentences", when=_when("sentence")),
-        Param("encodingName", "choice", "cl100k_base", "tokenizer (js-tiktoken's encodings, "
-              "bundled)", choices=JS_ENCODINGS, group="Tokens", when=_when(*TOKENS)),
-        Param("modelName", "str", None, "a model name; wins over encodingName",
-              group="Tokens", when=_when(*TOKENS)),
-        Param("allowedSpecial", "json", None, 'special tokens allowed: "all" or {"$set": '
-              "[...]}", group="Tokens", when=_when(*TOKENS)),
-        Param("disallowedSpecial", "json", None, 'default "all": the text may not hold them',
-              group="Tokens", when=_when(*TOKENS)),
-        Param("headers", "json", [["#", "title"], ["##", "section"]], "markdown: [marker, "
-              "key] pairs (empty field: no headers, the recursive markdown splitter); html: "
-              "[selector, key] pairs", group="Structure", when=_when("markdown", "html")),
-        Param("sections", "json", None, "html: [selector, key] pairs (text is always empty "
-              "in the library)", group="Structure", when=_when("html")),
-        Param("returnEachLine", "bool", False, "one chunk per line (markdown) or per header "
-              "element (html)", group="Structure", when=_when("markdown", "html")),
-        Param("stripHeaders", "bool", True, "leave header lines out of the chunks",
-              group="Structure", when=_when("markdown")),
-        Param("ensureAscii", "bool", True, "escape non-ASCII in string values (twice, as "
-              "the library does)", group="JSON", when=_when("json")),
-        Param("convertLists", "bool", False, "turn arrays into objects with index keys",
-              group="JSON", when=_when("json")),
+        Param(
+            "strategy",
+            "choice",
+            "recursive",
+            "how the document is cut",
+            choices=STRATEGIES,
+            group="Strategy",
+        ),
+        Param(
+            "maxSize",
+            "int",
+            4000,
+            "largest chunk (units; tokens for token; JSON "
+            "characters for json). Not a hard limit: overlap and joiners can exceed it",
+            1,
+            1_000_000,
+            group="Sizes",
+            role="max",
+            always=True,
+            when=_when(*SIZED),
+        ),
+        Param(
+            "overlap",
+            "int",
+            -1,
+            "overlap: whole pieces totalling at most this "
+            "(exact units in character windows, tokens in token windows). Library "
+            "default: 200, or 0 for sentence",
+            -1,
+            1_000_000,
+            group="Sizes",
+            role="overlap",
+            special="default",
+            when=_when(*SPLITTERS, "sentence", "token"),
+        ),
+        Param(
+            "minSize",
+            "int",
+            0,
+            "sentence: never used by the library; json: the smallest "
+            "group saved (default max(maxSize - 200, 50))",
+            0,
+            1_000_000,
+            group="Sizes",
+            role="min",
+            special="default",
+            when=_when("sentence", "json"),
+        ),
+        Param(
+            "targetSize",
+            "int",
+            0,
+            "sentence: a group is emitted once this big (default 80% of maxSize)",
+            0,
+            1_000_000,
+            group="Sizes",
+            special="default",
+            when=_when("sentence"),
+        ),
+        Param(
+            "joinThreshold",
+            "int",
+            500,
+            "merge neighbouring sections while their token counts sum below this",
+            1,
+            1_000_000,
+            group="Sizes",
+            when=_when("semantic-markdown"),
+        ),
+        Param(
+            "lengthFunction",
+            "choice",
+            "utf16",
+            "how sizes are measured (the library "
+            "takes a function; these are the ones chunkview offers)",
+            choices=LENGTH_CHOICES,
+            group="Splitting",
+            when=_when(*SPLITTERS, "sentence"),
+        ),
+        Param(
+            "separator",
+            "str",
+            "\n\n",
+            "the one separator of the character strategy",
+            group="Splitting",
+            when=_when("character"),
+        ),
+        Param(
+            "separators",
+            "json",
+            None,
+            'tried in order (default ["\\n\\n", "\\n", " ", ""])',
+            group="Splitting",
+            when=_when("recursive"),
+        ),
+        Param(
+            "isSeparatorRegex",
+            "bool",
+            False,
+            "separators are JS regular expressions",
+            group="Splitting",
+            when=_when("character", "recursive"),
+        ),
+        Param(
+            "language",
+            "choice",
+            "none",
+            "language-specific separators (only markdown, "
+            "latex, cpp, c and ts work in the library)",
+            choices=("none", *LANGUAGES),
+            group="Splitting",
+            when=_when("recursive"),
+        ),
+        Param(
+            "keepSeparator",
+            "choice",
+            False,
+            "keep the separators: at the start of the next piece or the end of the previous",
+            choices=(False, "start", "end"),
+            group="Splitting",
+            when=_when(*SPLITTERS),
+        ),
+        Param(
+            "stripWhitespace",
+            "bool",
+            True,
+            "trim merged chunks",
+            group="Splitting",
+            when=_when(*SPLITTERS),
+        ),
+        Param(
+            "addStartIndex",
+            "bool",
+            False,
+            "metadata.startIndex (can be -1 or an earlier repeat, as in the library)",
+            group="Splitting",
+            when=_when(*SPLITTERS, "sentence"),
+        ),
+        Param(
+            "sentenceEnders",
+            "json",
+            None,
+            'single characters (default [".", "!", "?"])',
+            group="Sentences",
+            when=_when("sentence"),
+        ),
+        Param(
+            "fallbackToWords",
+            "bool",
+            True,
+            "split an oversized sentence at words",
+            group="Sentences",
+            when=_when("sentence"),
+        ),
+        Param(
+            "fallbackToCharacters",
+            "bool",
+            True,
+            "split an oversized sentence or word at characters",
+            group="Sentences",
+            when=_when("sentence"),
+        ),
+        Param(
+            "encodingName",
+            "choice",
+            "cl100k_base",
+            "tokenizer (js-tiktoken's encodings, bundled)",
+            choices=JS_ENCODINGS,
+            group="Tokens",
+            when=_when(*TOKENS),
+        ),
+        Param(
+            "modelName",
+            "str",
+            None,
+            "a model name; wins over encodingName",
+            group="Tokens",
+            when=_when(*TOKENS),
+        ),
+        Param(
+            "allowedSpecial",
+            "json",
+            None,
+            'special tokens allowed: "all" or {"$set": [...]}',
+            group="Tokens",
+            when=_when(*TOKENS),
+        ),
+        Param(
+            "disallowedSpecial",
+            "json",
+            None,
+            'default "all": the text may not hold them',
+            group="Tokens",
+            when=_when(*TOKENS),
+        ),
+        Param(
+            "headers",
+            "json",
+            [["#", "title"], ["##", "section"]],
+            "markdown: [marker, "
+            "key] pairs (empty field: no headers, the recursive markdown splitter); html: "
+            "[selector, key] pairs",
+            group="Structure",
+            when=_when("markdown", "html"),
+        ),
+        Param(
+            "sections",
+            "json",
+            None,
+            "html: [selector, key] pairs (text is always empty in the library)",
+            group="Structure",
+            when=_when("html"),
+        ),
+        Param(
+            "returnEachLine",
+            "bool",
+            False,
+            "one chunk per line (markdown) or per header element (html)",
+            group="Structure",
+            when=_when("markdown", "html"),
+        ),
+        Param(
+            "stripHeaders",
+            "bool",
+            True,
+            "leave header lines out of the chunks",
+            group="Structure",
+            when=_when("markdown"),
+        ),
+        Param(
+            "ensureAscii",
+            "bool",
+            True,
+            "escape non-ASCII in string values (twice, as the library does)",
+            group="JSON",
+            when=_when("json"),
+        ),
+        Param(
+            "convertLists",
+            "bool",
+            False,
+            "turn arrays into objects with index keys",
+            group="JSON",
+            when=_when("json"),
+        ),
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
@@ -122,27 +301,46 @@ class MastraChunkEntry(BaseEntry):
         return str(options.get("strategy") or "recursive")
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
-        strategy = options.get("strategy") or DEFAULT_STRATEGY.get(document.kind,
-                                                                   "recursive")
+        strategy = options.get("strategy") or DEFAULT_STRATEGY.get(document.kind, "recursive")
         texts = [c["text"] for c in native]
         spans = []
         for i, (chunk, where) in enumerate(zip(native, locate(document.text, texts))):
             own_start = max(where.start, spans[-1].end) if spans else where.start
             start_index = (chunk.get("metadata") or {}).get("startIndex")
-            reported = document.units_to_points(start_index) \
-                if isinstance(start_index, int) and start_index >= 0 else None
-            spans.append(Span(i, where.start, where.end, min(own_start, where.end), strategy,
-                              texts[i], where.located, chunk_metadata(chunk), reported))
+            reported = (
+                document.units_to_points(start_index)
+                if isinstance(start_index, int) and start_index >= 0
+                else None
+            )
+            spans.append(
+                Span(
+                    i,
+                    where.start,
+                    where.end,
+                    min(own_start, where.end),
+                    strategy,
+                    texts[i],
+                    where.located,
+                    chunk_metadata(chunk),
+                    reported,
+                )
+            )
         return spans
 
     def code(self, options: dict[str, Any]) -> str:
         strategy = options.get("strategy", "recursive")
-        factory = {"markdown": "fromMarkdown", "semantic-markdown": "fromMarkdown",
-                   "html": "fromHTML", "json": "fromJSON"}.get(strategy, "fromText")
+        factory = {
+            "markdown": "fromMarkdown",
+            "semantic-markdown": "fromMarkdown",
+            "html": "fromHTML",
+            "json": "fromJSON",
+        }.get(strategy, "fromText")
         fields = ",\n".join(f"  {key}: {_js_value(value)}" for key, value in options.items())
-        return ("import { MDocument } from '@mastra/rag';\n\n"
-                f"const doc = MDocument.{factory}(text);\n"
-                f"const chunks = await doc.chunk({{\n{fields}\n}});\n")
+        return (
+            "import { MDocument } from '@mastra/rag';\n\n"
+            f"const doc = MDocument.{factory}(text);\n"
+            f"const chunks = await doc.chunk({{\n{fields}\n}});\n"
+        )
 
 
 def _js_value(value: Any) -> str:

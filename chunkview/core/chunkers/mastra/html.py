@@ -31,9 +31,11 @@ _W = W_CLASS
 _MARKUP_RE = regex.compile(
     r"<!--[\s\S]*?(?=-->)-->|<(\/?)([a-zA-Z][-.:0-9_a-zA-Z]*)"
     rf"(([{_W}]*(?:[a-zA-Z][-.:0-9_a-zA-Z]*([{_W}]*=[{_W}]*(\"[^\"]*?\"|'[^']*?'"
-    rf"|(?:\/(?!>)|[^{_W}\"'<>/])+))?|[^<\/>{_W}]+))*)[{_W}]*(\/?)>")
+    rf"|(?:\/(?!>)|[^{_W}\"'<>/])+))?|[^<\/>{_W}]+))*)[{_W}]*(\/?)>"
+)
 _ID_CLASS_RE = re.compile(
-    rf"(^|[{_W}])(id|class)[{_W}]*=[{_W}]*(\"([^\"]+)\"|'([^']+)'|([^{_W}]+))", re.I)
+    rf"(^|[{_W}])(id|class)[{_W}]*=[{_W}]*(\"([^\"]+)\"|'([^']+)'|([^{_W}]+))", re.I
+)
 _ATTRIBUTE_RE = re.compile(r"([a-zA-Z][-.:0-9_a-zA-Z]*)(\s*=\s*(\"([^\"]*)\"|'([^']*)'|(\S+)))?")
 _VOID = {"area", "base", "br", "col", "hr", "img", "input", "link", "meta", "source"}
 _RAW_TEXT = {"script", "noscript", "style", "pre"}
@@ -41,10 +43,15 @@ _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _TABLE_PARTS = {"colgroup", "tr", "thead", "tbody", "tfoot"}
 # tag names compare exactly: <H2> is not closed by <p>, <BR> is not void
 _CLOSED_BY_OPENING: dict[str, set[str]] = {
-    "li": {"li"}, "p": {"p", *_HEADINGS}, "b": {"div"}, "td": {"td", "th"},
-    "th": {"td", "th"}, **{h: {"p", *_HEADINGS} for h in _HEADINGS},
+    "li": {"li"},
+    "p": {"p", *_HEADINGS},
+    "b": {"div"},
+    "td": {"td", "th"},
+    "th": {"td", "th"},
+    **{h: {"p", *_HEADINGS} for h in _HEADINGS},
     **{t: {"tr", "thead", "tbody", "tfoot"} for t in _TABLE_PARTS},
-    "ul": {"ul", "ol"}, "ol": {"ul", "ol"},
+    "ul": {"ul", "ol"},
+    "ol": {"ul", "ol"},
     **{t: {t} for t in ("aside", "nav", "form", "header", "footer", "main")},
 }
 
@@ -64,8 +71,9 @@ class Node:
         return self.tag is not None and self.tag != ""
 
     def raw_text(self) -> str:
-        return "".join(child.raw if not child.is_element else child.raw_text()
-                       for child in self.children)
+        return "".join(
+            child.raw if not child.is_element else child.raw_text() for child in self.children
+        )
 
     @property
     def text(self) -> str:
@@ -85,7 +93,7 @@ def parse(source: str) -> Node:
             break
         current = stack[-1]
         if last_text + len(match.group(0)) < match.end():
-            current.children.append(Node(raw=source[last_text:match.start()]))
+            current.children.append(Node(raw=source[last_text : match.start()]))
         position = last_text = match.end()
         if match.group(0)[1] == "!":
             continue  # a comment
@@ -96,8 +104,13 @@ def parse(source: str) -> Node:
                 current = stack[-1] if stack else root
             raw_attributes = (match.group(3) or "").strip()
             element_id, class_names = _id_and_classes(raw_attributes)
-            element = Node(tag=name, attributes=_attributes(raw_attributes), parent=current,
-                           element_id=element_id, class_names=class_names)
+            element = Node(
+                tag=name,
+                attributes=_attributes(raw_attributes),
+                parent=current,
+                element_id=element_id,
+                class_names=class_names,
+            )
             current.children.append(element)
             stack.append(element)
             if name in _RAW_TEXT:  # its text is skipped, not stored
@@ -148,7 +161,8 @@ def _attributes(text: str) -> dict[str, str]:
     attributes = {}
     for match in _ATTRIBUTE_RE.finditer(text or ""):
         attributes[match.group(1)] = html_lib.unescape(
-            match.group(4) or match.group(5) or match.group(6) or "")
+            match.group(4) or match.group(5) or match.group(6) or ""
+        )
     return attributes
 
 
@@ -162,17 +176,23 @@ def _id_and_classes(text: str) -> tuple[str, list[str]]:
 
 
 # ----- selectors (the library's Matcher and querySelectorAll) ---------------------------
-_SELECTOR_PART_RE = re.compile(r"(?:^|\s+)([a-zA-Z_*][\w:-]*)?(?:#([\w-]+))?"
-                               r"(?:\.([\w-]+(?:\.[\w-]+)*))?(\[(?:[^\]]+)\](?:\[(?:[^\]]+)\])*)?",
-                               re.ASCII)
-_SELECTOR_ATTR_RE = re.compile(r"\[([^\s~|^$*!=]+)(?:\s*(=|!=|\^=|\$=|\*=|\|=|~=)\s*"
-                               r"(?:[\"']?([^\"'\]]*)[\"']?)?)?\]")
+_SELECTOR_PART_RE = re.compile(
+    r"(?:^|\s+)([a-zA-Z_*][\w:-]*)?(?:#([\w-]+))?"
+    r"(?:\.([\w-]+(?:\.[\w-]+)*))?(\[(?:[^\]]+)\](?:\[(?:[^\]]+)\])*)?",
+    re.ASCII,
+)
+_SELECTOR_ATTR_RE = re.compile(
+    r"\[([^\s~|^$*!=]+)(?:\s*(=|!=|\^=|\$=|\*=|\|=|~=)\s*"
+    r"(?:[\"']?([^\"'\]]*)[\"']?)?)?\]"
+)
 
 
 def _checker(selector_part: re.Match[str]):
     tag, element_id, classes, attrs = selector_part.groups()
-    wanted = [(m.group(1), m.group(2) or "", m.group(3) or "")
-              for m in _SELECTOR_ATTR_RE.finditer(attrs or "")]
+    wanted = [
+        (m.group(1), m.group(2) or "", m.group(3) or "")
+        for m in _SELECTOR_ATTR_RE.finditer(attrs or "")
+    ]
 
     def check(node: Node) -> bool:
         if tag and tag != "*" and node.tag != tag:
@@ -186,6 +206,7 @@ def _checker(selector_part: re.Match[str]):
             if not _attribute_ok(have, op, value):
                 return False
         return True
+
     return check
 
 
@@ -278,15 +299,16 @@ def _replace_title(meta: dict[str, Any], doc_meta: dict[str, Any]) -> dict[str, 
     return out
 
 
-def _headers(root: Node, pairs: list[list[str]], return_each_line: bool,
-             doc_meta: dict[str, Any]) -> list[dict[str, Any]]:
+def _headers(
+    root: Node, pairs: list[list[str]], return_each_line: bool, doc_meta: dict[str, Any]
+) -> list[dict[str, Any]]:
     pairs = sorted(pairs, key=lambda pair: f"{pair[0]},{pair[1]}".encode("utf-16-be"))
     selectors = [selector for selector, _ in pairs]
     keys = {selector: key for selector, key in pairs}
     elements = []
     for header in query(root, ",".join(selectors)):
         parent = header.parent
-        siblings = parent.children[parent.children.index(header) + 1:] if parent else []
+        siblings = parent.children[parent.children.index(header) + 1 :] if parent else []
         content = ""
         for sibling in siblings:
             if sibling.is_element and sibling.tag.lower() in selectors:
@@ -302,12 +324,16 @@ def _headers(root: Node, pairs: list[list[str]], return_each_line: bool,
             else:
                 merged.append([content, meta, xpath])
         elements = [tuple(m) for m in merged]
-    return [{"text": content, "metadata": {**doc_meta, **_replace_title(
-        {**meta, "xpath": xpath}, doc_meta)}} for content, meta, xpath in elements]
+    return [
+        {
+            "text": content,
+            "metadata": {**doc_meta, **_replace_title({**meta, "xpath": xpath}, doc_meta)},
+        }
+        for content, meta, xpath in elements
+    ]
 
 
-def _sections(root: Node, pairs: list[list[str]], doc_meta: dict[str, Any]
-              ) -> list[dict[str, Any]]:
+def _sections(root: Node, pairs: list[list[str]], doc_meta: dict[str, Any]) -> list[dict[str, Any]]:
     keys: dict[str, str] = {}
     for selector, key in pairs:
         keys[selector.lower()] = key
@@ -328,5 +354,4 @@ def html_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
         splitter = splitter_from(options)
         check_overlap(splitter.max_size, splitter.overlap)
         return _sections(parse(from_units(units)), sections, metadata)
-    raise ChunkerError("Error", "HTML chunking requires either headers or sections to be "
-                       "specified")
+    raise ChunkerError("Error", "HTML chunking requires either headers or sections to be specified")

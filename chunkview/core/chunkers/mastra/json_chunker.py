@@ -28,14 +28,12 @@ def js_object(pairs) -> dict[str, Any]:
     if not any(_is_index(k) for k in data):
         return data
     indexes = sorted((k for k in data if _is_index(k)), key=int)
-    return {**{k: data[k] for k in indexes}, **{k: v for k, v in data.items()
-                                                if not _is_index(k)}}
+    return {**{k: data[k] for k in indexes}, **{k: v for k, v in data.items() if not _is_index(k)}}
 
 
 def _parse_number(text: str) -> float | int:
     value = float(text)
-    if value.is_integer() and abs(value) <= 2**53 and "." not in text and "e" not in \
-            text.lower():
+    if value.is_integer() and abs(value) <= 2**53 and "." not in text and "e" not in text.lower():
         return int(text)
     return value
 
@@ -47,8 +45,13 @@ def _reject_constant(name: str) -> None:
 def js_parse(text: str) -> Any:
     """``JSON.parse`` (errors as SyntaxError; only the name is meant to match)."""
     try:
-        return json.loads(text, object_pairs_hook=js_object, parse_float=_parse_number,
-                          parse_int=_parse_number, parse_constant=_reject_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=js_object,
+            parse_float=_parse_number,
+            parse_int=_parse_number,
+            parse_constant=_reject_constant,
+        )
     except (json.JSONDecodeError, ValueError, RecursionError) as error:
         message = "Unexpected end of JSON input" if not text.strip() else str(error)
         raise ChunkerError("SyntaxError", message) from None
@@ -159,8 +162,9 @@ class _JsonChunker:
         save()
         return chunks
 
-    def array_chunks(self, array: list[Any], key: str, path: list[str], depth: int = 0
-                     ) -> list[Any]:
+    def array_chunks(
+        self, array: list[Any], key: str, path: list[str], depth: int = 0
+    ) -> list[Any]:
         group_path = [*path, key] if path else ["root", key]
         whole = self.wrap(array, group_path)
         if self.fits(whole):
@@ -184,8 +188,9 @@ class _JsonChunker:
                 if self.fits(self.wrap([item], group_path)):
                     group = [item]
                 else:
-                    chunks.extend(self.object_chunks(item, [*group_path, str(len(chunks))],
-                                                     depth + 1))
+                    chunks.extend(
+                        self.object_chunks(item, [*group_path, str(len(chunks))], depth + 1)
+                    )
             else:
                 group = [item]
         save()
@@ -194,9 +199,12 @@ class _JsonChunker:
     def split_long(self, text: str) -> list[str]:
         piece_size = math.floor(self.max_size - 20)
         if piece_size <= 0:
-            raise ChunkerError("RangeError", "Invalid array length (maxSize ≤ 20 leaves no "
-                               "room for a piece of a long string: the original loops until "
-                               "memory runs out)")
+            raise ChunkerError(
+                "RangeError",
+                "Invalid array length (maxSize ≤ 20 leaves no "
+                "room for a piece of a long string: the original loops until "
+                "memory runs out)",
+            )
         units, pieces = to_units(text), []
         while units:
             if len(units) <= piece_size:
@@ -250,8 +258,7 @@ def _map_strings(value: Any, change) -> Any:
 
 
 def _ascii_escape(text: str) -> str:
-    return "".join(f"\\u{ord(u):04x}" if 0x80 <= ord(u) <= 0xFFFF else u
-                   for u in to_units(text))
+    return "".join(f"\\u{ord(u):04x}" if 0x80 <= ord(u) <= 0xFFFF else u for u in to_units(text))
 
 
 def _unescape(text: str) -> str:
@@ -269,5 +276,7 @@ def json_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
         data = _convert_lists(data)
     chunks = _JsonChunker(max_size, min_size).run(data)
     change = _ascii_escape if options.get("ensureAscii", True) else _unescape
-    return [{"text": stringify(_map_strings(chunk, change)), "metadata": dict(metadata)}
-            for chunk in chunks]
+    return [
+        {"text": stringify(_map_strings(chunk, change)), "metadata": dict(metadata)}
+        for chunk in chunks
+    ]

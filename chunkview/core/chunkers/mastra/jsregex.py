@@ -13,8 +13,14 @@ from functools import lru_cache
 from chunkview.core.text.js import W_CLASS
 
 _CLASS_ESCAPES = {"d": "0-9", "w": "A-Za-z0-9_", "s": W_CLASS}
-_ESCAPES = {"d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]",
-            "s": f"[{W_CLASS}]", "S": f"[^{W_CLASS}]"}
+_ESCAPES = {
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": "[A-Za-z0-9_]",
+    "W": "[^A-Za-z0-9_]",
+    "s": f"[{W_CLASS}]",
+    "S": f"[^{W_CLASS}]",
+}
 
 
 def translate(source: str) -> str:
@@ -41,7 +47,7 @@ def translate(source: str) -> str:
         elif ch == "[":
             in_class = True
             out.append(ch)
-            if source[i + 1:i + 2] == "^":
+            if source[i + 1 : i + 2] == "^":
                 out.append("^")
                 i += 1
         elif ch == ".":
@@ -93,7 +99,7 @@ def js_split(pattern: re.Pattern[str], text: str) -> list[str]:
         if match.end() == last:  # an empty match where the last piece ended
             search_from = match.start() + 1
             continue
-        parts.append(text[last:match.start()])
+        parts.append(text[last : match.start()])
         parts.extend("" if g is None else g for g in match.groups())
         last = search_from = match.end()
     parts.append(text[last:])

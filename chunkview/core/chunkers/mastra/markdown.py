@@ -9,8 +9,9 @@ from typing import Any
 from chunkview.core.text.js import from_units, trim
 
 
-def markdown_headers(units: str, options: dict[str, Any], metadata: dict[str, Any]
-                     ) -> list[dict[str, Any]]:
+def markdown_headers(
+    units: str, options: dict[str, Any], metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
     pairs = sorted(options["headers"], key=lambda pair: -len(pair[0]))  # stable
     return_each_line = bool(options.get("returnEachLine", False))
     strip_headers = options.get("stripHeaders", True) is not False
@@ -29,17 +30,24 @@ def markdown_headers(units: str, options: dict[str, Any], metadata: dict[str, An
     for line in units.split("\n"):
         stripped = trim(line)
         if not in_code:
-            if (stripped.startswith("```") and stripped.count("```") == 1) or \
-                    stripped.startswith("~~~"):
+            if (stripped.startswith("```") and stripped.count("```") == 1) or stripped.startswith(
+                "~~~"
+            ):
                 in_code, fence = True, stripped[:3]
         elif stripped.startswith(fence):
             in_code, fence = False, ""
         if in_code:
             current_lines.append(line)
             continue
-        header = next(((marker, key) for marker, key in pairs if stripped.startswith(marker)
-                       and (len(stripped) == len(marker) or stripped[len(marker)] == " ")),
-                      None)
+        header = next(
+            (
+                (marker, key)
+                for marker, key in pairs
+                if stripped.startswith(marker)
+                and (len(stripped) == len(marker) or stripped[len(marker)] == " ")
+            ),
+            None,
+        )
         if header is not None:
             marker, key = header
             flush()
@@ -47,7 +55,7 @@ def markdown_headers(units: str, options: dict[str, Any], metadata: dict[str, An
             while stack and stack[-1][0] >= level:
                 active.pop(stack.pop()[1], None)
             stack.append((level, key))
-            active[key] = trim(stripped[len(marker):])
+            active[key] = trim(stripped[len(marker) :])
             if not strip_headers:
                 entries.append((line, {**current, **active}))
         elif stripped or return_each_line:
@@ -61,21 +69,27 @@ def markdown_headers(units: str, options: dict[str, Any], metadata: dict[str, An
     flush()
     markers = [marker for marker, _ in pairs]
     if return_each_line:
-        chunks = [(trim(text_line), meta) for content, meta in entries
-                  for text_line in content.split("\n")
-                  if trim(text_line) or trim(text_line).startswith(tuple(markers))]
+        chunks = [
+            (trim(text_line), meta)
+            for content, meta in entries
+            for text_line in content.split("\n")
+            if trim(text_line) or trim(text_line).startswith(tuple(markers))
+        ]
     else:
         chunks = _aggregate(entries, markers)
-    return [{"text": from_units(text), "metadata": {**metadata, **_strings(meta)}}
-            for text, meta in chunks]
+    return [
+        {"text": from_units(text), "metadata": {**metadata, **_strings(meta)}}
+        for text, meta in chunks
+    ]
 
 
 def _strings(meta: dict[str, str]) -> dict[str, str]:
     return {from_units(k): from_units(v) for k, v in meta.items()}
 
 
-def _aggregate(entries: list[tuple[str, dict[str, str]]], markers: list[str]
-               ) -> list[tuple[str, dict[str, str]]]:
+def _aggregate(
+    entries: list[tuple[str, dict[str, str]]], markers: list[str]
+) -> list[tuple[str, dict[str, str]]]:
     chunks: list[list[Any]] = []
     for content, meta in entries:
         if chunks:

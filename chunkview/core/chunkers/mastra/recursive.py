@@ -11,32 +11,102 @@ from chunkview.core.chunkers.mastra.splitter import (
 from chunkview.core.errors import ChunkerError
 
 DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]
-MARKDOWN = ["\n#{1,6} ", "```\n", "\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n", "\n\n", "\n", " ",
-            ""]
-LATEX = ["\\\\part\\*?\\{", "\\\\chapter\\*?\\{", "\\\\section\\*?\\{", "\\\\subsection\\*?\\{",
-         "\\\\subsubsection\\*?\\{", "\\\\begin\\{.*?\\}", "\\\\end\\{.*?\\}",
-         "\\\\[a-zA-Z]+\\{.*?\\}", "\n\n", "\n", " ", ""]
-CPP = ["\nclass ", "\nvoid ", "\nint ", "\nfloat ", "\ndouble ", "\nif ", "\nfor ", "\nwhile ",
-       "\nswitch ", "\ncase ", "\n\n", "\n", " ", ""]
-TS = ["\nenum ", "\ninterface ", "\nnamespace ", "\ntype ", "\nclass ", "\nfunction ",
-      "\nconst ", "\nlet ", "\nvar ", "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ",
-      "\ndefault ", "\n\n", "\n", " ", ""]
-LANGUAGES = ["cpp", "go", "java", "kotlin", "js", "ts", "php", "proto", "python", "rst",
-             "ruby", "rust", "scala", "swift", "markdown", "latex", "html", "sol", "csharp",
-             "cobol", "c", "lua", "perl", "haskell", "elixir", "powershell"]
+MARKDOWN = ["\n#{1,6} ", "```\n", "\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n", "\n\n", "\n", " ", ""]
+LATEX = [
+    "\\\\part\\*?\\{",
+    "\\\\chapter\\*?\\{",
+    "\\\\section\\*?\\{",
+    "\\\\subsection\\*?\\{",
+    "\\\\subsubsection\\*?\\{",
+    "\\\\begin\\{.*?\\}",
+    "\\\\end\\{.*?\\}",
+    "\\\\[a-zA-Z]+\\{.*?\\}",
+    "\n\n",
+    "\n",
+    " ",
+    "",
+]
+CPP = [
+    "\nclass ",
+    "\nvoid ",
+    "\nint ",
+    "\nfloat ",
+    "\ndouble ",
+    "\nif ",
+    "\nfor ",
+    "\nwhile ",
+    "\nswitch ",
+    "\ncase ",
+    "\n\n",
+    "\n",
+    " ",
+    "",
+]
+TS = [
+    "\nenum ",
+    "\ninterface ",
+    "\nnamespace ",
+    "\ntype ",
+    "\nclass ",
+    "\nfunction ",
+    "\nconst ",
+    "\nlet ",
+    "\nvar ",
+    "\nif ",
+    "\nfor ",
+    "\nwhile ",
+    "\nswitch ",
+    "\ncase ",
+    "\ndefault ",
+    "\n\n",
+    "\n",
+    " ",
+    "",
+]
+LANGUAGES = [
+    "cpp",
+    "go",
+    "java",
+    "kotlin",
+    "js",
+    "ts",
+    "php",
+    "proto",
+    "python",
+    "rst",
+    "ruby",
+    "rust",
+    "scala",
+    "swift",
+    "markdown",
+    "latex",
+    "html",
+    "sol",
+    "csharp",
+    "cobol",
+    "c",
+    "lua",
+    "perl",
+    "haskell",
+    "elixir",
+    "powershell",
+]
 SUPPORTED = {"markdown": MARKDOWN, "latex": LATEX, "cpp": CPP, "c": CPP, "ts": TS}
 
 
 def language_separators(language: str) -> list[str]:
     """The separators of a supported ``language`` (regex mode), or the library's error."""
     if language not in SUPPORTED:
-        raise ChunkerError("Error", f"Language {language} is not supported! Please choose "
-                           f"from {','.join(LANGUAGES)}")
+        raise ChunkerError(
+            "Error",
+            f"Language {language} is not supported! Please choose from {','.join(LANGUAGES)}",
+        )
     return SUPPORTED[language]
 
 
-def recursive_split(text: str, separators: list[str], is_regex: bool,
-                    splitter: Splitter) -> list[str]:
+def recursive_split(
+    text: str, separators: list[str], is_regex: bool, splitter: Splitter
+) -> list[str]:
     """Split on the first separator found, merge pieces under maxSize, recurse on the
     others with the separators after it; a piece with no separator left stays raw."""
     separator, remaining = separators[-1], []
@@ -45,10 +115,11 @@ def recursive_split(text: str, separators: list[str], is_regex: bool,
             separator, remaining = candidate, []
             break
         if compile_js(candidate if is_regex else escape(candidate)).search(text):
-            separator, remaining = candidate, separators[i + 1:]
+            separator, remaining = candidate, separators[i + 1 :]
             break
-    pieces = split_on_separator(text, separator if is_regex else escape(separator),
-                                splitter.keep_separator)
+    pieces = split_on_separator(
+        text, separator if is_regex else escape(separator), splitter.keep_separator
+    )
     joiner = "" if splitter.keep_separator else separator
     chunks: list[str] = []
     small: list[str] = []

@@ -32,8 +32,14 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
     threshold = options.get("joinThreshold", 500)
 
     def count(text: str) -> int:
-        return len(encode(encoding, from_units(trim(text) if splitter.strip_whitespace
-                                               else text), allowed, disallowed))
+        return len(
+            encode(
+                encoding,
+                from_units(trim(text) if splitter.strip_whitespace else text),
+                allowed,
+                disallowed,
+            )
+        )
 
     if not trim(units):
         return []
@@ -58,18 +64,24 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
         i = 1
         while i < len(sections):
             current, previous = sections[i], sections[i - 1]
-            if current.depth == level and previous.length + current.length < threshold \
-                    and previous.depth <= current.depth:
-                previous.content += (f"\n\n{'#' * current.depth} {current.title}\n"
-                                     f"{current.content}")
+            if (
+                current.depth == level
+                and previous.length + current.length < threshold
+                and previous.depth <= current.depth
+            ):
+                previous.content += f"\n\n{'#' * current.depth} {current.title}\n{current.content}"
                 previous.length = count(previous.content)
                 del sections[i]
             else:
                 i += 1
     chunks = []
     for section in sections:
-        text = f"{'#' * section.depth} {section.title}\n{section.content}" if section.title \
+        text = (
+            f"{'#' * section.depth} {section.title}\n{section.content}"
+            if section.title
             else section.content
-        chunks.append({"text": from_units(text), "metadata": {**metadata,
-                                                              "tokenCount": count(text)}})
+        )
+        chunks.append(
+            {"text": from_units(text), "metadata": {**metadata, "tokenCount": count(text)}}
+        )
     return chunks

@@ -20,9 +20,12 @@ _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 
 
 def _is_abbreviation(word: str) -> bool:
-    return (word in _TITLES or bool(_DOTTED_RE.fullmatch(word))
-            or (word.isascii() and word.isdigit())
-            or word.lower() in ("am", "pm", "a.m", "p.m"))
+    return (
+        word in _TITLES
+        or bool(_DOTTED_RE.fullmatch(word))
+        or (word.isascii() and word.isdigit())
+        or word.lower() in ("am", "pm", "a.m", "p.m")
+    )
 
 
 def sentences(text: str, enders: list[str]) -> list[str]:
@@ -42,12 +45,12 @@ def sentences(text: str, enders: list[str]) -> list[str]:
             boundary = True
         elif _CAPITAL_AFTER_SPACE_RE.match(text, rest_start):
             space = _LAST_W_RE.search(text, start, i + 1)
-            last_word = text[space.end() if space else start:i]  # minus the ender
+            last_word = text[space.end() if space else start : i]  # minus the ender
             boundary = not _is_abbreviation(last_word)
         else:
             boundary = False
         if boundary:
-            sentence = trim(text[start:i + 1])
+            sentence = trim(text[start : i + 1])
             if sentence:
                 found.append(sentence)
             start = i + 1
@@ -66,8 +69,7 @@ def _code_points(text: str) -> list[str]:
     return re.findall("[\ud800-\udbff][\udc00-\udfff]|[\\s\\S]", text)
 
 
-def _fallback(sentence: str, max_size: float, length, by_words: bool, by_chars: bool
-              ) -> list[str]:
+def _fallback(sentence: str, max_size: float, length, by_words: bool, by_chars: bool) -> list[str]:
     """§6.3: pieces of an oversized sentence."""
     if by_words:
         pieces: list[str] = []
@@ -165,7 +167,8 @@ def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any
     splitter = Splitter(add_start_index=bool(options.get("addStartIndex", False)))
     if splitter.add_start_index:
         indexes = start_indexes(units, chunks, overlap)
-        return [{"text": from_units(c), "metadata": {**metadata, "startIndex": i}}
-                for c, i in zip(chunks, indexes)]
+        return [
+            {"text": from_units(c), "metadata": {**metadata, "startIndex": i}}
+            for c, i in zip(chunks, indexes)
+        ]
     return _nodes(units, chunks, metadata, splitter)
-

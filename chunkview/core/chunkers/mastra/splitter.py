@@ -41,8 +41,11 @@ def split_on_separator(text: str, pattern: str, keep: Any) -> list[str]:
             pieces.append(splits[-1])
     else:  # True or "start": a separator followed by nothing is dropped
         pieces = [splits[0]]
-        pieces += [splits[i] + splits[i + 1] for i in range(1, len(splits) - 1, 2)
-                   if splits[i] and splits[i + 1]]
+        pieces += [
+            splits[i] + splits[i + 1]
+            for i in range(1, len(splits) - 1, 2)
+            if splits[i] and splits[i + 1]
+        ]
     return [p for p in pieces if p != ""]
 
 

@@ -6,14 +6,26 @@ from typing import Any
 
 from chunkview.core.errors import ChunkerError
 
-BASE = ("size", "maxSize", "overlap", "lengthFunction", "keepSeparator", "addStartIndex",
-        "stripWhitespace")
+BASE = (
+    "size",
+    "maxSize",
+    "overlap",
+    "lengthFunction",
+    "keepSeparator",
+    "addStartIndex",
+    "stripWhitespace",
+)
 TOKEN_KEYS = ("encodingName", "modelName", "allowedSpecial", "disallowedSpecial")
 STRATEGY_KEYS: dict[str, tuple[str, ...]] = {
     "character": ("separator", "isSeparatorRegex"),
     "recursive": ("separators", "isSeparatorRegex", "language"),
-    "sentence": ("minSize", "targetSize", "sentenceEnders", "fallbackToWords",
-                 "fallbackToCharacters"),
+    "sentence": (
+        "minSize",
+        "targetSize",
+        "sentenceEnders",
+        "fallbackToWords",
+        "fallbackToCharacters",
+    ),
     "token": TOKEN_KEYS,
     "semantic-markdown": (*TOKEN_KEYS, "joinThreshold"),
     "json": ("minSize", "ensureAscii", "convertLists"),
@@ -23,9 +35,17 @@ STRATEGY_KEYS: dict[str, tuple[str, ...]] = {
 }
 POSITIVE = {"size", "maxSize", "minSize", "targetSize", "joinThreshold"}
 NON_NEGATIVE = {"overlap"}
-BOOLEANS = {"addStartIndex", "stripWhitespace", "isSeparatorRegex", "fallbackToWords",
-            "fallbackToCharacters", "ensureAscii", "convertLists", "returnEachLine",
-            "stripHeaders"}
+BOOLEANS = {
+    "addStartIndex",
+    "stripWhitespace",
+    "isSeparatorRegex",
+    "fallbackToWords",
+    "fallbackToCharacters",
+    "ensureAscii",
+    "convertLists",
+    "returnEachLine",
+    "stripHeaders",
+}
 STRINGS = {"separator", "language", "encodingName", "modelName"}
 STRING_ARRAYS = {"separators", "sentenceEnders"}
 PAIR_ARRAYS = {"headers", "sections"}
@@ -66,8 +86,11 @@ def _issues(name: str, value: Any) -> list[str]:
     if name == "lengthFunction":
         return [] if kind == "function" else [f"{name}: Expected function, received {kind}"]
     if name == "keepSeparator":
-        return [] if isinstance(value, bool) or value in ("start", "end") else \
-            [f"{name}: Invalid input"]
+        return (
+            []
+            if isinstance(value, bool) or value in ("start", "end")
+            else [f"{name}: Invalid input"]
+        )
     if name in SPECIALS:
         ok = value == "all" or (isinstance(value, dict) and "$set" in value)
         return [] if ok else [f"{name}: Must be a Set object or the literal 'all'"]
@@ -89,8 +112,7 @@ def _issues(name: str, value: Any) -> list[str]:
                 issues.append(f"{name}.{i}: Array must contain at most 2 element(s)")
             for j, part in enumerate(item[:2]):
                 if js_type(part) != "string":
-                    issues.append(f"{name}.{i}.{j}: Expected string, received "
-                                  f"{js_type(part)}")
+                    issues.append(f"{name}.{i}.{j}: Expected string, received {js_type(part)}")
         return issues
     return []
 
@@ -122,5 +144,8 @@ def js_number(value: float) -> str:
 def check_overlap(max_size: float, overlap: float) -> None:
     """The text-splitter base's constructor check (strictly greater)."""
     if overlap > max_size:
-        raise ChunkerError("Error", f"Got a larger chunk overlap ({js_number(overlap)}) than "
-                           f"chunk size ({js_number(max_size)}), should be smaller.")
+        raise ChunkerError(
+            "Error",
+            f"Got a larger chunk overlap ({js_number(overlap)}) than "
+            f"chunk size ({js_number(max_size)}), should be smaller.",
+        )

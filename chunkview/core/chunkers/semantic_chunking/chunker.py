@@ -26,12 +26,21 @@ from chunkview.core.text.js import W_CLASS, is_blank, option, truthy
 from chunkview.core.text.tokens import counter
 
 DEFAULTS: dict[str, Any] = {
-    "maxTokenSize": 500, "similarityThreshold": 0.5, "dynamicThresholdLowerBound": 0.4,
-    "dynamicThresholdUpperBound": 0.8, "numSimilaritySentencesLookahead": 3,
-    "combineChunks": True, "combineChunksSimilarityThreshold": 0.5, "maxMergesPerPass": 500,
-    "maxUncappedPasses": 100, "maxMergesPerPassPercentage": 40,
-    "uncappedCandidateMerges": 12, "returnEmbedding": False, "returnTokenLength": True,
-    "chunkPrefix": None, "excludeChunkPrefixInResults": False,
+    "maxTokenSize": 500,
+    "similarityThreshold": 0.5,
+    "dynamicThresholdLowerBound": 0.4,
+    "dynamicThresholdUpperBound": 0.8,
+    "numSimilaritySentencesLookahead": 3,
+    "combineChunks": True,
+    "combineChunksSimilarityThreshold": 0.5,
+    "maxMergesPerPass": 500,
+    "maxUncappedPasses": 100,
+    "maxMergesPerPassPercentage": 40,
+    "uncappedCandidateMerges": 12,
+    "returnEmbedding": False,
+    "returnTokenLength": True,
+    "chunkPrefix": None,
+    "excludeChunkPrefixInResults": False,
     "excludeNonLetterSentences": False,
 }
 _LINE_BREAK_RE = re.compile(r"([^\n])\n([^\n])")
@@ -54,30 +63,45 @@ class Call:
         return option(self.options, name, DEFAULTS.get(name))
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        return embed_cached(self.embedder, texts, progress=self.ctx.progress,
-                            check=self.ctx.check)
+        return embed_cached(self.embedder, texts, progress=self.ctx.progress, check=self.ctx.check)
 
     def labels(self) -> tuple[Any, Any]:
         if self.via_provider:
-            return (option(self.options, "onnxEmbeddingModel", "Xenova/all-MiniLM-L6-v2"),
-                    option(self.options, "dtype", "q8"))
-        return (option(self.options, "modelName", "custom-embedding"),
-                option(self.options, "dtypeLabel", "custom"))
+            return (
+                option(self.options, "onnxEmbeddingModel", "Xenova/all-MiniLM-L6-v2"),
+                option(self.options, "dtype", "q8"),
+            )
+        return (
+            option(self.options, "modelName", "custom-embedding"),
+            option(self.options, "dtypeLabel", "custom"),
+        )
 
 
 def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
     options = dict(options or {})
     cache = options.get("cache", "request")
     if cache is not None and cache not in ("request", "instance", False):
-        shown = "false" if cache is False else str(cache).lower() if isinstance(cache, bool) \
+        shown = (
+            "false"
+            if cache is False
+            else str(cache).lower()
+            if isinstance(cache, bool)
             else str(cache)
-        raise ChunkerError("Error", f'Invalid cache mode "{shown}". Expected \'request\', '
-                           "'instance', or false.")
+        )
+        raise ChunkerError(
+            "Error", f"Invalid cache mode \"{shown}\". Expected 'request', 'instance', or false."
+        )
     embedder = ctx.embedder or "hash64"
     via_provider = embedder.endswith(PROVIDER_SUFFIX) or embedder == "minilm"
     tokenizer = ctx.tokenizer or "wordpunct"
-    return Call(options, embedder.removesuffix(PROVIDER_SUFFIX), via_provider,
-                _cached_counter(tokenizer), ctx, additive=tokenizer == "wordpunct")
+    return Call(
+        options,
+        embedder.removesuffix(PROVIDER_SUFFIX),
+        via_provider,
+        _cached_counter(tokenizer),
+        ctx,
+        additive=tokenizer == "wordpunct",
+    )
 
 
 @lru_cache(maxsize=4)
@@ -93,24 +117,25 @@ def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
     documents = []
     for doc in raw:
         if doc is None:
-            raise ChunkerError("TypeError", "Cannot read properties of null (reading "
-                               "'document_text')")
+            raise ChunkerError(
+                "TypeError", "Cannot read properties of null (reading 'document_text')"
+            )
         text = doc.get("document_text") if isinstance(doc, dict) else None
         if not truthy(text):
             raise ChunkerError("Error", "Each document must have a document_text property")
         if not isinstance(text, str):
             if entry == "chunkit":
                 raise ChunkerError("TypeError", "doc.document_text.replace is not a function")
-            raise ChunkerError("TypeError", f"Cannot create property 'prev' on "
-                               f"{type(text).__name__} '{text}'")
+            raise ChunkerError(
+                "TypeError", f"Cannot create property 'prev' on {type(text).__name__} '{text}'"
+            )
         name = doc.get("document_name")
         documents.append((name if truthy(name) else "", text))
     return documents
 
 
 # ----- chunkit ------------------------------------------------------------------------------
-def similarities(vectors: list[list[float]], lookahead: float) -> tuple[list[float], float,
-                                                                          float]:
+def similarities(vectors: list[list[float]], lookahead: float) -> tuple[list[float], float, float]:
     """§6.2: each sentence's best similarity with the next ones, their mean and variance."""
     n = len(vectors)
     if n == 0:
@@ -121,8 +146,9 @@ def similarities(vectors: list[list[float]], lookahead: float) -> tuple[list[flo
     best = cosine_rows(matrix[:-1], matrix[1:])  # the next sentence, always
     distance = 2
     while distance <= lookahead and distance < n:  # then j <= i + lookahead, j <= n - 1
-        best[:n - distance] = np.maximum(best[:n - distance],
-                                         cosine_rows(matrix[:-distance], matrix[distance:]))
+        best[: n - distance] = np.maximum(
+            best[: n - distance], cosine_rows(matrix[:-distance], matrix[distance:])
+        )
         distance += 1
     sims = best.tolist()
     total = 0.0
@@ -135,8 +161,9 @@ def similarities(vectors: list[list[float]], lookahead: float) -> tuple[list[flo
     return sims, average, spread / (n - 1)
 
 
-def adjust_threshold(average: float, variance: float, base: float, lower: float,
-                     upper: float) -> float:
+def adjust_threshold(
+    average: float, variance: float, base: float, lower: float, upper: float
+) -> float:
     """§6.3: the dynamic threshold (unchanged and unclamped when the bounds are invalid)."""
     if lower >= upper:
         return base
@@ -152,9 +179,14 @@ def adjust_threshold(average: float, variance: float, base: float, lower: float,
     return min(max(threshold, lower), upper)
 
 
-def create_chunks(sentences: list[str], sims: list[float] | None, threshold: float,
-                  max_tokens: float, count: Callable[[str], int], additive: bool = False
-                  ) -> list[str]:
+def create_chunks(
+    sentences: list[str],
+    sims: list[float] | None,
+    threshold: float,
+    max_tokens: float,
+    count: Callable[[str], int],
+    additive: bool = False,
+) -> list[str]:
     """§6.4 (and §7 with every similarity passing): sentences packed under maxTokenSize.
 
     With an ``additive`` counter (wordpunct: count(a + " " + b) = count(a) + count(b)) the
@@ -185,8 +217,7 @@ class _Node:
         self.next: _Node | None = None
 
 
-def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: Call
-            ) -> list[str]:
+def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: Call) -> list[str]:
     """§6.5: passes of highest-similarity-first merges of neighbours, with the library's
     limits and its phantom-merge quirk."""
     if len(chunks) <= 1:
@@ -195,8 +226,12 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
     threshold = call.get("combineChunksSimilarityThreshold")
     missing = [c for c in dict.fromkeys(chunks) if c not in sentence_vectors]
     vectors = dict(zip(missing, call.embed(missing))) if missing else {}
-    nodes = [_Node(c, call.count(c), np.asarray(sentence_vectors.get(c, vectors.get(c)),
-                                                 dtype=np.float64)) for c in chunks]
+    nodes = [
+        _Node(
+            c, call.count(c), np.asarray(sentence_vectors.get(c, vectors.get(c)), dtype=np.float64)
+        )
+        for c in chunks
+    ]
     for a, b in zip(nodes, nodes[1:]):
         a.next = b
     head = nodes[0]
@@ -208,17 +243,30 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
             listed.append(node)
             node = node.next
         pairs = [(a, b) for a, b in zip(listed, listed[1:]) if a.tokens + b.tokens <= max_tokens]
-        sims = cosine_rows(np.stack([a.vector for a, _ in pairs]),
-                           np.stack([b.vector for _, b in pairs])) if pairs else []
-        candidates = [(a, b, float(similarity), a.tokens + b.tokens)
-                      for (a, b), similarity in zip(pairs, sims) if similarity >= threshold]
+        sims = (
+            cosine_rows(
+                np.stack([a.vector for a, _ in pairs]), np.stack([b.vector for _, b in pairs])
+            )
+            if pairs
+            else []
+        )
+        candidates = [
+            (a, b, float(similarity), a.tokens + b.tokens)
+            for (a, b), similarity in zip(pairs, sims)
+            if similarity >= threshold
+        ]
         if not candidates:
             break
         candidates.sort(key=lambda c: -c[2])  # stable: ties keep their order
         k = len(candidates)
-        limit = k if k <= call.get("uncappedCandidateMerges") else min(
-            math.floor(k * call.get("maxMergesPerPassPercentage") / 100),
-            call.get("maxMergesPerPass"))
+        limit = (
+            k
+            if k <= call.get("uncappedCandidateMerges")
+            else min(
+                math.floor(k * call.get("maxMergesPerPassPercentage") / 100),
+                call.get("maxMergesPerPass"),
+            )
+        )
         merges, absorbed = 0, []
         marked: set[int] = set()
         for a, b, _similarity, size in candidates:
@@ -256,8 +304,9 @@ def _strip_prefix(prefix: str, texts: list[str]) -> list[str]:
     try:
         pattern = compile_js(source)
     except re.error as error:
-        raise ChunkerError("SyntaxError", f"Invalid regular expression: /{source}/: "
-                           f"{error.msg}") from None
+        raise ChunkerError(
+            "SyntaxError", f"Invalid regular expression: /{source}/: {error.msg}"
+        ) from None
     return [pattern.sub("", t, count=1) for t in texts]
 
 
@@ -273,15 +322,25 @@ def _assemble(name: Any, texts: list[str], call: Call, kind: str) -> list[dict[s
     results = []
     for i, text in enumerate(shown):
         if kind == "sentence":
-            item: dict[str, Any] = {"document_id": document_id, "document_name": name,
-                                    "number_of_sentences": len(texts),
-                                    "sentence_number": i + 1, "text": text}
+            item: dict[str, Any] = {
+                "document_id": document_id,
+                "document_name": name,
+                "number_of_sentences": len(texts),
+                "sentence_number": i + 1,
+                "text": text,
+            }
             if embeddings is not None:
                 item.update(model_name=model_name, dtype=dtype, embedding=embeddings[i])
         else:
-            item = {"document_id": document_id, "document_name": name,
-                    "number_of_chunks": len(texts), "chunk_number": i + 1,
-                    "model_name": model_name, "dtype": dtype, "text": text}
+            item = {
+                "document_id": document_id,
+                "document_name": name,
+                "number_of_chunks": len(texts),
+                "chunk_number": i + 1,
+                "model_name": model_name,
+                "dtype": dtype,
+                "text": text,
+            }
             if embeddings is not None:
                 item["embedding"] = embeddings[i]
         if call.get("returnTokenLength"):
@@ -290,8 +349,9 @@ def _assemble(name: Any, texts: list[str], call: Call, kind: str) -> list[dict[s
     return results
 
 
-def chunkit(documents: Any, options: dict[str, Any] | None = None,
-            ctx: RunContext | None = None) -> list[dict[str, Any]]:
+def chunkit(
+    documents: Any, options: dict[str, Any] | None = None, ctx: RunContext | None = None
+) -> list[dict[str, Any]]:
     """``await chunkit(documents, options)``: semantic chunks of every document."""
     call = _call(options, ctx or RunContext())
     results = []
@@ -300,34 +360,43 @@ def chunkit(documents: Any, options: dict[str, Any] | None = None,
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
         distinct = list(dict.fromkeys(sentences))  # one vector per distinct sentence
         vectors = dict(zip(distinct, call.embed(distinct)))
-        sims, average, variance = similarities([vectors[s] for s in sentences],
-                                               call.get("numSimilaritySentencesLookahead"))
-        threshold = adjust_threshold(average, variance, call.get("similarityThreshold"),
-                                     call.get("dynamicThresholdLowerBound"),
-                                     call.get("dynamicThresholdUpperBound"))
-        chunks = create_chunks(sentences, sims, threshold, call.get("maxTokenSize"), call.count,
-                               call.additive)
+        sims, average, variance = similarities(
+            [vectors[s] for s in sentences], call.get("numSimilaritySentencesLookahead")
+        )
+        threshold = adjust_threshold(
+            average,
+            variance,
+            call.get("similarityThreshold"),
+            call.get("dynamicThresholdLowerBound"),
+            call.get("dynamicThresholdUpperBound"),
+        )
+        chunks = create_chunks(
+            sentences, sims, threshold, call.get("maxTokenSize"), call.count, call.additive
+        )
         if call.get("combineChunks"):
             chunks = combine(chunks, vectors, call)
         results += _assemble(name, chunks, call, "chunk")
     return results
 
 
-def cramit(documents: Any, options: dict[str, Any] | None = None,
-           ctx: RunContext | None = None) -> list[dict[str, Any]]:
+def cramit(
+    documents: Any, options: dict[str, Any] | None = None, ctx: RunContext | None = None
+) -> list[dict[str, Any]]:
     """``await cramit(documents, options)``: sentences packed up to maxTokenSize."""
     call = _call(options, ctx or RunContext())
     results = []
     for name, text in _documents(documents, "cramit"):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
-        chunks = create_chunks(sentences, None, 0, call.get("maxTokenSize"), call.count,
-                               call.additive)
+        chunks = create_chunks(
+            sentences, None, 0, call.get("maxTokenSize"), call.count, call.additive
+        )
         results += _assemble(name, chunks, call, "chunk")
     return results
 
 
-def sentenceit(documents: Any, options: dict[str, Any] | None = None,
-               ctx: RunContext | None = None) -> list[dict[str, Any]]:
+def sentenceit(
+    documents: Any, options: dict[str, Any] | None = None, ctx: RunContext | None = None
+) -> list[dict[str, Any]]:
     """``await sentenceit(documents, options)``: one result per sentence."""
     call = _call(options, ctx or RunContext())
     results = []

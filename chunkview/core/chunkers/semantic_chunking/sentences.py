@@ -17,12 +17,14 @@ from icu4py.breakers import SentenceBreaker
 
 from chunkview.core.text.js import W_CLASS, from_units, to_units, trim
 
-ABBREVIATIONS = frozenset("""a.d. a.m. a.s.a.p. adm. ala. apr. ariz. ark. aug. b.c. b.c.e.
+ABBREVIATIONS = frozenset(
+    """a.d. a.m. a.s.a.p. adm. ala. apr. ariz. ark. aug. b.c. b.c.e.
 b.y.o.b. bros. calif. co. col. colo. conn. corp. d.c. d.i.y. dec. del. dr. e.g. e.t.a. etc.
 feb. fla. ga. gen. gov. i.e. ill. inc. ind. j.d. jan. jr. jul. jun. kan. kans. ky. la. lt.
 ltd. m.d. mar. mass. may. md. messrs. mich. minn. miss. mo. mont. mr. mrs. ms. mt. n.c. n.d.
 n.h. n.j. n.m. n.y. neb. nebr. nev. nov. oct. okla. ore. p.m. p.s. pa. ph.d. prof. r.s.v.p.
-rep. rev. sen. sep. sept. sr. st. tenn. va. vs. wash. wis.""".split())
+rep. rev. sen. sep. sept. sr. st. tenn. va. vs. wash. wis.""".split()
+)
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
 _AFTER_PERIOD_RE = re.compile(f"\\.[{W_CLASS}]+[^{W_CLASS}]")
 _LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+$")
@@ -33,8 +35,7 @@ _NEEDS_HTML_RE = re.compile("[<&\x00]")
 # ----- §5.2 HTML to text ------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def _parser() -> html5lib.HTMLParser:
-    return html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"),
-                               namespaceHTMLElements=False)
+    return html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
 
 
 def _text_of(element, out: list[str]) -> None:
@@ -87,8 +88,7 @@ def normalize(text: str) -> str:
 def _uppercase_after_period(units: str) -> str:
     """The copy in which the unit after ". " is upper-cased (its length may change: the
     library's offsets then drift, and so do ours)."""
-    return _AFTER_PERIOD_RE.sub(lambda m: m.group()[:-1] + to_units(m.group()[-1].upper()),
-                                units)
+    return _AFTER_PERIOD_RE.sub(lambda m: m.group()[:-1] + to_units(m.group()[-1].upper()), units)
 
 
 @lru_cache(maxsize=16)
