@@ -7,7 +7,7 @@ from typing import Any
 from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import NO_RAW_INPUT, RunContext
-from chunkview.core.spans import Layout, layout_for
+from chunkview.core.spans import Layout, chunk_layout
 
 
 def _prepare(
@@ -79,4 +79,4 @@ def spans(
     chosen, document, opts, ctx = _prepare(
         entry, input, options, doc, metadata, embedder, tokenizer
     )
-    return layout_for(chosen, document, chosen.run(document, opts, ctx), opts)
+    return chunk_layout(chosen, document, opts, ctx)[1]

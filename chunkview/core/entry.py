@@ -1,4 +1,4 @@
-"""The Entry protocol: one public function or class of one library, plugged in as a unit.
+"""The Entry contract: one public function or class of one library, plugged in as a unit.
 
 An entry declares its options as a schema of ``Param`` (the parameter panel is generated
 from it), runs on a Document (``run`` returns the library's own result shape), places its
@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import re
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, OptionError
@@ -97,30 +98,65 @@ class RunContext:
             self.on_progress(done, total)
 
 
-@runtime_checkable
-class Entry(Protocol):
-    id: str
-    library: str
-    title: str
-    params: tuple[Param, ...]
+@dataclass(frozen=True)
+class Chunking:
+    """One run's result: the library's own output and where each of its chunks lies."""
 
-    def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any: ...
-
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]: ...
-
-    def code(self, options: dict[str, Any]) -> str: ...
+    native: Any
+    spans: list[Span]
+    #: the text the spans lie in (``Entry.view_document`` of the document)
+    shown: Document
 
 
-class BaseEntry:
-    """Defaults shared by the entries: option checks, located spans, JSON options."""
+class Entry(ABC):
+    """One public function or class of one library, plugged in as a unit.
 
-    id = ""
-    library = ""
-    title = ""
-    summary = ""
+    To add a chunker, subclass ``Entry`` in one module and add one line to
+    ``registry._BUILTIN`` (docs/adding-a-chunker.md walks through it). Implement:
+
+    - ``id``, ``library``, ``title``, ``summary``: how the picker and the CLI name it
+      (``id`` is ``<library>.<api>``);
+    - ``params``: the options, named exactly as the library spells them (the parameter
+      panel, the CLI's ``list`` and the option check are generated from them; give the
+      size options a ``role`` so the views draw the target / max / min lines);
+    - ``run(document, options, ctx)``: the library's own result, as JSON data; raise
+      ``ChunkerError`` (``Hang`` where the original never returns) as the library throws;
+    - ``code(options)``: the same call in the library's language, to paste back.
+
+    Override when the defaults do not fit:
+
+    - ``chunk_texts`` / ``chunk_kind``: the text and boundary kind of a native chunk
+      (default: ``chunk["text"]`` and the strategy option or the api name); ``spans``
+      places them with ``locate``; entries whose result carries offsets override ``spans``;
+    - ``chunk``: when the spans need more than the native result (smartchunk's levels);
+    - ``view_document``: when the entry chunks a text derived from the file (a
+      transcript's turns);
+    - ``size_unit`` (chars | units | bytes | tokens), ``boundary_kinds``,
+      ``uses_embedder``, ``uses_tokenizer``.
+    """
+
+    id: str = ""
+    library: str = ""
+    title: str = ""
+    #: one or two sentences on how the entry cuts, shown under the picker
+    summary: str = ""
     params: tuple[Param, ...] = ()
-    #: which size unit the sizes count, for the views: chars | units | bytes | tokens
-    size_unit = "chars"
+    #: the unit sizes are counted in, for the views: chars | units | bytes | tokens
+    size_unit: str = "chars"
+    #: the kinds of boundary ``spans`` can give (the legend and the checks use them)
+    boundary_kinds: tuple[str, ...] = ()
+    #: the run takes ``ctx.embedder`` (the picker shows an embedder row)
+    uses_embedder: bool = False
+    #: the run takes ``ctx.tokenizer`` (the picker shows a tokenizer row)
+    uses_tokenizer: bool = False
+
+    @abstractmethod
+    def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        """The library's own result for ``document`` and ``options``, as JSON data."""
+
+    @abstractmethod
+    def code(self, options: dict[str, Any]) -> str:
+        """The same call, with ``options``, in the library's own language."""
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -152,28 +188,43 @@ class BaseEntry:
                 )
 
     def limits(self, options: Mapping[str, Any]) -> dict[str, float]:
-        """maxSize / minSize as they apply to the output, for warnings."""
-        result = {}
+        """The sizes that apply to the output, by role (target, max, min, overlap), in
+        ``size_unit``: the histogram draws them and the warnings check max and min."""
+        effective = {**self.defaults(), **options}
+        result: dict[str, float] = {}
         for p in self.params:
-            if p.role in ("max", "min") and p.applies({**self.defaults(), **options}):
-                value = options.get(p.name, p.default)
-                if (
-                    isinstance(value, (int, float))
-                    and not isinstance(value, bool)
-                    and not p.omitted(value)
-                ):
+            if p.role is None or not p.applies(effective):
+                continue
+            value = options.get(p.name, p.default)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if not p.omitted(value):
                     result[p.role] = value
         return result
 
+    def view_document(self, document: Document) -> Document:
+        """The text the entry chunks and the views show: the document itself, unless the
+        entry derives one from it (a transcript shows as its turns)."""
+        return document
+
+    def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
+        """Run and place the chunks on ``view_document(document)``."""
+        native = self.run(document, options, ctx)
+        ctx.check()
+        shown = self.view_document(document)
+        return Chunking(native, self.spans(shown, native, options), shown)
+
     def chunk_texts(self, native: Any) -> list[str]:
+        """The text of each native chunk, in order."""
         return [c["text"] for c in native]
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
+        """The boundary kind of one native chunk."""
         return str(options.get("strategy") or self.id.rsplit(".", 1)[-1])
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+        """Where each native chunk lies in ``document``: its text located in order."""
         texts = self.chunk_texts(native)
-        spans = []
+        spans: list[Span] = []
         for i, (chunk, where) in enumerate(zip(native, locate(document.text, texts))):
             own_start = max(where.start, spans[-1].end) if spans else where.start
             spans.append(
@@ -189,9 +240,6 @@ class BaseEntry:
                 )
             )
         return spans
-
-    def code(self, options: dict[str, Any]) -> str:
-        return json.dumps(options, indent=2, ensure_ascii=False)
 
 
 def chunk_metadata(chunk: Any) -> dict[str, Any]:

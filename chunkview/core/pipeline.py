@@ -15,7 +15,7 @@ from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.offsets import EditorOffsets
-from chunkview.core.spans import Layout, layout_for
+from chunkview.core.spans import Layout, chunk_layout
 from chunkview.core.text.lexical import WORD_RE, lexical_tokens, snippet_around
 from chunkview.core.text.tokens import count_many
 
@@ -116,11 +116,8 @@ class Pipeline:
         else:
             entry = registry.get(request.entry_id)
             options = {k: v for k, v in request.options.items() if v is not None}
-            if hasattr(entry, "check_options"):
-                entry.check_options(options)
-            native = entry.run(request.document, options, ctx)
-            ctx.check()
-            layout = layout_for(entry, request.document, native, options)
+            entry.check_options(options)
+            native, layout = chunk_layout(entry, request.document, options, ctx)
             ctx.check()
             result = ChunkResult(
                 request,

@@ -5,12 +5,15 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkview.core.document import Document
 from chunkview.core.structure import protected_blocks
 from chunkview.core.text.js import is_blank, utf16_len
 from chunkview.core.text.tokens import wordpunct_count
+
+if TYPE_CHECKING:  # entry.py imports this module
+    from chunkview.core.entry import Entry, RunContext
 
 #: how each size unit is measured on a chunk's text
 SIZE_FUNCTIONS: dict[str, Callable[[str], int]] = {
@@ -279,14 +282,18 @@ def _cut_blocks(document: Document, spans: Sequence[Span]) -> list[Warning]:
     return warnings
 
 
-def layout_for(entry: Any, document: Document, native: Any, options: dict[str, Any]) -> Layout:
-    """The Layout of an entry's result, on the text the entry shows (``view_document``:
-    a transcript shows as its turns, one per line) or on the document itself."""
-    view = getattr(entry, "view_document", None)
-    shown = view(document) if view else document
-    return build_layout(
-        shown, entry.spans(shown, native, options), entry.limits(options), size_unit=entry.size_unit
-    )
+def layout_of(entry: Entry, shown: Document, spans: list[Span], options: dict[str, Any]) -> Layout:
+    """The Layout of placed spans, with the entry's limits and size unit."""
+    return build_layout(shown, spans, entry.limits(options), size_unit=entry.size_unit)
+
+
+def chunk_layout(
+    entry: Entry, document: Document, options: dict[str, Any], ctx: RunContext
+) -> tuple[Any, Layout]:
+    """Run ``entry`` and lay out its chunks: the native result and its Layout."""
+    chunking = entry.chunk(document, options, ctx)
+    ctx.check()
+    return chunking.native, layout_of(entry, chunking.shown, chunking.spans, options)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from chunkview.core.document import Document
-from chunkview.core.entry import BaseEntry, Param, RunContext, js_literal
+from chunkview.core.entry import Chunking, Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.spans import Span
 from chunkview.core.text.segment import boundaries
@@ -234,7 +234,7 @@ def smartchunk(text: str, options: dict[str, Any] | None = None) -> list[dict[st
     ]
 
 
-class SmartchunkEntry(BaseEntry):
+class SmartchunkEntry(Entry):
     id = "smartchunk"
     library = "smartchunk"
     title = "smartchunk"
@@ -243,6 +243,7 @@ class SmartchunkEntry(BaseEntry):
         "sizes and offsets in UTF-8 bytes; overlap only for word and grapheme cuts."
     )
     size_unit = "bytes"
+    boundary_kinds = STRATEGIES
     params = (
         Param(
             "maxSize",
@@ -281,21 +282,28 @@ class SmartchunkEntry(BaseEntry):
         ),
     )
 
-    def __init__(self) -> None:
-        self._kinds: tuple[int, list[str]] | None = None
-
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        return self.chunk(document, options, ctx).native
+
+    def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
+        """The native result and its spans, each kind the cascade level that cut it
+        (the native result, offsets and lengths only, does not say)."""
         pieces, byte_map = smartchunk_pieces(document.text, options, ctx)
         native = [
             {"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
             for p in pieces
         ]
-        self._kinds = (id(native), [p.strategy for p in pieces])
-        return native
+        spans = self._place(document, native, byte_map)
+        for span, piece in zip(spans, pieces):
+            span.kind = piece.strategy
+        return Chunking(native, spans, document)
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
-        byte_map = _Bytes(document.text)
-        kinds = self._kinds[1] if self._kinds and self._kinds[0] == id(native) else None
+        """Spans of a native result alone: the level that cut each is not known here."""
+        return self._place(document, native, _Bytes(document.text))
+
+    @staticmethod
+    def _place(document: Document, native: Any, byte_map: _Bytes) -> list[Span]:
         spans: list[Span] = []
         for index, chunk in enumerate(native):
             start = byte_map.point(chunk["offset"])
@@ -307,7 +315,7 @@ class SmartchunkEntry(BaseEntry):
                     start,
                     end,
                     min(own_start, end),
-                    kinds[index] if kinds else "smartchunk",
+                    "smartchunk",
                     document.text[start:end],
                     "exact",
                     {"offset": chunk["offset"], "length": chunk["length"]},

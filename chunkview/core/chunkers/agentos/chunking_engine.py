@@ -16,7 +16,7 @@ import regex
 
 from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
-from chunkview.core.entry import BaseEntry, Param, RunContext, js_literal
+from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.spans import Span
 from chunkview.core.text.js import (
@@ -285,7 +285,7 @@ def chunking_engine(
     return windows.chunks
 
 
-class ChunkingEngineEntry(BaseEntry):
+class ChunkingEngineEntry(Entry):
     id = "agentos.ChunkingEngine"
     library = "agentos"
     title = "ChunkingEngine"
@@ -294,6 +294,7 @@ class ChunkingEngineEntry(BaseEntry):
         "embedding-similarity groups, heading sections, and code/table/prose blocks."
     )
     size_unit = "units"
+    boundary_kinds = ("fixed", "semantic", "hierarchical", "layout", "heading", "code", "table")
     uses_embedder = True  # the semantic strategy's embedFn
     params = (
         Param(

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from chunkview.core.document import Document
-from chunkview.core.entry import BaseEntry, Param, RunContext, chunk_metadata, js_literal
+from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
@@ -277,7 +277,7 @@ def with_overlap(
     return chunks
 
 
-class SemanticChunkerEntry(BaseEntry):
+class SemanticChunkerEntry(Entry):
     id = "agentos.SemanticChunker"
     library = "agentos"
     title = "SemanticChunker"
@@ -286,6 +286,7 @@ class SemanticChunkerEntry(BaseEntry):
         "and fixed windows for long segments; small pieces merge; overlap prefix."
     )
     size_unit = "units"
+    boundary_kinds = ("heading", "code-block", "paragraph", "sentence", "fixed")
     params = (
         Param(
             "targetSize",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkview.core.document import Document
-from chunkview.core.entry import BaseEntry, Param, RunContext, js_literal
+from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.spans import Span
 from chunkview.core.text.js import option, utf16_len
@@ -133,7 +133,7 @@ def _passage(turns: list[Turn]) -> dict[str, Any]:
     }
 
 
-class ChunkTurnsEntry(BaseEntry):
+class ChunkTurnsEntry(Entry):
     id = "agentos.chunkTurns"
     library = "agentos"
     title = "chunkTurns"
@@ -143,6 +143,7 @@ class ChunkTurnsEntry(BaseEntry):
         "{seq, itemId, text, startMs, endMs}."
     )
     size_unit = "units"
+    boundary_kinds = ("turns",)
     params = (
         Param(
             "maxChars",

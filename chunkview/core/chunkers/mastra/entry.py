@@ -14,7 +14,7 @@ from chunkview.core.chunkers.mastra.document import (
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
 from chunkview.core.document import Document
-from chunkview.core.entry import BaseEntry, Param, RunContext, chunk_metadata
+from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
 
@@ -36,7 +36,7 @@ def _when(*strategies: str) -> dict[str, tuple[str, ...]]:
     return {"strategy": strategies}
 
 
-class MastraChunkEntry(BaseEntry):
+class MastraChunkEntry(Entry):
     id = "mastra.chunk"
     library = "mastra"
     title = "MDocument.chunk"
@@ -45,6 +45,7 @@ class MastraChunkEntry(BaseEntry):
         "overlap repeats whole pieces except in character and token windows."
     )
     size_unit = "units"
+    boundary_kinds = STRATEGIES
     params = (
         Param(
             "strategy",

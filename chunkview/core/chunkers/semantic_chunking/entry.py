@@ -7,7 +7,7 @@ from typing import Any
 
 from chunkview.core.chunkers.semantic_chunking import chunker
 from chunkview.core.document import Document
-from chunkview.core.entry import NO_RAW_INPUT, BaseEntry, Param, RunContext, js_literal
+from chunkview.core.entry import NO_RAW_INPUT, Entry, Param, RunContext, js_literal
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
 
@@ -144,7 +144,7 @@ SIMILARITY = (
 )
 
 
-class _SemanticChunkingEntry(BaseEntry):
+class _SemanticChunkingEntry(Entry):
     library = "semantic-chunking"
     size_unit = "tokens"
     uses_tokenizer = True
@@ -212,6 +212,7 @@ class ChunkitEntry(_SemanticChunkingEntry):
     title = "chunkit"
     function = "chunkit"
     kind = "semantic"
+    boundary_kinds = ("semantic",)
     uses_embedder = True
     summary = (
         "Sentences (ICU) grouped while each one's best similarity to the next few "
@@ -226,6 +227,7 @@ class CramitEntry(_SemanticChunkingEntry):
     title = "cramit"
     function = "cramit"
     kind = "cram"
+    boundary_kinds = ("cram",)
     summary = "Sentences (ICU) packed greedily up to maxTokenSize; no similarity."
     params = (MAX_TOKENS, *OUTPUT)
 
@@ -235,5 +237,6 @@ class SentenceitEntry(_SemanticChunkingEntry):
     title = "sentenceit"
     function = "sentenceit"
     kind = "sentence"
+    boundary_kinds = ("sentence",)
     summary = "One chunk per sentence, as sentence-parse (HTML-aware, ICU) splits them."
     params = OUTPUT
