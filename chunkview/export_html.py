@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import html
 
-from chunkview.core.pipeline import ChunkResult, matching_words
+from chunkview.core.decorations import Run, decorations
+from chunkview.core.pipeline import ChunkResult
 
 CSS = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
@@ -19,6 +20,8 @@ pre { white-space: pre-wrap; font: 13px/1.5 ui-monospace, monospace; margin: 0; 
         vertical-align: text-bottom; }
 .lbl { font: 10px ui-monospace, monospace; color: #555; vertical-align: super; }
 .hit { background: #FFD400; font-weight: bold; color: #000; }
+.pin { display: inline-block; width: 0; border-left: 2px dashed #0072B2; height: 1.1em;
+       vertical-align: text-bottom; }
 table { border-collapse: collapse; width: 100%; } td, th { padding: 1px 4px;
         text-align: right; border-bottom: 1px solid #eee; }
 .warn { color: #D55E00; }
@@ -34,42 +37,8 @@ table { border-collapse: collapse; width: 100%; } td, th { padding: 1px 4px;
 def render_html(result: ChunkResult, title: str) -> str:
     """The page: the document with chunks painted, and a table of chunks beside it."""
     layout = result.layout
-    text = layout.document.text
-    query = result.request.query
-    # boundaries where the styling changes
-    events: set[int] = {0, len(text)}
-    for span in layout.spans:
-        if span.located != "missing":
-            events.update((span.start, span.own_start, span.end))
-    hits = matching_words(text, query) if query else []
-    for start, end in hits:
-        events.update((start, end))
-    points = sorted(events)
-    starts = {s.own_start: s for s in layout.spans if s.located != "missing"}
-    spans = [s for s in layout.spans if s.located != "missing"]
-    hit_set = hits
-    out = []
-    span_i = 0
-    hit_i = 0
-    for a, b in zip(points, points[1:]):
-        if a in starts and starts[a].index:
-            out.append(f'<span class="mark"></span><span class="lbl">#{starts[a].index}</span>')
-        while span_i < len(spans) and spans[span_i].end <= a:
-            span_i += 1
-        classes = []
-        owner = next(
-            (s for s in spans[max(0, span_i - 2) : span_i + 3] if s.own_start <= a < s.end), None
-        )
-        if owner is not None:
-            classes.append(f"c{owner.index % 2}")
-        if any(s.start <= a < s.own_start for s in spans[max(0, span_i - 2) : span_i + 3]):
-            classes.append("ov")
-        while hit_i < len(hit_set) and hit_set[hit_i][1] <= a:
-            hit_i += 1
-        if hit_i < len(hit_set) and hit_set[hit_i][0] <= a:
-            classes.append("hit")
-        piece = html.escape(text[a:b])
-        out.append(f'<span class="{" ".join(classes)}">{piece}</span>' if classes else piece)
+    runs = decorations(layout, 0, len(layout.document.text), result.request.query)
+    body = "".join(paint_runs(layout.document.text, runs))
     rows = "".join(
         f"<tr><td>{s.index}</td><td style='text-align:left'>{html.escape(s.kind)}</td>"
         f"<td>{s.start}</td><td>{s.end}</td><td>{len(s.text)}</td></tr>"
@@ -80,10 +49,57 @@ def render_html(result: ChunkResult, title: str) -> str:
     )
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
-        f"</title><style>{CSS}</style></head><body><main><pre>{''.join(out)}</pre></main>"
+        f"</title><style>{CSS}</style></head><body><main><pre>{body}</pre></main>"
         f"<aside><h3>{html.escape(result.request.entry_id)}</h3>"
         f"<p>{len(layout.spans)} chunks · options "
         f"<code>{html.escape(str(result.request.options))}</code></p>"
         f"<table><tr><th>#</th><th>kind</th><th>start</th><th>end</th><th>chars</th></tr>"
         f"{rows}</table><ul>{warnings}</ul></aside></body></html>"
     )
+
+
+def paint_runs(text: str, runs: list[Run]) -> list[str]:
+    """HTML pieces of ``text`` with the runs applied: a class per painted run
+    (``c0``/``c1`` chunk tone, ``ov`` overlap, ``hit``) and a mark + label per boundary.
+    Each piece carries ``data-chunk`` for the chunk whose own part it is."""
+    cuts = {0, len(text)}
+    for run in runs:
+        cuts.update((run.start, run.end))
+    points = sorted(p for p in cuts if 0 <= p <= len(text))
+    marks: dict[int, list[Run]] = {}
+    for run in runs:
+        if run.kind in ("boundary", "pinned"):
+            marks.setdefault(run.start, []).append(run)
+    painted = sorted((r for r in runs if r.start < r.end), key=lambda r: r.start)
+    out: list[str] = []
+    active: list[Run] = []
+    next_run = 0
+    for a, b in zip(points, points[1:]):
+        for mark in marks.get(a, []):
+            if mark.kind == "boundary":
+                out.append(
+                    f'<span class="mark" title="{html.escape(mark.label)}"></span>'
+                    f'<span class="lbl">#{mark.chunk}</span>'
+                )
+            else:
+                out.append(f'<span class="pin {mark.label}"></span>')
+        while next_run < len(painted) and painted[next_run].start <= a:
+            active.append(painted[next_run])
+            next_run += 1
+        active = [r for r in active if r.end > a]
+        classes, chunk = [], None
+        for run in active:
+            if run.kind == "chunk":
+                chunk = run.chunk
+                classes.append(f"c{(run.chunk or 0) % 2}")
+            elif run.kind == "overlap":
+                classes.append("ov")
+            elif run.kind == "hit":
+                classes.append("hit")
+        piece = html.escape(text[a:b])
+        if classes:
+            data = f' data-chunk="{chunk}"' if chunk is not None else ""
+            out.append(f'<span class="{" ".join(sorted(classes))}"{data}>{piece}</span>')
+        else:
+            out.append(piece)
+    return out

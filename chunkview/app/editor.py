@@ -9,7 +9,6 @@ redraw follows the size of the window, not of the document.
 from __future__ import annotations
 
 import bisect
-from itertools import accumulate
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -28,8 +27,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from chunkview.app import theme
+from chunkview.core.decorations import Run, decorations
 from chunkview.core.offsets import EditorOffsets, editor_text
-from chunkview.core.pipeline import ChunkResult, matching_words
+from chunkview.core.pipeline import ChunkResult
 from chunkview.core.spans import Span
 
 
@@ -67,9 +67,7 @@ class ChunkEditor(QPlainTextEdit):
         self._result: ChunkResult | None = None
         self._offsets: EditorOffsets | None = None
         self._spans: list[Span] = []
-        self._order: list[int] = []  # span indices sorted by start
-        self._starts: list[int] = []
-        self._max_ends: list[int] = []
+        self._runs: list[Run] = []
         self._query = ""
         self._pinned: list[int] = []
         self._selected: int | None = None
@@ -105,9 +103,6 @@ class ChunkEditor(QPlainTextEdit):
         self._result = result
         self._offsets = result.offsets
         self._spans = result.layout.spans
-        self._order = sorted(range(len(self._spans)), key=lambda i: self._spans[i].start)
-        self._starts = [self._spans[i].start for i in self._order]
-        self._max_ends = list(accumulate((self._spans[i].end for i in self._order), max))
         self._stale = False
         self._decorate_timer.stop()
         self._decorate()  # at once: a new layout is the thing a user waits to see
@@ -151,18 +146,10 @@ class ChunkEditor(QPlainTextEdit):
         return self.to_point(top), self.to_point(bottom)
 
     def visible_spans(self) -> list[Span]:
-        """Spans meeting the viewport: binary search over starts, then a short scan."""
-        if not self._spans or self._stale:
+        """Spans meeting the viewport."""
+        if self._result is None or self._stale:
             return []
-        first, last = self.visible_points()
-        i = bisect.bisect_right(self._max_ends, first)
-        found = []
-        while i < len(self._order) and self._starts[i] <= last:
-            span = self._spans[self._order[i]]
-            if span.end > first or span.start == span.end == first:
-                found.append(span)
-            i += 1
-        return found
+        return self._result.layout.spans_between(*self.visible_points())
 
     # ----- decorations ----------------------------------------------------------------
     def _schedule(self) -> None:
@@ -178,39 +165,43 @@ class ChunkEditor(QPlainTextEdit):
         return selection
 
     def _decorate(self) -> None:
+        """Turn the visible runs into extra selections (backgrounds, overlaps, hits); the
+        boundary and pinned runs are drawn by paintEvent."""
         dark = theme.is_dark(self.palette())
-        selections = []
-        visible = self.visible_spans()
+        if self._result is None or self._stale:
+            self._runs = []
+        else:
+            first, last = self.visible_points()
+            self._runs = decorations(
+                self._result.layout, first, last, self._query, self._pinned, self._selected
+            )
         hatch = QTextCharFormat()
         hatch.setBackground(QBrush(theme.hatch_colour(dark), Qt.BrushStyle.BDiagPattern))
-        for span in visible:
-            if span.located == "missing":
-                continue
-            fmt = QTextCharFormat()
-            colour = theme.chunk_colour(span.index, dark)
-            if span.index == self._selected:
-                colour.setAlpha(min(255, colour.alpha() * 2 + 40))
-            fmt.setBackground(colour)
-            fmt.setProperty(QTextFormat.Property.UserProperty, span.index)
-            selections.append(self._selection(span.own_start, span.end, fmt))
-            if span.start < span.own_start:  # the overlap repeated from the chunk before
-                selections.append(self._selection(span.start, span.own_start, hatch))
-        if self._query and not self._stale:
-            first, last = self.visible_points()
-            text = self._offsets_text()
-            if text is not None:
-                found = QTextCharFormat()
-                found.setBackground(theme.search_colour(dark))
-                found.setForeground(QColor("#000000"))
-                found.setFontWeight(QFont.Weight.Bold)
-                for start, end in matching_words(text, self._query, first, last):
-                    selections.append(self._selection(start, end, found))
+        found = QTextCharFormat()
+        found.setBackground(theme.search_colour(dark))
+        found.setForeground(QColor("#000000"))
+        found.setFontWeight(QFont.Weight.Bold)
+        selections = []
+        for run in self._runs:
+            if run.kind == "chunk":
+                fmt = QTextCharFormat()
+                colour = theme.chunk_colour(run.chunk or 0, dark)
+                if run.selected:
+                    colour.setAlpha(min(255, colour.alpha() * 2 + 40))
+                fmt.setBackground(colour)
+                fmt.setProperty(QTextFormat.Property.UserProperty, run.chunk)
+                selections.append(self._selection(run.start, run.end, fmt))
+            elif run.kind == "overlap":
+                selections.append(self._selection(run.start, run.end, hatch))
+            elif run.kind == "hit":
+                selections.append(self._selection(run.start, run.end, found))
         self.setExtraSelections(selections)
         self._gutter.update()
         self.viewport().update()
 
-    def _offsets_text(self) -> str | None:
-        return self._result.layout.document.text if self._result else None
+    def runs(self) -> list[Run]:
+        """The runs of the last decoration pass (what is painted now)."""
+        return list(self._runs)
 
     def search_ranges(self) -> list[tuple[int, int]]:
         """The highlighted word ranges now applied (code points), for tests and views."""
@@ -267,39 +258,29 @@ class ChunkEditor(QPlainTextEdit):
     def set_pinned(self, boundaries: list[int]) -> None:
         """Boundaries of a pinned layout (code points), drawn dashed beside the current."""
         self._pinned = sorted(boundaries)
-        self.viewport().update()
+        self._schedule()
 
     def pinned_visible(self) -> list[int]:
-        if not self._pinned:
-            return []
-        first, last = self.visible_points()
-        lo = bisect.bisect_left(self._pinned, first)
-        hi = bisect.bisect_right(self._pinned, last)
-        return self._pinned[lo:hi]
+        return [run.start for run in self._runs if run.kind == "pinned"]
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         painter = QPainter(self.viewport())
-        pen = QPen(theme.pinned_colour(theme.is_dark(self.palette())), 2, Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        for point in self.pinned_visible():
-            cursor = QTextCursor(self.document())
-            cursor.setPosition(self.to_editor(point))
-            rect = self.cursorRect(cursor)
-            painter.drawLine(rect.left() - 3, rect.top(), rect.left() - 3, rect.bottom())
-        if not self._spans or self._stale:
-            painter.end()
-            return
         dark = theme.is_dark(self.palette())
-        for span in self.visible_spans():
-            if span.located == "missing" or span.index == 0:
+        pinned_pen = QPen(theme.pinned_colour(dark), 2, Qt.PenStyle.DashLine)
+        for run in self._runs:
+            if run.kind not in ("boundary", "pinned"):
                 continue
             cursor = QTextCursor(self.document())
-            cursor.setPosition(self.to_editor(span.own_start))
+            cursor.setPosition(self.to_editor(run.start))
             rect = self.cursorRect(cursor)
-            colour = theme.kind_colour(span.kind)
-            colour = colour.lighter(130) if dark else colour.darker(110)
-            painter.fillRect(QRect(rect.left() - 1, rect.top(), 3, rect.height()), colour)
+            if run.kind == "pinned":
+                painter.setPen(pinned_pen)
+                painter.drawLine(rect.left() - 3, rect.top(), rect.left() - 3, rect.bottom())
+            else:
+                colour = theme.kind_colour(run.label)
+                colour = colour.lighter(130) if dark else colour.darker(110)
+                painter.fillRect(QRect(rect.left() - 1, rect.top(), 3, rect.height()), colour)
         painter.end()
 
     def paint_gutter(self, event: QPaintEvent) -> None:

@@ -16,7 +16,7 @@ from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.offsets import EditorOffsets
 from chunkview.core.spans import Layout, chunk_layout
-from chunkview.core.text.lexical import WORD_RE, lexical_tokens, snippet_around
+from chunkview.core.text.lexical import lexical_tokens, snippet_around
 from chunkview.core.text.tokens import count_many
 
 
@@ -80,22 +80,6 @@ def search(layout: Layout, query: str) -> list[SearchHit]:
         if found.at >= 0:
             hits.append(SearchHit(span.index, span.start + found.at, found.text))
     return hits
-
-
-def matching_words(
-    text: str, query: str, start: int = 0, end: int | None = None
-) -> list[tuple[int, int]]:
-    """Ranges of the words of ``text[start:end]`` that begin with a query word."""
-    prefixes = tuple(lexical_tokens(query))
-    if not prefixes:
-        return []
-    from chunkview.core.text.lexical import _fold
-
-    return [
-        (m.start(), m.end())
-        for m in WORD_RE.finditer(text, start, end if end is not None else len(text))
-        if _fold(m.group()).startswith(prefixes)
-    ]
 
 
 class Pipeline:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from chunkview.core.document import Document
@@ -112,6 +114,10 @@ class Layout:
     size_unit: str = "chars"
     #: each located span's size in ``size_unit``, in span order (for histograms)
     sizes: list[int] = field(default_factory=list)
+    # the spans by start with running maximum ends, built on first use by spans_between
+    _order: list[Span] | None = field(default=None, init=False, repr=False, compare=False)
+    _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _max_ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +133,22 @@ class Layout:
             "warnings": [w.to_json() for w in self.warnings],
             "stats": {"chars": vars(self.chars), "bytes": vars(self.bytes)},
         }
+
+    def spans_between(self, first: int, last: int) -> list[Span]:
+        """The spans meeting ``first..last`` (a span ending at ``first`` does not; an empty
+        one at ``first`` does), in start order: a binary search, then a short scan."""
+        if self._order is None:
+            self._order = sorted(self.spans, key=lambda s: s.start)
+            self._starts = [s.start for s in self._order]
+            self._max_ends = list(accumulate((s.end for s in self._order), max))
+        found = []
+        i = bisect.bisect_right(self._max_ends, first)
+        while i < len(self._order) and self._starts[i] <= last:
+            span = self._order[i]
+            if span.end > first or span.start == span.end == first:
+                found.append(span)
+            i += 1
+        return found
 
     def span_at(self, position: int) -> Span | None:
         """The last span whose own part contains ``position`` (binary search over starts)."""
@@ -264,8 +286,6 @@ def _cut_blocks(document: Document, spans: Sequence[Span]) -> list[Warning]:
     if not blocks:
         return []
     ends = sorted({s.end for s in spans if s.located != "missing"})
-    import bisect
-
     warnings = []
     for block in blocks:
         i = bisect.bisect_right(ends, block.start)

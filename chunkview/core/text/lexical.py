@@ -21,13 +21,13 @@ _W_RE = regex.compile(f"[{W_CLASS}]")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     return unicodedata.normalize("NFC", text).lower()
 
 
 def lexical_tokens(text: str) -> list[str]:
     """Return the words of ``text``, in NFC and lower case, in order (no stemming)."""
-    return WORD_RE.findall(_fold(text))
+    return WORD_RE.findall(fold(text))
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,13 @@ class Snippet:
 
 def first_match(text: str, words: Iterable[str]) -> int:
     """Offset of the first word of ``text`` that begins with one of ``words``, or -1."""
-    prefixes = tuple(_fold(word) for word in words)
+    prefixes = tuple(fold(word) for word in words)
     if not prefixes:
         return -1
     # Word boundaries are found on the raw text so offsets stay in it; NFC composition
     # never turns a letter, digit or mark into a separator, so the words are the same.
     for match in WORD_RE.finditer(text):
-        if _fold(match.group()).startswith(prefixes):
+        if fold(match.group()).startswith(prefixes):
             return match.start()
     return -1
 
