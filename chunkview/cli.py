@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
-from chunkview import api
+from chunkview import __version__, api
 from chunkview.core import registry
 from chunkview.core.document import KINDS, Document, decode_text, kind_for_path, load_document
 from chunkview.core.errors import ChunkerError, DocumentError
@@ -70,28 +72,35 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _list_entries() -> str:
-    lines = []
+def list_entries() -> list[dict[str, Any]]:
+    """Every entry and its options as JSON data. A printed ``default`` is what the library
+    uses when the option is left out, so passing it back changes nothing; an option without
+    one is best left out (its help says what the library then does); a ``preset`` default
+    is the panel's starting value where the library has none, and is always passed; ``when``
+    names the settings under which an option applies
+    (the library refuses it otherwise)."""
+    listed = []
     for entry in registry.entries():
-        lines.append(f"{entry.id}  ({entry.title}, {entry.library})")
-        for p in entry.params:
-            extra = (
-                f" [{p.minimum:g}..{p.maximum:g}]"
-                if p.minimum is not None and p.maximum is not None
-                else ""
-            )
-            choices = f" one of {', '.join(map(str, p.choices))}" if p.choices else ""
-            when = (
-                ""
-                if not p.when
-                else " (when "
-                + ", ".join(f"{k} in {'|'.join(map(str, v))}" for k, v in p.when.items())
-                + ")"
-            )
-            lines.append(
-                f"    {p.name} = {json.dumps(p.default)}  {p.kind}{extra}{choices}{when}  {p.help}"
-            )
-    return "\n".join(lines)
+        params = []
+        for param in entry.params:
+            data = param.to_json()
+            if param.omitted(param.default):  # the panel's "leave it out" value
+                for key in ("default", "special", "minimum"):
+                    data.pop(key, None)
+                if "choices" in data:
+                    data["choices"] = [c for c in data["choices"] if c != param.special]
+            params.append(data)
+        listed.append(
+            {
+                "id": entry.id,
+                "library": entry.library,
+                "title": entry.title,
+                "summary": getattr(entry, "summary", ""),
+                "sizeUnit": getattr(entry, "size_unit", "chars"),
+                "params": params,
+            }
+        )
+    return listed
 
 
 def headless(argv: list[str]) -> int:
@@ -99,7 +108,7 @@ def headless(argv: list[str]) -> int:
     try:
         args = _parse(argv)
         if args.command == "list":
-            print(_list_entries())
+            print(dumps(list_entries(), indent=2))
             return 0
         if args.command == "render":
             from chunkview.app.render import render_file
@@ -144,19 +153,67 @@ def headless(argv: list[str]) -> int:
     return 0
 
 
+USAGE = (
+    "usage: chunkview [FILE]            open the inspector (a sample without FILE)\n"
+    "       chunkview run|spans ENTRY [FILE|-] [--options JSON] ...\n"
+    "       chunkview list               every entry, its options and defaults, as JSON\n"
+    "       chunkview render FILE --entry ENTRY [--options JSON] [--query Q] "
+    "--out OUT.png|OUT.html\n"
+    "       chunkview --version"
+)
+NO_DISPLAY_HINT = (
+    "chunkview: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+    "run it in a desktop session, or set QT_QPA_PLATFORM=offscreen to run without a screen"
+)
+
+
+def _launch_problem(argv: list[str]) -> str | None:
+    """Why these arguments cannot open the window, as one line; None when they can."""
+    if len(argv) > 1:
+        return f"one file at most, got {len(argv)} arguments (see chunkview --help)"
+    if not argv:
+        return None
+    word = argv[0]
+    if word.startswith("-") and word != "-":
+        return f"unknown option {word} (see chunkview --help)"
+    if os.path.isdir(word):
+        return f"{word} is a folder, not a file"
+    if not os.path.isfile(word):
+        return (
+            f"{word}: no such file, nor a command ({', '.join(SUBCOMMANDS)}; see chunkview --help)"
+        )
+    return None
+
+
+def display_available(environ: Mapping[str, str] = os.environ) -> bool:
+    """False where Qt would abort for want of a screen: Linux and the BSDs with neither an
+    X11 nor a Wayland display and no platform plugin chosen."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return any(environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
-        return headless(argv)
+        try:
+            return headless(argv)
+        except BrokenPipeError:  # `chunkview list | head`: the reader left, no traceback
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
     if argv and argv[0] in ("-h", "--help"):
-        print(
-            "usage: chunkview [FILE]            open the inspector (a sample without FILE)\n"
-            "       chunkview run|spans ENTRY [FILE|-] [--options JSON] ...\n"
-            "       chunkview list\n"
-            "       chunkview render FILE --entry ENTRY [--options JSON] [--query Q] "
-            "--out OUT.png|OUT.html"
-        )
+        print(USAGE)
         return 0
+    if argv and argv[0] in ("-V", "--version"):
+        print(f"chunkview {__version__}")
+        return 0
+    problem = _launch_problem(argv)
+    if problem is not None:
+        print(f"chunkview: {problem}", file=sys.stderr)
+        return 2
+    if not display_available():
+        print(NO_DISPLAY_HINT, file=sys.stderr)
+        return 1
     from chunkview.app.main_window import launch
 
     return launch(argv[0] if argv else None)

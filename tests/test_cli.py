@@ -43,7 +43,9 @@ def test_list_names_every_param():
     result = cli("list")
     assert result.returncode == 0
     assert "agentos.SemanticChunker" in result.stdout
-    assert "targetSize = 1000" in result.stdout
+    listed = {entry["id"]: entry for entry in json.loads(result.stdout)}
+    params = {p["name"]: p for p in listed["agentos.SemanticChunker"]["params"]}
+    assert params["targetSize"]["default"] == 1000
 
 
 def test_hang_is_an_error_object():

@@ -243,7 +243,7 @@ class ParamsPanel(QWidget):
             value = values[param.name]
             if not param.applies(values) or param.omitted(value):
                 continue
-            if value != param.default or param.name == "strategy" or param.always:
+            if value != param.default or param.name == "strategy" or param.always or param.preset:
                 options[param.name] = value
         return options
 

@@ -47,12 +47,13 @@ def render_file(
 
 def _render_png(document, entry_id, options, query, out, dark) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtCore import QCoreApplication, QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
     from chunkview.app import theme
     from chunkview.app.main_window import MainWindow
 
+    previous_handler = qInstallMessageHandler(_quiet_offscreen)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     theme.apply_theme(app, dark)
     settings = QSettings(
@@ -86,7 +87,7 @@ def _render_png(document, entry_id, options, query, out, dark) -> int:
             print(f"chunkview: cannot write {out}", file=sys.stderr)
             return 1
         if not window.error_label.isHidden():
-            print(f"chunkview: {window.error_label.text()}", file=sys.stderr)
+            print(f"chunkview: {plain_error(window.error_label.text())}", file=sys.stderr)
             return 1
         return 0
     finally:
@@ -94,3 +95,20 @@ def _render_png(document, entry_id, options, query, out, dark) -> int:
         window.deleteLater()
         if os.path.exists(settings.fileName()):
             os.remove(settings.fileName())
+        qInstallMessageHandler(previous_handler)
+
+
+def _quiet_offscreen(mode, context, message: str) -> None:
+    """Qt's messages, less the offscreen plugin's note that it cannot size windows."""
+    if "propagateSizeHints" not in message:
+        print(message, file=sys.stderr)
+
+
+def plain_error(rich: str) -> str:
+    """The window's error label as one line of plain text (it is rich text there, with a
+    note about the last good layout that a one-off render has no use for)."""
+    from PySide6.QtGui import QTextDocumentFragment
+
+    lines = QTextDocumentFragment.fromHtml(rich).toPlainText().splitlines()
+    kept = [line.strip() for line in lines if line.strip() and "last good run" not in line]
+    return ": ".join(kept)

@@ -39,14 +39,21 @@ class Param:
     #: the part a size plays, for histograms and warnings: target | max | min | overlap
     role: str | None = None
     #: for numbers: the minimum stands for "leave the option out" (the library's own
-    #: default, which may depend on other options); the text shown for it
+    #: default, which may depend on other options); the text shown for it. For choices:
+    #: the choice that stands for leaving the option out
     special: str | None = None
     #: always pass the value, even when it equals the default (a required option)
     always: bool = False
+    #: the default is the panel's preset, not the library's: the library has none (leaving
+    #: the option out is an error or does something else), so the value is always passed
+    preset: bool = False
 
     def omitted(self, value: Any) -> bool:
         """True when ``value`` means "leave this option to the library"."""
-        return value is None or (self.special is not None and value == self.minimum)
+        if value is None or self.special is None:
+            return value is None
+        # a choice named ``special`` (such as "none"), or a number's minimum
+        return value == (self.special if self.kind == "choice" else self.minimum)
 
     def applies(self, options: Mapping[str, Any]) -> bool:
         if not self.when:
@@ -68,6 +75,8 @@ class Param:
             data["choices"] = list(self.choices)
         if self.when:
             data["when"] = {k: list(v) for k, v in self.when.items()}
+        if self.preset:
+            data["preset"] = True
         return data
 
 

@@ -304,6 +304,7 @@ class ChunkingEngineEntry(Entry):
             "how the content is cut",
             choices=STRATEGIES,
             group="Strategy",
+            preset=True,
         ),
         Param(
             "chunkSize",

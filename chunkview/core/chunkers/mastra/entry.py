@@ -22,8 +22,8 @@ SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")
 SIZED = (*SPLITTERS, "sentence", "token", "json")
 FACTORY = {"text": "fromText", "markdown": "fromMarkdown", "html": "fromHTML", "json": "fromJSON"}
-# the panel's choices are the option values themselves; "utf16" is the library default
-LENGTH_CHOICES = ("utf16", {"$fn": "utf8"}, {"$fn": "wordpunct"}, {"$fn": "cl100k"})
+# the panel's choices are the option values themselves; utf16 (text.length) is the library default
+LENGTH_CHOICES = ({"$fn": "utf16"}, {"$fn": "utf8"}, {"$fn": "wordpunct"}, {"$fn": "cl100k"})
 LENGTH_JS = {
     "utf8": "(text) => new TextEncoder().encode(text).length",
     "wordpunct": "(text) => (text.match(/[\\p{L}\\p{N}\\p{M}]+|[^\\s\\p{L}\\p{N}\\p{M}]/gu) "
@@ -66,6 +66,7 @@ class MastraChunkEntry(Entry):
             group="Sizes",
             role="max",
             always=True,
+            preset=True,  # the sentence strategy requires it
             when=_when(*SIZED),
         ),
         Param(
@@ -119,7 +120,7 @@ class MastraChunkEntry(Entry):
         Param(
             "lengthFunction",
             "choice",
-            "utf16",
+            {"$fn": "utf16"},
             "how sizes are measured (the library "
             "takes a function; these are the ones chunkview offers)",
             choices=LENGTH_CHOICES,
@@ -157,6 +158,7 @@ class MastraChunkEntry(Entry):
             "language-specific separators (only markdown, "
             "latex, cpp, c and ts work in the library)",
             choices=("none", *LANGUAGES),
+            special="none",
             group="Splitting",
             when=_when("recursive"),
         ),
@@ -251,6 +253,7 @@ class MastraChunkEntry(Entry):
             "[selector, key] pairs",
             group="Structure",
             when=_when("markdown", "html"),
+            preset=True,  # the library has no default headers: the field's value is sent
         ),
         Param(
             "sections",
