@@ -168,9 +168,9 @@ def test_click_chunk_selects_row_and_back(qtbot, window):
     span = window.result.layout.spans[2]
     window.editor.click_at(window.editor.to_editor(span.own_start + 1))
     assert window.table.selected_chunk() == 2
-    window.table.select_chunk(4)
-    window._table_clicked(4)
-    assert window.editor._selected == 4
+    window.table.clicked.emit(window.table.model().index(4, 0))  # as a click on row 4
+    assert window.editor._selected == 4 and window.model.selected == 4
+    assert window.table.selected_chunk() == 4
 
 
 def test_edit_rechunks_and_save_keeps_crlf(qtbot, window, tmp_path):
@@ -254,3 +254,13 @@ def test_pinned_layout_is_compared_with_the_next(qtbot, window):
     assert f"{len(pinned_starts)} chunks" in text and added > 0
     window.pin_button.setChecked(False)
     assert window.editor._pinned == [] and window.compare_label.isHidden()
+
+
+def test_histogram_keeps_its_target_line_after_tokens_arrive(qtbot, window):
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "maxSize": 600})
+    window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: window.result.tokens is not None, timeout=10000)
+    qtbot.wait(20)
+    limits = window.stats.histogram.limits
+    assert limits.get("target") == 300 and limits.get("max") == 600

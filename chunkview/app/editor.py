@@ -123,6 +123,14 @@ class ChunkEditor(QPlainTextEdit):
             self.centerCursor()
         self._schedule()
 
+    def chunk_visible(self, index: int | None) -> bool:
+        """True when chunk ``index`` (or nothing) meets the viewport: no need to scroll."""
+        if index is None or not 0 <= index < len(self._spans):
+            return True
+        span = self._spans[index]
+        first, last = self.visible_points()
+        return span.start < last and span.end > first
+
     def show_position(self, point: int) -> None:
         cursor = QTextCursor(self.document())
         cursor.setPosition(self.to_editor(point))

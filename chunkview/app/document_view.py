@@ -1,0 +1,113 @@
+"""The centre: the search box, the document kind, the legend and the chunk editor."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from chunkview.app import theme
+from chunkview.app.chunker_panel import escape
+from chunkview.app.editor import ChunkEditor
+from chunkview.core.document import KINDS
+from chunkview.core.model import InspectorModel, boundaries
+from chunkview.core.offsets import text_from_editor
+from chunkview.core.pipeline import ChunkResult
+
+
+class DocumentView(QWidget):
+    #: a short message for the status bar
+    status = Signal(str)
+
+    def __init__(self, model: InspectorModel) -> None:
+        super().__init__()
+        self.model = model
+        self._view_text: str | None = None
+        self.search_box = QLineEdit()
+        self.search_box.setPlaceholderText("Search: words a user would ask about…")
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.textChanged.connect(self._query_typed)
+        self.kind_combo = QComboBox()
+        for kind in KINDS:
+            self.kind_combo.addItem(kind, kind)
+        self.kind_combo.setToolTip("document kind (decides some defaults, e.g. mastra's strategy)")
+        self.kind_combo.currentIndexChanged.connect(
+            lambda: model.set_kind(self.kind_combo.currentData())
+        )
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.editor = ChunkEditor()
+        self.editor.edited.connect(model.text_edited)
+        self.editor.chunk_clicked.connect(model.select_chunk)
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search_box, 1)
+        search_row.addWidget(QLabel("kind"))
+        search_row.addWidget(self.kind_combo)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(search_row)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.editor, 1)
+        # edits are read from the editor only when a run or a save needs them
+        model.text_source = lambda: text_from_editor(
+            self.editor.document().toRawText(), model.document.newline
+        )
+        model.subscribe("document", self._show_document)
+        model.subscribe("result", self._show_result)
+        model.subscribe("pinned", self._show_pinned)
+        model.subscribe("selection", self._show_selection)
+        self.update_legend()
+
+    def _query_typed(self, text: str) -> None:
+        self.editor.set_query(text)
+        self.model.set_query(text)
+
+    def _show_document(self) -> None:
+        document = self.model.document
+        self.kind_combo.blockSignals(True)
+        self.kind_combo.setCurrentIndex(max(self.kind_combo.findData(document.kind), 0))
+        self.kind_combo.blockSignals(False)
+        self.editor.setReadOnly(False)
+        self._view_text = None
+        self.editor.set_text(document.text)
+
+    def _show_result(self, result: ChunkResult) -> None:
+        shown = result.layout.document.text
+        self._show_text(shown, view=shown != result.request.document.text)
+        self.editor.set_result(result)
+        self.update_legend()
+
+    def _show_text(self, text: str, view: bool) -> None:
+        """Show the document, or (read-only) the text an entry shows instead of it, such
+        as a transcript's turns one per line."""
+        if view != self.editor.isReadOnly() or (view and text != self._view_text):
+            self.editor.set_text(text if view else self.model.document.text)
+            self.editor.setReadOnly(view)
+            self._view_text = text if view else None
+            self.status.emit(
+                "Showing the transcript's turns, one per line (read-only); the file itself is JSON"
+                if view
+                else ""
+            )
+
+    def _show_pinned(self, pinned: ChunkResult | None) -> None:
+        self.editor.set_pinned(boundaries(pinned) if pinned is not None else [])
+
+    def _show_selection(self, index: int | None) -> None:
+        self.editor.select_chunk(index, scroll=not self.editor.chunk_visible(index))
+
+    def update_legend(self) -> None:
+        """The boundary kinds of the layout shown (in order of first appearance)."""
+        result = self.model.result
+        kinds = list(dict.fromkeys(s.kind for s in result.layout.spans)) if result else []
+        swatches = "&nbsp;&nbsp;".join(
+            f'<span style="color:{theme.kind_colour(k).name()}">▌</span>{escape(k)}'
+            for k in kinds[:12]
+        )
+        overlap = (
+            "&nbsp;&nbsp;&nbsp;▨ overlap (repeated text)"
+            if result is not None and result.layout.overlaps
+            else ""
+        )
+        self.legend.setText(
+            f"<small>boundary: {swatches}{overlap}</small>" if kinds else "<small>&nbsp;</small>"
+        )

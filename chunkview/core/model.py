@@ -1,0 +1,265 @@
+"""InspectorModel: a session's state and the operations on it, with no Qt.
+
+The document, the chosen entry and its options, the current and pinned layouts, the query,
+the selected chunk and the last error live here. Panels observe the model (``subscribe``)
+and send it what a user does; the model never chunks itself: ``submit`` hands a
+``ChunkRequest`` to its ``runner`` (the app's worker, or a plain function in tests) and
+the runner answers with ``accept``, ``fail`` or ``accept_tokens``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from chunkview.core import registry
+from chunkview.core.document import Document
+from chunkview.core.entry import Entry
+from chunkview.core.pipeline import ChunkRequest, ChunkResult
+from chunkview.core.spans import BoundaryDiff, boundary_diff
+
+#: what a model tells its observers, with the arguments each event carries
+EVENTS = (
+    "document",  # the document was replaced (not edited)
+    "modified",  # the modified flag changed: (modified,)
+    "entry",  # another entry was chosen: (entry,)
+    "stale",  # something that decides the chunks changed: a run is due
+    "query",  # (query,)
+    "running",  # (running,)
+    "result",  # a newer result is shown: (result,)
+    "tokens",  # token counts arrived for the shown result: (tokens,)
+    "failed",  # the newest run failed: (failure,)
+    "pinned",  # the pinned layout changed: (pinned result or None,)
+    "selection",  # (chunk index or None,)
+)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why the newest run gave no layout, in the library's words."""
+
+    generation: int
+    entry_id: str
+    name: str  # the JS error name, OptionError, or Hang
+    message: str
+    position: int | None = None  # where in the document, when known
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The pinned layout against the shown one."""
+
+    pinned: ChunkResult
+    current: ChunkResult
+    same_text: bool
+    diff: BoundaryDiff
+
+
+def boundaries(result: ChunkResult) -> list[int]:
+    """Where each placed chunk's own text starts (code points), in order."""
+    return [s.own_start for s in result.layout.spans if s.located != "missing"]
+
+
+class InspectorModel:
+    def __init__(self, runner: Callable[[ChunkRequest], None] | None = None) -> None:
+        self.runner = runner
+        #: where the current text comes from after edits (the app's editor); None: as set
+        self.text_source: Callable[[], str] | None = None
+        self.document = Document("")
+        self.modified = False
+        self.entry_id = ""
+        self.options_by_entry: dict[str, dict[str, Any]] = {}
+        self.embedder: str | None = "hash64"
+        self.tokenizer: str | None = "wordpunct"
+        self.query = ""
+        self.generation = 0
+        self.shown_generation = -1
+        self.result: ChunkResult | None = None
+        self.pinned: ChunkResult | None = None
+        self.selected: int | None = None
+        self.failure: Failure | None = None
+        self.running = False
+        self._text_dirty = False
+        self._observers: dict[str, list[Callable[..., None]]] = {name: [] for name in EVENTS}
+
+    # ----- observing ----------------------------------------------------------------
+    def subscribe(self, event: str, callback: Callable[..., None]) -> None:
+        self._observers[event].append(callback)
+
+    def _emit(self, event: str, *args: Any) -> None:
+        for callback in self._observers[event]:
+            callback(*args)
+
+    # ----- the document ---------------------------------------------------------------
+    def set_document(self, document: Document) -> None:
+        """Show a new document (opened, a sample, or reloaded): not an edit."""
+        self.document = document
+        self._text_dirty = False
+        self._set_modified(False)
+        self.selected = None
+        self._emit("document")
+        self._emit("stale")
+
+    def text_edited(self) -> None:
+        """The user edited the text; it is read from ``text_source`` when next needed, so a
+        keystroke costs nothing here."""
+        self._text_dirty = True
+        self._set_modified(True)
+        self._emit("stale")
+
+    def set_text(self, text: str) -> None:
+        """An edit given as the whole new text (for callers without a text source)."""
+        self.document = replace(self.document, text=text)
+        self._set_modified(True)
+        self._emit("stale")
+
+    def sync_text(self) -> Document:
+        """The document with the latest edits in it."""
+        if self._text_dirty and self.text_source is not None:
+            self._text_dirty = False
+            self.document = replace(self.document, text=self.text_source())
+        return self.document
+
+    def set_kind(self, kind: str) -> None:
+        self.document = replace(self.sync_text(), kind=kind)
+        self._emit("stale")
+
+    def saved(self, path: str) -> None:
+        """The document was written to ``path``."""
+        self.document = replace(self.document, path=path)
+        self._set_modified(False)
+
+    def _set_modified(self, modified: bool) -> None:
+        if modified != self.modified:
+            self.modified = modified
+            self._emit("modified", modified)
+
+    # ----- entry and options ----------------------------------------------------------
+    @property
+    def entry(self) -> Entry:
+        return registry.get(self.entry_id)
+
+    def select_entry(self, entry_id: str, options: dict[str, Any] | None = None) -> None:
+        entry = registry.get(entry_id)  # KeyError for an unknown id, before any change
+        if options is not None:
+            self.options_by_entry[entry_id] = dict(options)
+        self.entry_id = entry_id
+        self._emit("entry", entry)
+        self._emit("stale")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The chosen entry's options as last set (the panel's values)."""
+        return dict(self.options_by_entry.get(self.entry_id, {}))
+
+    def set_options(self, options: dict[str, Any]) -> None:
+        self.options_by_entry[self.entry_id] = dict(options)
+        self._emit("stale")
+
+    def set_embedder(self, name: str | None) -> None:
+        self.embedder = name
+        self._emit("stale")
+
+    def set_tokenizer(self, name: str | None) -> None:
+        self.tokenizer = name
+        self._emit("stale")
+
+    def set_query(self, query: str) -> None:
+        self.query = query
+        self._emit("query", query)
+        self._emit("stale")  # hits come with the result (the chunks are reused)
+
+    def limits(self, result: ChunkResult | None = None) -> dict[str, float]:
+        """The size lines of a result (default: the shown one): target, max, min."""
+        result = result or self.result
+        if result is None:
+            return {}
+        return registry.get(result.request.entry_id).limits(result.request.options)
+
+    # ----- running ----------------------------------------------------------------------
+    def request(self) -> ChunkRequest | None:
+        """A request for the current state, with the next generation number."""
+        if not self.entry_id:
+            return None
+        entry = self.entry
+        self.generation += 1
+        return ChunkRequest(
+            self.generation,
+            self.entry_id,
+            self.sync_text(),
+            self.options,
+            query=self.query,
+            embedder=self.embedder if entry.uses_embedder else None,
+            tokenizer=self.tokenizer if entry.uses_tokenizer else None,
+        )
+
+    def submit(self) -> ChunkRequest | None:
+        """Send a request for the current state to the runner."""
+        request = self.request()
+        if request is None or self.runner is None:
+            return request
+        self._set_running(True)
+        self.runner(request)
+        return request
+
+    def accept(self, result: ChunkResult) -> bool:
+        """Show ``result`` unless a newer one is shown already; True when shown."""
+        if result.generation < self.shown_generation:
+            return False  # an older job finishing late never replaces a newer view
+        self.shown_generation = result.generation
+        if result.generation == self.generation:
+            self._set_running(False)
+        self.failure = None
+        self.result = result
+        if self.selected is not None and self.selected >= len(result.layout.spans):
+            self.selected = None
+        self._emit("result", result)
+        return True
+
+    def accept_tokens(self, generation: int, tokens: list[int]) -> None:
+        if self.result is None or generation != self.result.generation:
+            return
+        self.result.tokens = tokens
+        self._emit("tokens", tokens)
+
+    def fail(self, generation: int, name: str, message: str, position: int | None = None) -> None:
+        """The run of ``generation`` failed; only the newest run's failure is shown, and
+        the last good layout stays."""
+        if generation != self.generation:
+            return
+        self.shown_generation = generation
+        self._set_running(False)
+        self.failure = Failure(generation, self.entry_id, name, message, position)
+        self._emit("failed", self.failure)
+
+    def _set_running(self, running: bool) -> None:
+        if running != self.running:
+            self.running = running
+            self._emit("running", running)
+
+    # ----- compare and select ---------------------------------------------------------
+    def pin(self, pinned: bool = True) -> None:
+        """Keep the shown layout to compare the next ones with (or drop the pin)."""
+        self.pinned = self.result if pinned else None
+        self._emit("pinned", self.pinned)
+
+    def comparison(self) -> Comparison | None:
+        if self.pinned is None or self.result is None:
+            return None
+        same = self.pinned.layout.document.text == self.result.layout.document.text
+        diff = boundary_diff(boundaries(self.pinned), boundaries(self.result))
+        return Comparison(self.pinned, self.result, same, diff)
+
+    def select_chunk(self, index: int | None) -> None:
+        if self.result is None or index is None or not 0 <= index < len(self.result.layout.spans):
+            index = None
+        self.selected = index
+        self._emit("selection", index)
+
+    def chunk_at(self, point: int) -> int | None:
+        """The chunk whose own part holds ``point`` (code points) in the shown layout."""
+        if self.result is None:
+            return None
+        span = self.result.layout.span_at(point)
+        return None if span is None else span.index
