@@ -10,11 +10,11 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from chunkview.core.document import Document
-from chunkview.core.structure import protected_blocks
 from chunkview.core.text.js import is_blank, utf16_len
 from chunkview.core.text.tokens import wordpunct_count
 
-if TYPE_CHECKING:  # entry.py imports this module
+if TYPE_CHECKING:  # entry.py and the checks import this module
+    from chunkview.core.checks import CheckSettings
     from chunkview.core.entry import Entry, RunContext
 
 #: how each size unit is measured on a chunk's text
@@ -70,7 +70,9 @@ class Span:
 class Warning:
     """Something a user should look at: what, where (code points) and which chunk."""
 
-    kind: str  # text-lost, over-max, under-min, duplicate, bad-offsets, block-cut, missing
+    #: text-lost, over-max, under-min, duplicate, bad-offsets, missing, and the kinds of
+    #: chunkview.core.checks (stranded-heading, table-cut, block-cut, mid-sentence, ...)
+    kind: str
     message: str
     start: int
     end: int
@@ -182,12 +184,15 @@ def build_layout(
     spans: list[Span],
     limits: Mapping[str, float] | None = None,
     size_unit: str = "chars",
+    checks: CheckSettings | None = None,
 ) -> Layout:
     """Derive overlaps, gaps, warnings and stats from located spans.
 
     ``limits`` may hold ``max`` and ``min`` (in ``size_unit``) to flag chunks over
-    maxSize or under minSize.
+    maxSize or under minSize; ``checks`` holds what the structure checks compare against.
     """
+    from chunkview.core.checks import run_checks  # the checks import Span and Warning
+
     size_of = SIZE_FUNCTIONS.get(size_unit, len)
     text = document.text
     limits = limits or {}
@@ -262,7 +267,7 @@ def build_layout(
                     i,
                 )
             )
-    warnings.extend(_cut_blocks(document, spans))
+    warnings.extend(run_checks(document, spans, checks))
     located = [s for s in spans if s.located != "missing"]
     sizes = [size_of(s.text) for s in located]
     return Layout(
@@ -278,42 +283,39 @@ def build_layout(
     )
 
 
-def _cut_blocks(document: Document, spans: Sequence[Span]) -> list[Warning]:
-    """A chunk boundary strictly inside a fenced code block or a table."""
-    if document.kind not in ("markdown", "text") or not spans:
-        return []
-    blocks = protected_blocks(document.text)
-    if not blocks:
-        return []
-    ends = sorted({s.end for s in spans if s.located != "missing"})
-    warnings = []
-    for block in blocks:
-        i = bisect.bisect_right(ends, block.start)
-        if i < len(ends) and ends[i] < block.end and document.text[ends[i] : block.end].strip():
-            cut = ends[i]
-            warnings.append(
-                Warning(
-                    "block-cut",
-                    f"a {block.kind} is cut in two at offset {cut}",
-                    block.start,
-                    block.end,
-                )
-            )
-    return warnings
+def layout_of(
+    entry: Entry,
+    shown: Document,
+    spans: list[Span],
+    options: dict[str, Any],
+    token_limit: int | None = None,
+    tokenizer: str | None = None,
+) -> Layout:
+    """The Layout of placed spans, with the entry's limits and size unit, and the settings
+    of the structure checks (``token_limit`` turns on the embedding-model limit check)."""
+    from chunkview.core.checks import settings_for
 
-
-def layout_of(entry: Entry, shown: Document, spans: list[Span], options: dict[str, Any]) -> Layout:
-    """The Layout of placed spans, with the entry's limits and size unit."""
-    return build_layout(shown, spans, entry.limits(options), size_unit=entry.size_unit)
+    return build_layout(
+        shown,
+        spans,
+        entry.limits(options),
+        size_unit=entry.size_unit,
+        checks=settings_for(entry, options, token_limit, tokenizer),
+    )
 
 
 def chunk_layout(
-    entry: Entry, document: Document, options: dict[str, Any], ctx: RunContext
+    entry: Entry,
+    document: Document,
+    options: dict[str, Any],
+    ctx: RunContext,
+    token_limit: int | None = None,
 ) -> tuple[Any, Layout]:
     """Run ``entry`` and lay out its chunks: the native result and its Layout."""
     chunking = entry.chunk(document, options, ctx)
     ctx.check()
-    return chunking.native, layout_of(entry, chunking.shown, chunking.spans, options)
+    layout = layout_of(entry, chunking.shown, chunking.spans, options, token_limit, ctx.tokenizer)
+    return chunking.native, layout
 
 
 @dataclass(frozen=True)

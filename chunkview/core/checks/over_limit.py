@@ -1,0 +1,29 @@
+"""Chunks over an embedding model's token limit (the model would silently truncate them)."""
+
+from __future__ import annotations
+
+from chunkview.core.checks.context import CheckInput
+from chunkview.core.spans import Warning
+from chunkview.core.text.tokens import count_many
+
+KIND = "over-limit"
+
+
+def check(given: CheckInput) -> list[Warning]:
+    limit = given.settings.token_limit
+    if not limit or not given.located:
+        return []
+    tokenizer = given.settings.tokenizer
+    counts = count_many([s.text for s in given.located], tokenizer)
+    over = [(span, n) for span, n in zip(given.located, counts) if n > limit]
+    return [
+        Warning(
+            KIND,
+            f"chunk {span.index} is {n} {tokenizer} tokens, over the model's limit of "
+            f"{limit} ({n - limit} cut off; {len(over)} of {len(counts)} chunks over)",
+            span.start,
+            span.end,
+            span.index,
+        )
+        for span, n in over
+    ]
