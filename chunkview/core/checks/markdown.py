@@ -1,7 +1,8 @@
 """Markdown structure the checks need: headings, tables, fenced blocks (markdown-it-py).
 
-Only the block pass runs (inline parsing is off): a 10 MB document parses in about 2.5 s,
-once per text, and every check and every option change reuses it.
+Only the block pass runs (inline parsing is off), once per text: every check and every
+option change reuses it. It still costs about 0.3 s a megabyte (bench/checks.py), many times
+the chunking itself, so texts over MAX_PARSED_CHARS go without the Markdown checks.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class Structure:
 
 
 EMPTY = Structure((), (), ())
+#: above this many characters the parse would cost far more than the chunking
+MAX_PARSED_CHARS = 2_000_000
 
 
 #: no heading, table or fence can exist without one of these
@@ -74,7 +77,7 @@ def _line_end(text: str, starts: list[int], line: int) -> int:
 @lru_cache(maxsize=2)
 def structure(text: str) -> Structure:
     """Headings, tables and fenced blocks of ``text``, as code-point ranges of whole lines."""
-    if not any(mark in text for mark in _MARKS):
+    if len(text) > MAX_PARSED_CHARS or not any(mark in text for mark in _MARKS):
         return EMPTY
     starts = _line_starts(text)
     last = len(starts) - 1
