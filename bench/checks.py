@@ -16,8 +16,7 @@ import time
 from _common import corpus_text
 
 from chunkview import api
-from chunkview.core.checks import CHECKS, CheckInput, CheckSettings
-from chunkview.core.checks import markdown
+from chunkview.core.checks import CHECKS, CheckInput, CheckSettings, markdown
 from chunkview.core.checks.markdown import structure
 from chunkview.core.document import Document
 

@@ -224,9 +224,8 @@ def test_token_limits_from_a_setting():
 
 def test_the_layout_carries_the_checks_of_an_entry_run():
     text = "# Guide\n\n" + "Words go here and on. " * 30 + "\n\n## Next\n\nMore words here.\n"
-    layout = api.spans(
-        "mastra.chunk", Document(text, kind="markdown"), {"strategy": "character", "maxSize": 100, "overlap": 0}
-    )
+    options = {"strategy": "character", "maxSize": 100, "overlap": 0}
+    layout = api.spans("mastra.chunk", Document(text, kind="markdown"), options)
     assert layout.warnings == sorted(layout.warnings, key=lambda w: (w.start, w.end))
     assert any(w.kind == "mid-sentence" for w in layout.warnings)
 
