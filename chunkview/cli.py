@@ -197,7 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         try:
-            return headless(argv)
+            status = headless(argv)
+            sys.stdout.flush()  # here, where a closed pipe can still be caught
+            return status
         except BrokenPipeError:  # `chunkview list | head`: the reader left, no traceback
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 1

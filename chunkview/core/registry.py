@@ -23,6 +23,12 @@ def register(entry: Entry) -> None:
     _entries[entry.id] = entry
 
 
+def builtin_modules() -> list[str]:
+    """The modules the built-in entries live in (imported by name, so a bundler that
+    follows import statements must be told about them)."""
+    return sorted({module for module, _ in _BUILTIN})
+
+
 def _load_builtins() -> None:
     if _entries:
         return
