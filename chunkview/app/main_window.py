@@ -26,6 +26,7 @@ from chunkview.app import theme
 from chunkview.app.chunker_panel import ChunkerPanel, escape
 from chunkview.app.document_view import DocumentView
 from chunkview.app.files import DEFAULT_SAMPLE, SAMPLES, DocumentFiles
+from chunkview.app.icon import app_icon
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.document import Document
@@ -253,6 +254,7 @@ class MainWindow(QMainWindow):
 def launch(path: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("chunkview")
+    app.setWindowIcon(app_icon())
     settings = QSettings("chunkview", "chunkview")
     theme.apply_theme(app, bool(settings.value("dark", False, bool)))  # type: ignore[arg-type]
     window = MainWindow(settings)
