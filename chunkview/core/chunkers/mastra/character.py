@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from chunkview.core.chunkers.mastra.jsregex import escape
-from chunkview.core.chunkers.mastra.splitter import Splitter, split_on_separator
+from chunkview.core.chunkers.mastra.splitter import (
+    Splitter,
+    nodes,
+    split_on_separator,
+    splitter_from,
+)
+from chunkview.core.chunkers.mastra.validate import check_overlap
+from chunkview.core.text.js import to_units
 
 
 def character_split(
@@ -38,3 +47,14 @@ def _windows(piece: str, splitter: Splitter) -> list[str]:
             return windows
         # the step counts the length function, even when it does not count units
         start += max(1, int(length(window) - splitter.overlap))
+
+
+def character_chunks(
+    units: str, options: dict[str, Any], metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The character strategy's chunk nodes."""
+    splitter = splitter_from(options)
+    check_overlap(splitter.max_size, splitter.overlap)
+    separator = to_units(options.get("separator", "\n\n"))
+    is_regex = bool(options.get("isSeparatorRegex", False))
+    return nodes(units, character_split(units, splitter, separator, is_regex), metadata, splitter)

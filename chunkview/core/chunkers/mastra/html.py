@@ -18,7 +18,7 @@ from typing import Any
 
 import regex
 
-from chunkview.core.chunkers.mastra.document import splitter_from
+from chunkview.core.chunkers.mastra.splitter import splitter_from
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CLASS, from_units, trim

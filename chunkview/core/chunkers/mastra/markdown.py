@@ -6,7 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from chunkview.core.chunkers.mastra.recursive import MARKDOWN, separator_chunks
 from chunkview.core.text.js import from_units, trim
+
+
+def markdown_chunks(
+    units: str, options: dict[str, Any], metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The markdown strategy: split by the given headers, or a recursive split on
+    markdown's separators when no headers are given."""
+    if "headers" in options:
+        return markdown_headers(units, options, metadata)
+    return separator_chunks(units, options, metadata, MARKDOWN, True)
 
 
 def markdown_headers(

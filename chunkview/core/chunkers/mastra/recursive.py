@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from chunkview.core.chunkers.mastra.jsregex import compile_js, escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
     merge_splits,
+    nodes,
     split_on_separator,
+    splitter_from,
 )
+from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import to_units
 
 DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]
 MARKDOWN = ["\n#{1,6} ", "```\n", "\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n", "\n\n", "\n", " ", ""]
@@ -137,3 +143,37 @@ def recursive_split(
     if small:
         chunks.extend(merge_splits(small, joiner, splitter))
     return chunks
+
+
+def separator_chunks(
+    units: str,
+    options: dict[str, Any],
+    metadata: dict[str, Any],
+    separators: list[str],
+    is_regex: bool,
+) -> list[dict[str, Any]]:
+    """The chunk nodes of a recursive split on ``separators`` (latex and markdown without
+    headers are this with their own lists)."""
+    splitter = splitter_from(options)
+    check_overlap(splitter.max_size, splitter.overlap)
+    chunks = recursive_split(units, separators, is_regex, splitter)
+    return nodes(units, chunks, metadata, splitter)
+
+
+def recursive_chunks(
+    units: str, options: dict[str, Any], metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The recursive strategy: a language's separators, or the given (or default) list."""
+    language = options.get("language")
+    if language is not None:
+        return separator_chunks(units, options, metadata, language_separators(language), True)
+    separators = [to_units(s) for s in options.get("separators", DEFAULT_SEPARATORS)]
+    is_regex = bool(options.get("isSeparatorRegex", False))
+    return separator_chunks(units, options, metadata, separators, is_regex)
+
+
+def latex_chunks(
+    units: str, options: dict[str, Any], metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The latex strategy: a recursive split on LaTeX's sectioning separators."""
+    return separator_chunks(units, options, metadata, LATEX, True)

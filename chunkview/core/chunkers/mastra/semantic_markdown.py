@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from chunkview.core.chunkers.mastra.document import splitter_from
+from chunkview.core.chunkers.mastra.splitter import splitter_from
 from chunkview.core.chunkers.mastra.token import encode, load_encoding, special_sets
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.text.js import W_CLASS, from_units, trim

@@ -8,7 +8,7 @@ from typing import Any
 
 import regex
 
-from chunkview.core.chunkers.mastra.splitter import Splitter, start_indexes
+from chunkview.core.chunkers.mastra.splitter import Splitter, length_function, nodes, start_indexes
 from chunkview.core.text.js import W_CLASS, from_units, trim
 
 _CAPITAL_AFTER_SPACE_RE = re.compile(f"[{W_CLASS}]+[A-Z]")
@@ -112,8 +112,6 @@ def _by_code_points(text: str, max_size: float, length) -> list[str]:
 
 
 def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
-    from chunkview.core.chunkers.mastra.document import _nodes, length_function
-
     max_size = options["maxSize"]
     overlap = options.get("overlap", 0)
     target = options.get("targetSize")
@@ -171,4 +169,4 @@ def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any
             {"text": from_units(c), "metadata": {**metadata, "startIndex": i}}
             for c, i in zip(chunks, indexes)
         ]
-    return _nodes(units, chunks, metadata, splitter)
+    return nodes(units, chunks, metadata, splitter)

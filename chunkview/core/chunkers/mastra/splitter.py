@@ -3,12 +3,15 @@ latex and sentence (spec/mastra.md §4). All strings are unit strings (UTF-16 un
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
-from chunkview.core.text.js import trim
+from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import from_units, trim
+from chunkview.core.text.tokens import cl100k_count, wordpunct_count
 
 Length = Callable[[str], float]
 
@@ -102,3 +105,63 @@ def start_indexes(source: str, chunks: list[str], overlap: float) -> list[int]:
         indexes.append(index)
         previous_len = len(chunk)
     return indexes
+
+
+# ----- the options every splitter strategy shares, and the chunk nodes it returns -----
+LENGTH_FUNCTIONS: dict[str, Callable[[str], int]] = {
+    "utf16": len,
+    "utf8": lambda units: len(from_units(units).encode("utf-8", "surrogatepass")),
+    "wordpunct": lambda units: wordpunct_count(from_units(units)),
+    "cl100k": lambda units: cl100k_count(from_units(units)),
+}
+
+
+def length_function(value: Any) -> Callable[[str], float]:
+    """A lengthFunction option: ``{"$fn": name}`` (utf16, utf8, wordpunct, cl100k) or a
+    Python callable taking the chunk text."""
+    if value is None:
+        return len
+    if isinstance(value, dict):
+        name = value.get("$fn")
+        if name not in LENGTH_FUNCTIONS:
+            raise ChunkerError(
+                "Error", f"unknown lengthFunction {name!r}; one of {', '.join(LENGTH_FUNCTIONS)}"
+            )
+        return LENGTH_FUNCTIONS[name]
+    return lambda units: value(from_units(units))
+
+
+def splitter_from(options: dict[str, Any], overlap_default: float = 200) -> Splitter:
+    """The text-splitter base from the general options (``size`` is ignored)."""
+    max_size = options.get("maxSize")
+    overlap = options.get("overlap")
+    return Splitter(
+        max_size=4000 if max_size is None else max_size,
+        overlap=overlap_default if overlap is None else overlap,
+        length=length_function(options.get("lengthFunction")),
+        keep_separator=options.get("keepSeparator", False),
+        add_start_index=bool(options.get("addStartIndex", False)),
+        strip_whitespace=options.get("stripWhitespace", True) is not False,
+    )
+
+
+def nodes(
+    source: str,
+    chunks: list[str],
+    metadata: dict[str, Any],
+    splitter: Splitter,
+    overlap: float | None = None,
+) -> list[dict[str, Any]]:
+    """Chunk nodes with a copy of the document metadata (+ startIndex when asked)."""
+    indexes = (
+        start_indexes(source, chunks, splitter.overlap if overlap is None else overlap)
+        if splitter.add_start_index
+        else None
+    )
+    nodes = []
+    for i, chunk in enumerate(chunks):
+        meta = copy.deepcopy(metadata)
+        if indexes is not None:
+            meta["startIndex"] = indexes[i]
+        nodes.append({"text": from_units(chunk), "metadata": meta})
+    return nodes
