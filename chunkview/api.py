@@ -7,6 +7,7 @@ from typing import Any
 from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import NO_RAW_INPUT, RunContext
+from chunkview.core.errors import OptionError
 from chunkview.core.spans import Layout, chunk_layout
 
 
@@ -37,7 +38,12 @@ def _prepare(
         )
         raw = input
     ctx = RunContext(metadata=metadata, embedder=embedder, tokenizer=tokenizer, raw_input=raw)
-    return chosen, document, dict(options or {}), ctx
+    if options is not None and not isinstance(options, dict):
+        raise OptionError("options", f"takes an object of options, got {options!r:.40}")
+    options = dict(options or {})
+    # the panel's and the CLI's check: a value of the wrong type is refused in one line
+    chosen.check_options(options)
+    return chosen, document, options, ctx
 
 
 def run(
@@ -56,8 +62,11 @@ def run(
     array for semantic-chunking (a string there is the library's own error). A
     ``chunkview.Document`` is always accepted and is wrapped as the entry needs.
 
-    Raises ``chunkview.ChunkerError`` where the library throws; its ``name`` is the JS
-    error name and ``message`` the text (``Hang`` where the original never returns).
+    Raises ``chunkview.OptionError`` for an option value of the wrong type (before the
+    port runs) and ``chunkview.ChunkerError`` where the library throws; its ``name`` is
+    the JS error name and ``message`` the text (``Hang`` where the original never returns).
+    This runs in the caller's process; ``chunkview.core.service.ChunkService`` runs it in a
+    process under a time and memory budget.
     """
     chosen, document, opts, ctx = _prepare(
         entry, input, options, doc, metadata, embedder, tokenizer

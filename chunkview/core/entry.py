@@ -174,27 +174,30 @@ class Entry(ABC):
         return next((p for p in self.params if p.name == name), None)
 
     def check_options(self, options: Mapping[str, Any]) -> None:
-        """Refuse option values no widget could produce (GUI and CLI use this; the API
-        passes values through as the library would)."""
+        """Refuse a value of the wrong type (the panel, the CLI and the API all call this).
+
+        Only the type is checked: any number goes to the port, fractions, negatives, zero
+        and NaN included, and gives what the library gives (minimum and maximum bound the
+        widgets only). A bool counts as a number and a number as a bool, as JS coerces
+        them; a choice takes any value of its choices' type (the library says what it
+        makes of an unknown one). Unknown names are left to the entry, as the library
+        ignores them.
+        """
         for name, value in options.items():
             param = self.param(name)
             if param is None or value is None:
                 continue
-            if param.kind in ("int", "float"):
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise OptionError(name, f"expected a number, got {json.dumps(value)}")
-                if param.minimum is not None and value < param.minimum:
+            takes = _TAKES.get(param.kind)
+            if param.kind == "choice" and param.choices:
+                types = {_json_type(c) for c in param.choices}
+                if _json_type(value) not in types:
                     raise OptionError(
-                        name, f"{value} is below the smallest allowed, {param.minimum:g}"
+                        name,
+                        f"takes one of {', '.join(json.dumps(c) for c in param.choices)}, "
+                        f"got {_described(value)}",
                     )
-                if param.maximum is not None and value > param.maximum:
-                    raise OptionError(
-                        name, f"{value} is above the largest allowed, {param.maximum:g}"
-                    )
-            elif param.kind == "choice" and param.choices and value not in param.choices:
-                raise OptionError(
-                    name, f"{json.dumps(value)} is not one of {', '.join(map(str, param.choices))}"
-                )
+            elif takes is not None and _json_type(value) not in takes[1]:
+                raise OptionError(name, f"takes {takes[0]}, got {_described(value)}")
 
     def limits(self, options: Mapping[str, Any]) -> dict[str, float]:
         """The sizes that apply to the output, by role (target, max, min, overlap), in
@@ -249,6 +252,40 @@ class Entry(ABC):
                 )
             )
         return spans
+
+
+#: what each kind of option takes: words for the message, the JSON types it accepts
+_TAKES = {
+    "int": ("a number", {"number", "boolean"}),
+    "float": ("a number", {"number", "boolean"}),
+    "bool": ("true or false", {"boolean", "number"}),
+    "str": ("a string", {"string"}),
+}
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def _described(value: Any) -> str:
+    """``the string "abc"``, ``an array [1, 2]``: what a person passed, briefly."""
+    kind = _json_type(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"{article} {kind} {text}"
 
 
 def chunk_metadata(chunk: Any) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """One chunking job, from request to everything the views draw (no Qt here).
 
-The app's worker thread calls ``run_request``; the CLI's render and the tests call it too.
-Results of the last run are reused when only the search query changed.
+``Pipeline`` runs inside a chunking process (core/service.py): the app's worker thread and
+the CLI send requests there and get the layout back. Results of the last run are reused
+when only the search query changed.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class ChunkResult:
     request: ChunkRequest
     native: Any
     layout: Layout
-    offsets: EditorOffsets
+    offsets: EditorOffsets | None
     seconds: float
     hits: list[SearchHit] = field(default_factory=list)
     tokens: list[int] | None = None
@@ -85,7 +86,9 @@ def search(layout: Layout, query: str) -> list[SearchHit]:
 class Pipeline:
     """Runs requests; keeps the last result so a query change does not re-chunk."""
 
-    def __init__(self) -> None:
+    def __init__(self, editor_offsets: bool = True) -> None:
+        #: False in a chunking process: the offsets are the editor's, built where it is
+        self._with_offsets = editor_offsets
         self._last: ChunkResult | None = None
         self._offsets: tuple[str, EditorOffsets] | None = None
         self._token_cache: dict[str, int] = {}
@@ -114,7 +117,16 @@ class Pipeline:
         self._last = result
         return result
 
-    def _editor_offsets(self, shown: Document) -> EditorOffsets:
+    def last_key(self) -> tuple | None:
+        """The chunking key of the last result (None before the first)."""
+        return None if self._last is None else self._last.request.chunking_key()
+
+    def last_result(self) -> ChunkResult | None:
+        return self._last
+
+    def _editor_offsets(self, shown: Document) -> EditorOffsets | None:
+        if not self._with_offsets:
+            return None
         if self._offsets is None or self._offsets[0] is not shown.text:
             self._offsets = (shown.text, EditorOffsets(shown.text))
         return self._offsets[1]
