@@ -11,8 +11,16 @@ from typing import Any
 
 from chunkview import __version__, api
 from chunkview.core import registry
-from chunkview.core.document import KINDS, Document, decode_text, kind_for_path, load_document
-from chunkview.core.errors import ChunkerError, DocumentError
+from chunkview.core.document import (
+    KINDS,
+    Document,
+    NotTextError,
+    decode_document,
+    kind_for_path,
+    load_document,
+    read_bounded,
+)
+from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
 from chunkview.jsonout import dumps
 
 SUBCOMMANDS = ("run", "spans", "list", "render")
@@ -44,13 +52,88 @@ def _chunk_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metadata", help="metadata object as JSON")
     parser.add_argument("--embedder", help="embedder name (hash64, minilm)")
     parser.add_argument("--tokenizer", help="tokenizer name (wordpunct, cl100k)")
+    parser.add_argument("--encoding", help="the input's encoding when it is not UTF-8")
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        help="stop the chunker after this many seconds (default 10; 0: no limit)",
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=_size,
+        default=None,
+        help="stop the chunker past this much memory, e.g. 2G (default: half the RAM)",
+    )
 
 
-def _read_input(path: str, kind: str | None) -> Document:
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"takes seconds (0 for no limit), got {text!r}")
+    return value
+
+
+def _size(text: str) -> int:
+    from chunkview.core.service import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"takes {exc}") from None
+
+
+def _read_input(path: str, kind: str | None, encoding: str | None = None) -> Document:
+    """The document to chunk, read up to the size cap whatever the source (a file, stdin,
+    a FIFO, a device)."""
     if path == "-":
-        text, bom = decode_text(sys.stdin.buffer.read(), "<stdin>")
-        return Document(text=text, kind=kind or "text", bom=bom)
-    return load_document(path, kind or kind_for_path(path))
+        data = read_bounded(sys.stdin.buffer, "<stdin>")
+        return decode_document(data, "<stdin>", kind or "text", encoding)
+    return load_document(path, kind or kind_for_path(path), encoding)
+
+
+def _warn_unknown_options(entry_id: str, options: dict[str, Any]) -> None:
+    """An option the entry does not know is passed on (the library ignores it); say so,
+    with the closest known name."""
+    import difflib
+
+    known = [p.name for p in registry.get(entry_id).params]
+    folded = {name.lower(): name for name in known}
+    for name in options:
+        if name in known:
+            continue
+        close = folded.get(name.lower()) or next(
+            iter(difflib.get_close_matches(name, known, n=1, cutoff=0.6)), None
+        )
+        hint = f"; did you mean {close!r}?" if close else ""
+        print(
+            f"chunkview: warning: {entry_id} has no option {name!r} (the library ignores it){hint}",
+            file=sys.stderr,
+        )
+
+
+def chunk_in_process(
+    command: str,
+    entry_id: str,
+    document: Document,
+    options: dict[str, Any],
+    metadata: Any,
+    embedder: str | None,
+    tokenizer: str | None,
+) -> str:
+    """What ``run`` / ``spans`` print, computed in a chunking process (service.call)."""
+    if command == "run":
+        result = api.run(
+            entry_id, document, options, metadata=metadata, embedder=embedder, tokenizer=tokenizer
+        )
+        return dumps(result)
+    layout = api.spans(
+        entry_id, document, options, metadata=metadata, embedder=embedder, tokenizer=tokenizer
+    )
+    return dumps(layout.to_json(), indent=None)
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -125,31 +208,50 @@ def headless(argv: list[str]) -> int:
         if not isinstance(options, dict):
             raise UsageError("--options must be a JSON object")
         metadata = _json_arg("--metadata", args.metadata)
-        registry.get(args.entry)
-        document = _read_input(args.file, args.doc)
+        entry = registry.get(args.entry)
+        entry.check_options(options)  # a wrong type is refused before anything runs
+        _warn_unknown_options(args.entry, options)
+        document = _read_input(args.file, args.doc, args.encoding)
+    except ChunkerError as exc:
+        print(dumps(exc.to_json()))
+        return 1
     except UsageError as exc:
         print(f"chunkview: {exc}", file=sys.stderr)
         return 2
     except KeyError as exc:
         print(f"chunkview: {exc.args[0]}", file=sys.stderr)
         return 2
+    except NotTextError as exc:
+        hint = f" (--encoding {exc.guess})" if exc.guess and not args.encoding else ""
+        print(f"chunkview: {exc}{hint}", file=sys.stderr)
+        return 1
     except DocumentError as exc:
         print(f"chunkview: {exc}", file=sys.stderr)
         return 1
-    call = api.run if args.command == "run" else api.spans
-    try:
-        result = call(
-            args.entry,
-            document,
-            options,
-            metadata=metadata,
-            embedder=args.embedder,
-            tokenizer=args.tokenizer,
-        )
-    except ChunkerError as exc:
-        print(dumps(exc.to_json()))
-        return 1
-    print(dumps(result if args.command == "run" else result.to_json(), indent=None))
+    from chunkview.core.service import ChunkService, describe_options, quick_context
+
+    # the chunker runs in a process of its own, under the time and memory budget
+    with ChunkService(
+        timeout=args.timeout or None, max_memory=args.max_memory, context=quick_context()
+    ) as service:
+        try:
+            text = service.call_as(
+                describe_options(args.entry, options),
+                chunk_in_process,
+                args.command,
+                args.entry,
+                document,
+                options,
+                metadata,
+                args.embedder,
+                args.tokenizer,
+            )
+        except ChunkerError as exc:
+            print(dumps(exc.to_json()))
+            return 1
+        except Cancelled:  # interrupted from outside (a signal)
+            return 1
+    print(text)
     return 0
 
 

@@ -20,6 +20,7 @@ import json
 import math
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from array import array
@@ -103,6 +104,19 @@ def process_context() -> Any:
             else:
                 _context = multiprocessing.get_context("spawn")
         return _context
+
+
+def quick_context() -> Any:
+    """fork for a plain single-threaded program such as the CLI (the child is ready at
+    once, with everything the parent imported); the safe context anywhere else (threads,
+    Qt: never fork those)."""
+    if (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and not any(name.startswith(("PySide6", "PyQt")) for name in sys.modules)
+    ):
+        return multiprocessing.get_context("fork")
+    return process_context()
 
 
 def _rss(pid: int) -> int:
@@ -317,9 +331,10 @@ def _child_main(conn: Connection, cancel: Any) -> None:
         if kind == "document":
             document = message[2]
             continue
+
         last_sent = [0.0]
 
-        def progress(done: int, total: int, job: int = job) -> None:
+        def progress(done: int, total: int, job: int = job, last_sent: list = last_sent) -> None:
             now = time.monotonic()
             if now - last_sent[0] > 0.05 or done >= total:
                 last_sent[0] = now
@@ -467,8 +482,10 @@ class ChunkService:
         self._interrupted = threading.Event()
         self._closed = False
         self._lock = threading.Lock()
-        #: how many times the process was started (restarts after kills count)
+        #: how many times the process was started (restarts after kills count), and how
+        #: many times a document was sent to it
         self.starts = 0
+        self.documents_sent = 0
 
     # -- lifetime
     def start(self) -> None:
@@ -600,6 +617,11 @@ class ChunkService:
         name = getattr(function, "__qualname__", repr(function))
         return self._job(("call", (function, args, kwargs)), name, None)
 
+    def call_as(self, label: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``call``, with ``label`` naming the job in the watchdog's messages (the entry
+        and its options, as ``describe_options`` writes them)."""
+        return self._job(("call", (function, args, kwargs)), label, None)
+
     _last_layout: tuple[int, Layout] | None = None
     _offsets: tuple[str, Any] | None = None
 
@@ -647,6 +669,7 @@ class ChunkService:
             ):
                 self._conn.send(("document", 0, document))
                 self._document = document
+                self.documents_sent += 1
             self._conn.send((message[0], job, message[1]))
         except (BrokenPipeError, OSError):
             self._kill()
@@ -703,9 +726,7 @@ class ChunkService:
                 raise Cancelled()
             how = f"signal {-code}" if code is not None and code < 0 else f"status {code}"
             hint = " (likely out of memory)" if code == -9 else ""
-            raise Stopped(
-                "crash", f"the chunking process died with {how}{hint}: {running.what}"
-            )
+            raise Stopped("crash", f"the chunking process died with {how}{hint}: {running.what}")
         now = time.monotonic()
         if now >= running.deadline:
             self._running = None
@@ -925,4 +946,3 @@ class ChunkPool:
                     yield finished.pop(index)
         for index in sorted(finished):
             yield finished.pop(index)
-
