@@ -181,8 +181,11 @@ class Entry(ABC):
         widgets only). A bool counts as a number and a number as a bool, as JS coerces
         them; a choice takes any value of its choices' type (the library says what it
         makes of an unknown one). Unknown names are left to the entry, as the library
-        ignores them.
+        ignores them. An entry whose library checks types itself (``library_checks_types``,
+        as Mastra's zod schemas do) is left to give the library's own error.
         """
+        if getattr(self, "library_checks_types", False):
+            return
         for name, value in options.items():
             param = self.param(name)
             if param is None or value is None:

@@ -455,6 +455,7 @@ class _Running:
     deadline: float
     what: str  # for the watchdog's message
     on_progress: Callable[[int, int], None] | None = None
+    budget: float | None = None
 
 
 class ChunkService:
@@ -654,8 +655,10 @@ class ChunkService:
         what: str,
         on_progress: Callable[[int, int], None] | None = None,
         document: Document | None = None,
+        timeout: float | None = None,
     ) -> int:
-        """Send one job (the pool's way in; ``run`` and ``call`` wait on it themselves)."""
+        """Send one job (the pool's way in; ``run`` and ``call`` wait on it themselves).
+        ``timeout`` replaces the service's budget for this job."""
         if self._closed or (self._interrupted.is_set() and message[0] != "call"):
             raise Cancelled()
         if self._process is None:
@@ -675,8 +678,9 @@ class ChunkService:
             self._kill()
             raise Stopped("crash", f"the chunking process ended unexpectedly: {what}") from None
         now = time.monotonic()
-        deadline = now + self.timeout if self.timeout else math.inf
-        self._running = _Running(job, now, deadline, what, on_progress)
+        budget = timeout if timeout is not None else self.timeout
+        deadline = now + budget if budget else math.inf
+        self._running = _Running(job, now, deadline, what, on_progress, budget)
         return job
 
     def _waitables(self) -> list:
@@ -734,7 +738,7 @@ class ChunkService:
             raise Stopped(
                 "time",
                 f"stopped after {now - running.began:.3g} s: {running.what} did not finish "
-                f"within the {self.timeout:g} s budget; the original may never return "
+                f"within the {running.budget:g} s budget; the original may never return "
                 "with these settings",
             )
         rss = _rss(process.pid)
@@ -793,6 +797,8 @@ class Job:
     kwargs: dict[str, Any] = field(default_factory=dict)
     #: what the watchdog's message names (the file, the entry and options)
     label: str = ""
+    #: this job's time budget in seconds, when not the pool's
+    timeout: float | None = None
 
 
 @dataclass
@@ -909,6 +915,7 @@ class ChunkPool:
                     service.begin(
                         ("call", (job.function, job.args, job.kwargs)),
                         job.label or getattr(job.function, "__qualname__", "job"),
+                        timeout=job.timeout,
                     )
                     running[slot] = (index, job, time.monotonic())
                 except ChunkerError as error:

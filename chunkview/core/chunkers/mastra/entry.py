@@ -46,6 +46,8 @@ class MastraChunkEntry(Entry):
     )
     size_unit = "units"
     boundary_kinds = STRATEGIES
+    #: its zod schemas refuse a wrong type with the library's own error (validate.py)
+    library_checks_types = True
     params = (
         Param(
             "strategy",

@@ -1,0 +1,304 @@
+"""The chunking process, its watchdog and the pool: real processes, small budgets."""
+
+import os
+import threading
+import time
+
+import pytest
+from conftest import CORPUS
+
+from chunkview.core import registry
+from chunkview.core.document import Document, load_document
+from chunkview.core.entry import RunContext
+from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.pipeline import ChunkRequest, Pipeline
+from chunkview.core.service import (
+    ChunkPool,
+    ChunkService,
+    Job,
+    PackedLayout,
+    Stopped,
+    chunk_job,
+    describe_options,
+    parse_size,
+)
+from chunkview.core.spans import chunk_layout
+
+MB = 2**20
+
+
+# ----- functions the child runs (importable by name) --------------------------------------
+
+
+def sleep_then(seconds: float, value: object = "done") -> object:
+    time.sleep(seconds)
+    return value
+
+
+def grow(step_mb: int = 20, pause: float = 0.01) -> None:
+    """Allocate (and touch) memory until stopped."""
+    hoard = []
+    while True:
+        hoard.append(bytearray(os.urandom(16)) * (step_mb * MB // 16))
+        time.sleep(pause)
+
+
+def exit_with(code: int) -> None:
+    os._exit(code)
+
+
+def boom() -> None:
+    raise TypeError("a port's bug")
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+@pytest.fixture(scope="module")
+def service():
+    with ChunkService(timeout=20, max_memory=1500 * MB) as svc:
+        yield svc
+
+
+@pytest.fixture(autouse=True)
+def _fresh_budget(service):
+    service.timeout, service.max_memory = 20, 1500 * MB
+    service.reset_interrupt()
+
+
+# ----- compact layout ----------------------------------------------------------------------
+
+
+def _span_fields(s):
+    return (
+        [s.index, s.start, s.end, s.own_start, s.kind, s.text, s.located],
+        s.metadata,
+        [s.reported_start],
+    )
+
+
+def _fields(layout):
+    return (
+        [_span_fields(s) for s in layout.spans],
+        layout.overlaps,
+        layout.gaps,
+        layout.warnings,
+        layout.chars,
+        layout.bytes,
+        layout.size_unit,
+        list(layout.sizes),
+        layout.document,
+    )
+
+
+@pytest.mark.parametrize(
+    "entry_id, document",
+    [
+        ("agentos.SemanticChunker", load_document(CORPUS / "acorn-readme.md")),
+        ("semantic-chunking.sentenceit", Document("First line\nstill first. Second. Third.")),
+        (
+            "agentos.chunkTurns",
+            Document(
+                '[{"id":"a","role":"user","text":"hi there"},'
+                '{"id":"b","role":"assistant","text":"hello"}]',
+                kind="turns",
+            ),
+        ),
+        ("smartchunk", load_document(CORPUS / "what-is-rustdoc.html")),
+    ],
+)
+def test_packed_layout_gives_back_every_field(entry_id, document):
+    entry = registry.get(entry_id)
+    layout = chunk_layout(entry, document, {}, RunContext())[1]
+    again = PackedLayout.pack(layout, document).unpack(document)
+    assert _fields(again) == _fields(layout)
+    assert again.span_at(layout.spans[-1].start) == layout.span_at(layout.spans[-1].start)
+
+
+def test_packed_layout_sends_texts_only_where_needed():
+    document = load_document(CORPUS / "acorn-readme.md")
+    layout = chunk_layout(registry.get("agentos.SemanticChunker"), document, {}, RunContext())[1]
+    packed = PackedLayout.pack(layout, document)
+    differ = [i for i, s in enumerate(layout.spans) if s.text != document.text[s.start : s.end]]
+    assert sorted(packed.texts) == differ and len(differ) < len(layout.spans)
+    assert packed.shown is None  # the document itself is not sent back
+
+
+# ----- the service -----------------------------------------------------------------------
+
+
+def test_result_equals_the_in_process_pipeline(service):
+    document = load_document(CORPUS / "redis-readme.md")
+    request = ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": 400}, "redis")
+    result = service.run(request)
+    local = Pipeline().run(request, RunContext())
+    assert _fields(result.layout) == _fields(local.layout)
+    assert result.hits == local.hits and result.hits
+    assert result.offsets is not None and result.generation == 1
+
+
+def test_an_option_change_sends_no_document(service):
+    document = load_document(CORPUS / "debug-readme.md")
+    sent = service.documents_sent
+    for size in (300, 500, 700):
+        service.run(ChunkRequest(size, "agentos.SemanticChunker", document, {"targetSize": size}))
+    assert service.documents_sent == sent + 1
+    # a query change reuses the layout already here
+    before = service.run(ChunkRequest(9, "agentos.SemanticChunker", document, {}))
+    after = service.run(ChunkRequest(10, "agentos.SemanticChunker", document, {}, "debug"))
+    assert after.layout is before.layout and after.hits
+    service.run(ChunkRequest(11, "agentos.SemanticChunker", Document(document.text + "x"), {}))
+    assert service.documents_sent == sent + 2
+
+
+def test_tokens_are_counted_in_the_process(service):
+    document = Document("one two three. " * 50)
+    result = service.run(ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": 100}))
+    tokens = service.tokens()
+    assert len(tokens) == len(result.layout.spans) and all(t > 0 for t in tokens)
+
+
+def test_port_errors_keep_their_name(service):
+    request = ChunkRequest(
+        1,
+        "agentos.SemanticChunker",
+        Document("abc def ghi"),
+        {"targetSize": 0, "maxSize": 1, "minSize": 0},
+    )
+    with pytest.raises(ChunkerError) as caught:
+        service.run(request)
+    assert caught.value.name == "Hang"
+    with pytest.raises(ChunkerError, match="a port's bug") as caught:
+        service.call(boom)
+    assert caught.value.name == "TypeError"
+    assert service.call(sleep_then, 0, 42) == 42  # the same process goes on
+
+
+def test_time_budget_stops_restarts_and_says_so(service):
+    service.timeout = 0.5
+    first = service.call(pid)
+    began = time.monotonic()
+    with pytest.raises(Stopped) as caught:
+        service.call_as("agentos.ChunkingEngine with chunkSize 1", sleep_then, 30)
+    assert time.monotonic() - began < 3
+    assert caught.value.reason == "time"
+    assert caught.value.message.startswith("stopped after 0.5")
+    assert "agentos.ChunkingEngine with chunkSize 1" in caught.value.message
+    assert service.call(pid) != first  # a new process took over
+
+
+def test_memory_budget_stops_the_process(service):
+    service.max_memory = 300 * MB
+    began = time.monotonic()
+    with pytest.raises(Stopped) as caught:
+        service.call(grow)
+    assert time.monotonic() - began < 10
+    assert caught.value.reason == "memory"
+    assert caught.value.message.startswith("stopped at ")
+    assert "MB" in caught.value.message and "300.0 MB memory budget" in caught.value.message
+    assert service.call(sleep_then, 0) == "done"
+
+
+def test_a_dying_process_is_reported(service):
+    with pytest.raises(Stopped, match="died with status 3") as caught:
+        service.call(exit_with, 3)
+    assert caught.value.reason == "crash"
+    assert service.call(sleep_then, 0) == "done"
+
+
+def test_interrupt_supersedes_a_stuck_job_quickly(service):
+    timer = threading.Timer(0.3, service.interrupt)
+    timer.start()
+    began = time.monotonic()
+    with pytest.raises(Cancelled):
+        service.call(sleep_then, 30)
+    assert time.monotonic() - began < 2
+    service.reset_interrupt()
+    assert service.call(sleep_then, 0) == "done"
+
+
+def test_close_from_another_thread_ends_a_wait_at_once():
+    with ChunkService(timeout=30) as svc:
+        svc.start()
+        threading.Timer(0.3, svc.close).start()
+        began = time.monotonic()
+        with pytest.raises(Cancelled):
+            svc.call(sleep_then, 30)
+        assert time.monotonic() - began < 0.8
+        with pytest.raises(Cancelled):
+            svc.call(sleep_then, 0)
+
+
+def test_chunking_engine_that_never_returns_is_stopped(service):
+    """Whatever the port does (Hang or looping), the caller gets a clear answer in time."""
+    service.timeout = 2
+    request = ChunkRequest(
+        1,
+        "agentos.ChunkingEngine",
+        Document("word " * 20),
+        {"strategy": "fixed", "chunkSize": 1, "chunkOverlap": 2},
+    )
+    began = time.monotonic()
+    with pytest.raises(ChunkerError) as caught:
+        service.run(request)
+    assert time.monotonic() - began < 5
+    assert caught.value.name in ("Hang", "Stopped")
+    if caught.value.name == "Stopped":
+        assert 'strategy "fixed", chunkSize 1, chunkOverlap 2' in caught.value.message
+
+
+# ----- the pool ----------------------------------------------------------------------------
+
+
+def test_pool_gives_one_outcome_per_job_in_order():
+    files = sorted(CORPUS.iterdir())
+    jobs = [chunk_job("agentos.SemanticChunker", str(f), {"targetSize": 500}) for f in files]
+    jobs.insert(2, Job(sleep_then, (30,), label="a stuck job", timeout=0.5))
+    jobs.insert(4, Job(boom))
+    with ChunkPool(2, timeout=60, jobs_per_process=3) as pool:
+        outcomes = list(pool.map(jobs))
+    assert [o.index for o in outcomes] == list(range(len(jobs)))
+    assert outcomes[2].error.name == "Stopped" and "a stuck job" in outcomes[2].error.message
+    assert outcomes[4].error.name == "TypeError"
+    good = [o for i, o in enumerate(outcomes) if i not in (2, 4)]
+    assert all(o.ok and o.value for o in good)
+    assert good[0].value == __import__("chunkview").run(
+        "agentos.SemanticChunker", load_document(files[0]), {"targetSize": 500}
+    )
+
+
+def test_pool_reads_jobs_lazily():
+    taken = []
+
+    def jobs():
+        for i in range(1000):
+            taken.append(i)
+            yield Job(sleep_then, (0, i))
+
+    with ChunkPool(2) as pool:
+        outcomes = pool.map(jobs())
+        first = next(outcomes)
+        assert first.value == 0 and len(taken) <= 4
+        rest = [o.value for o in outcomes]
+    assert rest == list(range(1, 1000))
+
+
+# ----- words ------------------------------------------------------------------------------
+
+
+def test_describe_names_strategy_and_sizes():
+    text = describe_options(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 1, "chunkOverlap": 64}
+    )
+    assert text == 'agentos.ChunkingEngine with strategy "fixed", chunkSize 1, chunkOverlap 64'
+
+
+def test_parse_size():
+    assert parse_size("2G") == 2 * 2**30
+    assert parse_size("512m") == 512 * MB
+    assert parse_size("1.5GB") == int(1.5 * 2**30)
+    assert parse_size("1000") == 1000
+    for bad in ("", "abc", "-1G", "0", "nan"):
+        with pytest.raises(ValueError):
+            parse_size(bad)
