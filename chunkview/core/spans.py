@@ -193,87 +193,18 @@ def build_layout(
     """
     from chunkview.core.checks import run_checks  # the checks import Span and Warning
 
-    size_of = SIZE_FUNCTIONS.get(size_unit, len)
-    text = document.text
     limits = limits or {}
-    overlaps = [
-        (cur.start, prev.end)
-        for prev, cur in zip(spans, spans[1:])
-        if cur.located != "missing" and cur.start < prev.end and cur.start >= prev.start
-    ]
-    gaps = _gaps(spans, len(text))
-    warnings: list[Warning] = []
-    for start, end in gaps:
-        if not is_blank(text[start:end]):
-            preview = text[start:end].strip()[:40].replace("\n", " ")
-            warnings.append(Warning("text-lost", f"text in no chunk: “{preview}”", start, end))
-    seen: dict[tuple[int, int, str], int] = {}
-    max_size, min_size = limits.get("max"), limits.get("min")
-    for i, span in enumerate(spans):
-        if span.located == "missing":
-            warnings.append(
-                Warning(
-                    "missing",
-                    f"chunk {span.index}: its text is not in the document",
-                    span.start,
-                    span.end,
-                    i,
-                )
-            )
-            continue
-        key = (span.start, span.end, span.text)
-        if key in seen:
-            warnings.append(
-                Warning(
-                    "duplicate",
-                    f"chunk {span.index} repeats chunk {seen[key]}",
-                    span.start,
-                    span.end,
-                    i,
-                )
-            )
-        seen.setdefault(key, span.index)
-        if max_size is not None or min_size is not None:
-            size = size_of(span.text)
-            if max_size is not None and size > max_size:
-                warnings.append(
-                    Warning(
-                        "over-max",
-                        f"chunk {span.index} is {size} {size_unit}, over maxSize {max_size:g}",
-                        span.start,
-                        span.end,
-                        i,
-                    )
-                )
-            if min_size is not None and size < min_size and i < len(spans) - 1:
-                warnings.append(
-                    Warning(
-                        "under-min",
-                        f"chunk {span.index} is {size} {size_unit}, under minSize {min_size:g}",
-                        span.start,
-                        span.end,
-                        i,
-                    )
-                )
-        reported = span.reported_start
-        if reported is not None and reported != span.own_start:
-            warnings.append(
-                Warning(
-                    "bad-offsets",
-                    f"chunk {span.index}: the library says it "
-                    f"starts at {reported}, its text is at {span.own_start}",
-                    span.start,
-                    span.end,
-                    i,
-                )
-            )
+    gaps = _gaps(spans, len(document.text))
+    warnings = _lost_text(document.text, gaps)
+    warnings += _span_warnings(spans, limits, size_unit)
     warnings.extend(run_checks(document, spans, checks))
     located = [s for s in spans if s.located != "missing"]
+    size_of = SIZE_FUNCTIONS.get(size_unit, len)
     sizes = [size_of(s.text) for s in located]
     return Layout(
         document=document,
         spans=spans,
-        overlaps=overlaps,
+        overlaps=_overlaps(spans),
         gaps=gaps,
         warnings=sorted(warnings, key=lambda w: (w.start, w.end)),
         chars=SizeStats.of([len(s.text) for s in located]),
@@ -281,6 +212,68 @@ def build_layout(
         size_unit=size_unit,
         sizes=sizes,
     )
+
+
+def _overlaps(spans: Sequence[Span]) -> list[tuple[int, int]]:
+    """Where each chunk repeats the end of the one before (start of i .. end of i-1)."""
+    return [
+        (cur.start, prev.end)
+        for prev, cur in zip(spans, spans[1:])
+        if cur.located != "missing" and cur.start < prev.end and cur.start >= prev.start
+    ]
+
+
+def _lost_text(text: str, gaps: Sequence[tuple[int, int]]) -> list[Warning]:
+    """A gap that holds more than white space is text no chunk carries."""
+    warnings = []
+    for start, end in gaps:
+        if not is_blank(text[start:end]):
+            preview = text[start:end].strip()[:40].replace("\n", " ")
+            warnings.append(Warning("text-lost", f"text in no chunk: “{preview}”", start, end))
+    return warnings
+
+
+def _span_warnings(
+    spans: Sequence[Span], limits: Mapping[str, float], size_unit: str
+) -> list[Warning]:
+    """Per chunk: not found in the text, a repeat of an earlier chunk, over maxSize or
+    under minSize (the last chunk may be small), or offsets the library misreports."""
+    size_of = SIZE_FUNCTIONS.get(size_unit, len)
+    max_size, min_size = limits.get("max"), limits.get("min")
+    seen: dict[tuple[int, int, str], int] = {}
+    warnings: list[Warning] = []
+    for i, span in enumerate(spans):
+
+        def warn(kind: str, message: str, span: Span = span, i: int = i) -> None:
+            warnings.append(Warning(kind, message, span.start, span.end, i))
+
+        if span.located == "missing":
+            warn("missing", f"chunk {span.index}: its text is not in the document")
+            continue
+        key = (span.start, span.end, span.text)
+        if key in seen:
+            warn("duplicate", f"chunk {span.index} repeats chunk {seen[key]}")
+        seen.setdefault(key, span.index)
+        if max_size is not None or min_size is not None:
+            size = size_of(span.text)
+            if max_size is not None and size > max_size:
+                warn(
+                    "over-max",
+                    f"chunk {span.index} is {size} {size_unit}, over maxSize {max_size:g}",
+                )
+            if min_size is not None and size < min_size and i < len(spans) - 1:
+                warn(
+                    "under-min",
+                    f"chunk {span.index} is {size} {size_unit}, under minSize {min_size:g}",
+                )
+        reported = span.reported_start
+        if reported is not None and reported != span.own_start:
+            warn(
+                "bad-offsets",
+                f"chunk {span.index}: the library says it starts at "
+                f"{reported}, its text is at {span.own_start}",
+            )
+    return warnings
 
 
 def layout_of(
