@@ -23,7 +23,7 @@ from chunkview.core.document import (
 from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
 from chunkview.jsonout import dumps
 
-SUBCOMMANDS = ("run", "spans", "list", "render")
+SUBCOMMANDS = ("run", "spans", "list", "render", "diff")
 
 
 class UsageError(Exception):
@@ -152,7 +152,56 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     render.add_argument("--query", default="")
     render.add_argument("--out", required=True)
     render.add_argument("--dark", action="store_true")
+    diff = sub.add_parser("diff", help="compare the boundaries of two configurations")
+    diff.add_argument("file")
+    diff.add_argument("--entry", required=True, help="A: entry id")
+    diff.add_argument("--options", help="A: options object as JSON")
+    diff.add_argument("--entry-b", help="B: entry id (default: A's)")
+    diff.add_argument("--options-b", help="B: options object as JSON")
+    diff.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
+    diff.add_argument("--json", action="store_true", help="print JSON")
     return parser.parse_args(argv)
+
+
+def _options_arg(name: str, value: str | None) -> dict[str, Any]:
+    options = _json_arg(name, value) or {}
+    if not isinstance(options, dict):
+        raise UsageError(f"{name} must be a JSON object")
+    return options
+
+
+def diff_command(args: argparse.Namespace) -> int:
+    """``chunkview diff``: layout A against layout B of one file, boundary by boundary."""
+    from chunkview.core.compare import compare_layouts
+
+    sides = [
+        (args.entry, _options_arg("--options", args.options)),
+        (args.entry_b or args.entry, _options_arg("--options-b", args.options_b)),
+    ]
+    for entry_id, _options in sides:
+        registry.get(entry_id)
+    document = _read_input(args.file, args.doc)
+    layouts = []
+    for entry_id, options in sides:
+        try:
+            layouts.append(api.spans(entry_id, document, options))
+        except ChunkerError as exc:
+            print(dumps({**exc.to_json(), "side": "ab"[len(layouts)]}))
+            return 1
+    comparison = compare_layouts(*layouts)
+    if args.json:
+        data = comparison.to_json()
+        for side, (entry_id, options) in zip("ab", sides):
+            data[side] = {"entry": entry_id, "options": options, "boundaries": data[side]}
+        print(dumps(data, indent=None))
+        return 0
+    print(comparison.summary())
+    for change in comparison.changes:
+        if change.kind == "moved":
+            print(f"moved    {change.a} -> {change.b} ({change.distance:+d})")
+        elif change.kind != "kept":
+            print(f"{change.kind:8} {change.at}")
+    return 0
 
 
 def list_entries() -> list[dict[str, Any]]:
@@ -193,6 +242,8 @@ def headless(argv: list[str]) -> int:
         if args.command == "list":
             print(dumps(list_entries(), indent=2))
             return 0
+        if args.command == "diff":
+            return diff_command(args)
         if args.command == "render":
             from chunkview.app.render import render_file
 
@@ -261,6 +312,8 @@ USAGE = (
     "       chunkview list               every entry, its options and defaults, as JSON\n"
     "       chunkview render FILE --entry ENTRY [--options JSON] [--query Q] "
     "--out OUT.png|OUT.html\n"
+    "       chunkview diff FILE --entry A [--options JSON] [--entry-b B] [--options-b JSON] "
+    "[--json]\n"
     "       chunkview --version"
 )
 NO_DISPLAY_HINT = (

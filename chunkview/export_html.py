@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import html
 
-from chunkview.core.decorations import Run, decorations
+from chunkview.core.compare import BoundaryComparison
+from chunkview.core.decorations import DIFF_STYLES, Run, decorations
 from chunkview.core.pipeline import ChunkResult
+
+#: a diff mark per change kind, drawn as the editor draws it
+DIFF_CSS = "".join(
+    f".df.{kind}, .legend .{kind} {{ border-left: 3px {style} {colour}; }}\n"
+    for kind, (colour, style, _text) in DIFF_STYLES.items()
+)
 
 CSS = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
@@ -20,8 +27,11 @@ pre { white-space: pre-wrap; font: 13px/1.5 ui-monospace, monospace; margin: 0; 
         vertical-align: text-bottom; }
 .lbl { font: 10px ui-monospace, monospace; color: #555; vertical-align: super; }
 .hit { background: #FFD400; font-weight: bold; color: #000; }
-.pin { display: inline-block; width: 0; border-left: 2px dashed #0072B2; height: 1.1em;
-       vertical-align: text-bottom; }
+.df { display: inline-block; width: 0; height: 1.3em; margin-left: -1px;
+      vertical-align: text-bottom; }
+.mv { text-decoration: underline 2px #0072B2; }
+.legend span { display: inline-block; width: 0; height: 1em; margin: 0 4px 0 10px;
+               vertical-align: text-bottom; }
 table { border-collapse: collapse; width: 100%; } td, th { padding: 1px 4px;
         text-align: right; border-bottom: 1px solid #eee; }
 .warn { color: #D55E00; }
@@ -34,10 +44,27 @@ table { border-collapse: collapse; width: 100%; } td, th { padding: 1px 4px;
 """
 
 
-def render_html(result: ChunkResult, title: str) -> str:
-    """The page: the document with chunks painted, and a table of chunks beside it."""
+def render_html(
+    result: ChunkResult,
+    title: str,
+    diff: BoundaryComparison | None = None,
+    b_title: str = "",
+) -> str:
+    """The page: the document with chunks painted, and a table of chunks beside it; with
+    ``diff`` (this layout as A against a layout B named ``b_title``) the boundary changes
+    too, with a legend and the summary."""
     layout = result.layout
-    runs = decorations(layout, 0, len(layout.document.text), result.request.query)
+    runs = decorations(layout, 0, len(layout.document.text), result.request.query, diff)
+    compared = ""
+    if diff is not None:
+        legend = "".join(
+            f"<span class='{kind}'></span>{html.escape(text)}"
+            for kind, (_c, _s, text) in DIFF_STYLES.items()
+        )
+        compared = (
+            f"<p>Compared with B: <code>{html.escape(b_title)}</code><br>"
+            f"{html.escape(diff.summary())}</p><p class='legend'>{legend}</p>"
+        )
     body = "".join(paint_runs(layout.document.text, runs))
     rows = "".join(
         f"<tr><td>{s.index}</td><td style='text-align:left'>{html.escape(s.kind)}</td>"
@@ -49,10 +76,10 @@ def render_html(result: ChunkResult, title: str) -> str:
     )
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
-        f"</title><style>{CSS}</style></head><body><main><pre>{body}</pre></main>"
+        f"</title><style>{CSS}{DIFF_CSS}</style></head><body><main><pre>{body}</pre></main>"
         f"<aside><h3>{html.escape(result.request.entry_id)}</h3>"
         f"<p>{len(layout.spans)} chunks · options "
-        f"<code>{html.escape(str(result.request.options))}</code></p>"
+        f"<code>{html.escape(str(result.request.options))}</code></p>{compared}"
         f"<table><tr><th>#</th><th>kind</th><th>start</th><th>end</th><th>chars</th></tr>"
         f"{rows}</table><ul>{warnings}</ul></aside></body></html>"
     )
@@ -60,7 +87,8 @@ def render_html(result: ChunkResult, title: str) -> str:
 
 def paint_runs(text: str, runs: list[Run]) -> list[str]:
     """HTML pieces of ``text`` with the runs applied: a class per painted run
-    (``c0``/``c1`` chunk tone, ``ov`` overlap, ``hit``) and a mark + label per boundary.
+    (``c0``/``c1`` chunk tone, ``ov`` overlap, ``hit``, ``mv`` a moved boundary's way)
+    and a mark + label per boundary, a ``df`` mark per boundary change.
     Each piece carries ``data-chunk`` for the chunk whose own part it is."""
     cuts = {0, len(text)}
     for run in runs:
@@ -68,7 +96,7 @@ def paint_runs(text: str, runs: list[Run]) -> list[str]:
     points = sorted(p for p in cuts if 0 <= p <= len(text))
     marks: dict[int, list[Run]] = {}
     for run in runs:
-        if run.kind in ("boundary", "pinned"):
+        if run.kind in ("boundary", "diff"):
             marks.setdefault(run.start, []).append(run)
     painted = sorted((r for r in runs if r.start < r.end), key=lambda r: r.start)
     out: list[str] = []
@@ -82,7 +110,7 @@ def paint_runs(text: str, runs: list[Run]) -> list[str]:
                     f'<span class="lbl">#{mark.chunk}</span>'
                 )
             else:
-                out.append(f'<span class="pin {mark.label}"></span>')
+                out.append(f'<span class="df {mark.label}" title="{mark.label}"></span>')
         while next_run < len(painted) and painted[next_run].start <= a:
             active.append(painted[next_run])
             next_run += 1
@@ -96,6 +124,8 @@ def paint_runs(text: str, runs: list[Run]) -> list[str]:
                 classes.append("ov")
             elif run.kind == "hit":
                 classes.append("hit")
+            elif run.kind == "moved":
+                classes.append("mv")
         piece = html.escape(text[a:b])
         if classes:
             data = f' data-chunk="{chunk}"' if chunk is not None else ""

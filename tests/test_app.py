@@ -243,17 +243,21 @@ def test_pinned_layout_is_compared_with_the_next(qtbot, window):
     settle(qtbot, window)
     pinned_starts = [s.own_start for s in window.result.layout.spans]
     window.pin_button.setChecked(True)
-    assert window.editor._pinned == sorted(pinned_starts)
+    assert window.editor._diff is not None and window.editor._diff.b == sorted(pinned_starts)
     window.params.set_value("targetSize", 120)
     settle(qtbot, window)
-    now = [s.own_start for s in window.result.layout.spans]
-    kept = len(set(now) & set(pinned_starts))
-    added = len(set(now) - set(pinned_starts))
+    diff = window.model.comparison().diff
+    assert diff.b == sorted(pinned_starts)
+    assert diff.a == sorted({s.own_start for s in window.result.layout.spans})
     text = window.compare_label.text()
-    assert f"{kept} boundaries kept, {added} new" in text
-    assert f"{len(pinned_starts)} chunks" in text and added > 0
+    assert diff.summary() in text and f"{len(pinned_starts)} chunks" in text
+    assert diff.removed + diff.moved > 0
+    painted = window.editor.diff_visible()
+    first, last = window.editor.visible_points()
+    assert painted == [(c.at, c.kind) for c in diff.changes if first <= c.at <= last]
+    assert "removed in B" in window.view.legend.text()
     window.pin_button.setChecked(False)
-    assert window.editor._pinned == [] and window.compare_label.isHidden()
+    assert window.editor._diff is None and window.compare_label.isHidden()
 
 
 def test_histogram_keeps_its_target_line_after_tokens_arrive(qtbot, window):

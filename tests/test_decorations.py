@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from chunkview.core.compare import compare_boundaries
 from chunkview.core.decorations import Run, decorations
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
@@ -13,6 +14,11 @@ from chunkview.core.spans import Span, build_layout
 from chunkview.export_html import render_html
 
 TEXT = "alpha beta gamma delta epsilon zeta eta theta"
+
+
+def _request():
+    options = {"targetSize": 20, "minSize": 0, "overlap": 0}
+    return ChunkRequest(1, "agentos.SemanticChunker", Document(TEXT), options)
 
 
 def _layout():
@@ -26,7 +32,8 @@ def _layout():
 
 
 def test_runs_cover_chunks_overlaps_boundaries_and_hits():
-    runs = decorations(_layout(), query="gam zeta", pinned=[17, 20], selected=1)
+    diff = compare_boundaries([0, 17, 31], [0, 17, 20], len(TEXT))
+    runs = decorations(_layout(), query="gam zeta", diff=diff, selected=1)
     by_kind = {k: [r for r in runs if r.kind == k] for k in ("chunk", "overlap", "boundary")}
     assert [(r.start, r.end, r.chunk) for r in by_kind["chunk"]] == [
         (0, 17, 0),
@@ -37,9 +44,26 @@ def test_runs_cover_chunks_overlaps_boundaries_and_hits():
     assert [(r.start, r.end, r.chunk) for r in by_kind["overlap"]] == [(11, 17, 1)]
     assert [(r.start, r.label) for r in by_kind["boundary"]] == [(17, "sentence"), (31, "fixed")]
     assert [(r.start, r.end) for r in runs if r.kind == "hit"] == [(11, 16), (31, 35)]
-    assert [(r.start, r.label) for r in runs if r.kind == "pinned"] == [(17, "kept"), (20, "gone")]
+    # 20 meets B chunks of 3 and 25 characters: too far from 31 to be a move
+    assert [(r.start, r.label) for r in runs if r.kind == "diff"] == [
+        (0, "kept"),
+        (17, "kept"),
+        (20, "added"),
+        (31, "removed"),
+    ]
     kinds = [r.kind for r in runs]
-    assert kinds == sorted(kinds, key=["chunk", "overlap", "hit", "boundary", "pinned"].index)
+    assert kinds == sorted(
+        kinds, key=["chunk", "overlap", "moved", "hit", "boundary", "diff"].index
+    )
+
+
+def test_a_moved_boundary_paints_the_stretch_it_travelled():
+    diff = compare_boundaries([0, 17, 31], [0, 17, 34], len(TEXT))
+    runs = decorations(_layout(), 25, 40, diff=diff)
+    assert [(r.start, r.end) for r in runs if r.kind == "moved"] == [(31, 34)]
+    assert [(r.start, r.label) for r in runs if r.kind == "diff"] == [(34, "moved")]
+    page = render_html(Pipeline().run(_request(), RunContext()), "t", diff, "B")
+    assert 'class="df moved"' in page and "moved by 3 chars" in page
 
 
 def test_runs_follow_the_range_not_the_text():

@@ -74,14 +74,22 @@ def test_a_whole_session_on_the_model_alone():
     # the histogram's target line survives the token counts
     assert model.limits()["target"] == 200 and model.result.tokens is not None
 
-    # pin, then change again: the comparison counts kept / new / gone boundaries
+    # pin (B), then change again (A): boundaries from A to B are kept, moved, added, removed
     model.pin()
     model.set_options({**model.options, "targetSize": 60, "maxSize": 120})
     model.submit()
     comparison = model.comparison()
     assert comparison.same_text
-    assert comparison.diff.kept > 0 and comparison.diff.added > 0
-    assert comparison.diff.kept + comparison.diff.removed == len(model.pinned.layout.spans)
+    diff = comparison.diff
+    assert diff.kept > 0 and diff.removed + diff.moved > 0
+    assert diff.kept + diff.moved + diff.removed == len(model.result.layout.spans)
+    assert diff.kept + diff.moved + diff.added == len(model.pinned.layout.spans)
+    # F8: differences in order, wrapping round
+    places = model.targets("difference")
+    assert places == sorted(places) and len(places) == len(set(places)) > 1
+    assert model.step("difference", places[0]) == places[1]
+    assert model.step("difference", places[-1]) == places[0]
+    assert model.step("difference", places[0], forward=False) == places[-1]
 
     # search: hits arrive with the result, the chunks are reused
     model.set_query("overlap")
@@ -98,6 +106,16 @@ def test_a_whole_session_on_the_model_alone():
     assert span.own_start <= point < span.end
     model.select_chunk(10_000)
     assert model.selected is None
+
+    # next / previous chunk, warning and search hit are places in the text
+    starts = model.targets("chunk")
+    assert model.step("chunk", starts[1]) == starts[2] and model.selected == 2
+    assert model.step("chunk", starts[2], forward=False) == starts[1] and model.selected == 1
+    hits = model.targets("hit")
+    assert hits and all(TEXT[h:].lower().startswith("overlap") for h in hits)
+    assert len(hits) == TEXT.lower().count("overlap")
+    model.navigation_targets["custom"] = lambda: [3, 7]
+    assert model.step("custom", 3) == 7
 
     # an edit marks the document modified and is read once, when the next run needs it
     edited = TEXT + "A new closing paragraph.\n"

@@ -103,8 +103,8 @@ class ChunkerPanel(QWidget):
         self.pin_button = QPushButton("Pin this layout to compare")
         self.pin_button.setCheckable(True)
         self.pin_button.setToolTip(
-            "keep the current boundaries as dashed marks, to see what the next changes of "
-            "options or chunker move"
+            "keep the current layout as B: the next changes of options or chunker (A) are "
+            "compared with it, boundary by boundary"
         )
         self.pin_button.toggled.connect(model.pin)
         self.compare_label = QLabel()
@@ -213,9 +213,9 @@ class ChunkerPanel(QWidget):
         else:
             request, diff = comparison.pinned.request, comparison.diff
             self.compare_label.setText(
-                f"<small><b>Pinned</b>: {request.entry_id} {escape(str(request.options))}, "
-                f"{len(comparison.pinned.layout.spans)} chunks. <b>Now</b>: "
-                f"{len(comparison.current.layout.spans)} chunks; {diff.kept} boundaries kept, "
-                f"{diff.added} new, {diff.removed} gone (dashed).</small>"
+                f"<small><b>B</b>: {request.entry_id} {escape(str(request.options))}, "
+                f"{len(comparison.pinned.layout.spans)} chunks. <b>A (now)</b>: "
+                f"{len(comparison.current.layout.spans)} chunks.<br>Boundaries from A to B: "
+                f"{diff.summary()} (F8: next difference)</small>"
             )
         self.compare_label.show()

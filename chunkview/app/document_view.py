@@ -8,8 +8,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLa
 from chunkview.app import theme
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
+from chunkview.core.decorations import DIFF_STYLES
 from chunkview.core.document import KINDS
-from chunkview.core.model import InspectorModel, boundaries
+from chunkview.core.model import InspectorModel
 from chunkview.core.offsets import text_from_editor
 from chunkview.core.pipeline import ChunkResult
 
@@ -74,7 +75,7 @@ class DocumentView(QWidget):
         shown = result.layout.document.text
         self._show_text(shown, view=shown != result.request.document.text)
         self.editor.set_result(result)
-        self.update_legend()
+        self._show_pinned()
 
     def _show_text(self, text: str, view: bool) -> None:
         """Show the document, or (read-only) the text an entry shows instead of it, such
@@ -89,8 +90,11 @@ class DocumentView(QWidget):
                 else ""
             )
 
-    def _show_pinned(self, pinned: ChunkResult | None) -> None:
-        self.editor.set_pinned(boundaries(pinned) if pinned is not None else [])
+    def _show_pinned(self, _pinned: ChunkResult | None = None) -> None:
+        comparison = self.model.comparison()
+        usable = comparison is not None and comparison.same_text
+        self.editor.set_comparison(comparison.diff if usable else None)  # type: ignore[union-attr]
+        self.update_legend()
 
     def _show_selection(self, index: int | None) -> None:
         self.editor.select_chunk(index, scroll=not self.editor.chunk_visible(index))
@@ -108,6 +112,16 @@ class DocumentView(QWidget):
             if result is not None and result.layout.overlaps
             else ""
         )
+        compared = ""
+        comparison = self.model.comparison()
+        if comparison is not None and comparison.same_text:
+            compared = "<br>vs B: " + "&nbsp;&nbsp;".join(
+                f'<span style="color:{colour}">{"┃" if style == "solid" else "┆"}</span>'
+                f"{text} {comparison.diff.count(kind)}"
+                for kind, (colour, style, text) in DIFF_STYLES.items()
+            )
         self.legend.setText(
-            f"<small>boundary: {swatches}{overlap}</small>" if kinds else "<small>&nbsp;</small>"
+            f"<small>boundary: {swatches}{overlap}{compared}</small>"
+            if kinds
+            else "<small>&nbsp;</small>"
         )

@@ -19,7 +19,6 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
-    QPen,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
@@ -27,10 +26,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from chunkview.app import theme
+from chunkview.core.compare import BoundaryComparison
 from chunkview.core.decorations import Run, decorations
 from chunkview.core.offsets import EditorOffsets, editor_text
 from chunkview.core.pipeline import ChunkResult
 from chunkview.core.spans import Span
+
+#: which change a gutter bar shows when a line holds several
+DIFF_ORDER = ("removed", "added", "moved", "kept")
 
 
 class _Gutter(QWidget):
@@ -69,7 +72,7 @@ class ChunkEditor(QPlainTextEdit):
         self._spans: list[Span] = []
         self._runs: list[Run] = []
         self._query = ""
-        self._pinned: list[int] = []
+        self._diff: BoundaryComparison | None = None
         self._selected: int | None = None
         self._programmatic = False
         self._stale = False
@@ -181,7 +184,7 @@ class ChunkEditor(QPlainTextEdit):
         else:
             first, last = self.visible_points()
             self._runs = decorations(
-                self._result.layout, first, last, self._query, self._pinned, self._selected
+                self._result.layout, first, last, self._query, self._diff, self._selected
             )
         hatch = QTextCharFormat()
         hatch.setBackground(QBrush(theme.hatch_colour(dark), Qt.BrushStyle.BDiagPattern))
@@ -189,6 +192,9 @@ class ChunkEditor(QPlainTextEdit):
         found.setBackground(theme.search_colour(dark))
         found.setForeground(QColor("#000000"))
         found.setFontWeight(QFont.Weight.Bold)
+        moved = QTextCharFormat()
+        moved.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+        moved.setUnderlineColor(theme.diff_colour("moved"))
         selections = []
         for run in self._runs:
             if run.kind == "chunk":
@@ -203,6 +209,8 @@ class ChunkEditor(QPlainTextEdit):
                 selections.append(self._selection(run.start, run.end, hatch))
             elif run.kind == "hit":
                 selections.append(self._selection(run.start, run.end, found))
+            elif run.kind == "moved":
+                selections.append(self._selection(run.start, run.end, moved))
         self.setExtraSelections(selections)
         self._gutter.update()
         self.viewport().update()
@@ -263,28 +271,31 @@ class ChunkEditor(QPlainTextEdit):
         super().scrollContentsBy(dx, dy)
         self._schedule()
 
-    def set_pinned(self, boundaries: list[int]) -> None:
-        """Boundaries of a pinned layout (code points), drawn dashed beside the current."""
-        self._pinned = sorted(boundaries)
+    def set_comparison(self, diff: BoundaryComparison | None) -> None:
+        """The boundary changes from this layout (A) to a layout B, drawn beside it."""
+        self._diff = diff
         self._schedule()
 
-    def pinned_visible(self) -> list[int]:
-        return [run.start for run in self._runs if run.kind == "pinned"]
+    def diff_visible(self) -> list[tuple[int, str]]:
+        """The boundary changes painted now: (code point, change kind)."""
+        return [(run.start, run.label) for run in self._runs if run.kind == "diff"]
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         painter = QPainter(self.viewport())
         dark = theme.is_dark(self.palette())
-        pinned_pen = QPen(theme.pinned_colour(dark), 2, Qt.PenStyle.DashLine)
         for run in self._runs:
-            if run.kind not in ("boundary", "pinned"):
+            if run.kind not in ("boundary", "diff"):
                 continue
             cursor = QTextCursor(self.document())
             cursor.setPosition(self.to_editor(run.start))
             rect = self.cursorRect(cursor)
-            if run.kind == "pinned":
-                painter.setPen(pinned_pen)
-                painter.drawLine(rect.left() - 3, rect.top(), rect.left() - 3, rect.bottom())
+            if run.kind == "diff":
+                if run.label != "kept":  # a kept one is the boundary already drawn
+                    painter.setPen(theme.diff_pen(run.label, 2))
+                    painter.drawLine(
+                        rect.left() - 3, rect.top() - 2, rect.left() - 3, rect.bottom() + 2
+                    )
             else:
                 colour = theme.kind_colour(run.label)
                 colour = colour.lighter(130) if dark else colour.darker(110)
@@ -295,7 +306,7 @@ class ChunkEditor(QPlainTextEdit):
         painter = QPainter(self._gutter)
         palette = self.palette()
         painter.fillRect(event.rect(), palette.color(QPalette.ColorRole.AlternateBase))
-        if (not self._spans or self._stale) and not self._pinned:
+        if not self._spans or self._stale:
             painter.end()
             return
         visible = self.visible_spans() if not self._stale else []
@@ -305,16 +316,18 @@ class ChunkEditor(QPlainTextEdit):
         painter.setFont(self.font())
         metrics = self.fontMetrics()
         labelled: set[int] = set()
-        pinned = self.pinned_visible()
-        pinned_pen = QPen(theme.pinned_colour(theme.is_dark(palette)), 2, Qt.PenStyle.DashLine)
+        changes = sorted(self.diff_visible())
+        points = [point for point, _kind in changes]
         while block.isValid() and top <= event.rect().bottom():
             height = round(self.blockBoundingRect(block).height())
             if block.isVisible():
                 first = self.to_point(block.position())
                 last = self.to_point(block.position() + block.length())
-                if pinned and bisect.bisect_left(pinned, first) < bisect.bisect_left(pinned, last):
-                    painter.setPen(pinned_pen)  # a pinned boundary starts in this block
-                    painter.drawLine(3, top + 2, 3, top + height - 2)
+                here = changes[bisect.bisect_left(points, first) : bisect.bisect_left(points, last)]
+                if here:  # the most telling change in this block, as a bar on the left
+                    kind = min((k for _p, k in here), key=DIFF_ORDER.index)
+                    painter.setPen(theme.diff_pen(kind, 3))
+                    painter.drawLine(3, top + 1, 3, top + height - 1)
                 covering = [
                     s
                     for s in visible

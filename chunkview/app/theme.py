@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette, QPen
 from PySide6.QtWidgets import QApplication
+
+from chunkview.core.decorations import DIFF_STYLES
 
 # Okabe-Ito: distinguishable under the common colour-vision deficiencies.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
@@ -85,6 +88,20 @@ def apply_theme(app: QApplication, dark: bool) -> None:
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
 
 
-def pinned_colour(dark: bool) -> QColor:
-    """Dashed marks of a pinned layout's boundaries: plain contrast, not a kind colour."""
-    return QColor("#f0f0f0") if dark else QColor("#202020")
+PEN_STYLES = {
+    "solid": Qt.PenStyle.SolidLine,
+    "dashed": Qt.PenStyle.DashLine,
+    "dotted": Qt.PenStyle.DotLine,
+}
+
+
+def diff_colour(kind: str) -> QColor:
+    """The colour of a boundary change (kept, moved, added, removed)."""
+    return QColor(DIFF_STYLES[kind][0])
+
+
+def diff_pen(kind: str, width: int) -> QPen:
+    """The pen a boundary change is drawn with: its colour and its line style."""
+    pen = QPen(diff_colour(kind), width, PEN_STYLES[DIFF_STYLES[kind][1]])
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    return pen

@@ -6,15 +6,24 @@ cannot disagree on where a chunk, an overlap, a boundary or a search hit is.
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Sequence
 from dataclasses import dataclass
 
+from chunkview.core.compare import BoundaryComparison
 from chunkview.core.spans import Layout
 from chunkview.core.text.lexical import WORD_RE, fold, lexical_tokens
 
 #: the run kinds, in the order they are painted (later ones on top)
-RUN_KINDS = ("chunk", "overlap", "hit", "boundary", "pinned")
+RUN_KINDS = ("chunk", "overlap", "moved", "hit", "boundary", "diff")
+
+#: how each kind of boundary change is drawn everywhere (Okabe-Ito colours, told apart
+#: under the common colour-vision deficiencies, and a line style each so they differ
+#: without colour too): colour, line style, legend text
+DIFF_STYLES = {
+    "kept": ("#8C8C8C", "dotted", "kept"),
+    "moved": ("#0072B2", "solid", "moved"),
+    "added": ("#009E73", "solid", "added in B"),
+    "removed": ("#D55E00", "dashed", "removed in B"),
+}
 
 
 @dataclass(frozen=True)
@@ -23,7 +32,9 @@ class Run:
 
     ``chunk`` is the chunk the run belongs to (its own part, its overlap prefix, the
     boundary where its own part starts); ``label`` is the boundary kind for a boundary,
-    and for a pinned boundary whether the current layout ``kept`` it or it is ``gone``.
+    and for a ``diff`` mark (a boundary of the comparison, at its B place or, removed,
+    its A place) the change: kept, moved, added or removed. A ``moved`` run is the
+    stretch a moved boundary travelled, from its A place to its B place.
     """
 
     kind: str
@@ -54,19 +65,19 @@ def decorations(
     start: int = 0,
     end: int | None = None,
     query: str = "",
-    pinned: Sequence[int] = (),
+    diff: BoundaryComparison | None = None,
     selected: int | None = None,
 ) -> list[Run]:
     """The runs meeting ``start..end`` of ``layout.document.text``, in painting order:
-    each chunk's own part and the overlap it repeats, the search hits, the boundaries
-    (where each chunk's own part starts, after the first) and the boundaries of a pinned
-    layout (``pinned``: sorted code points). The cost follows the range, not the text."""
+    each chunk's own part and the overlap it repeats, the stretches moved boundaries
+    travelled, the search hits, the boundaries (where each chunk's own part starts, after
+    the first) and the changes of a comparison with a layout B (``diff``, from
+    compare.py). The cost follows the range, not the text."""
     text = layout.document.text
     end = len(text) if end is None else end
     chunks: list[Run] = []
     overlaps: list[Run] = []
     boundaries: list[Run] = []
-    current: set[int] = set()
     for span in layout.spans_between(start, end):
         if span.located == "missing":
             continue
@@ -79,7 +90,6 @@ def decorations(
             boundaries.append(
                 Run("boundary", span.own_start, span.own_start, span.index, span.kind)
             )
-        current.add(span.own_start)
     hits = []
     if query:
         # a word cut by the range's start still counts as a whole word
@@ -87,7 +97,11 @@ def decorations(
         while word_start > max(0, start - 256) and text[word_start - 1].isalnum():
             word_start -= 1
         hits = [Run("hit", a, b) for a, b in matching_words(text, query, word_start, end)]
-    marks = []
-    for point in pinned[bisect.bisect_left(pinned, start) : bisect.bisect_right(pinned, end)]:
-        marks.append(Run("pinned", point, point, None, "kept" if point in current else "gone"))
-    return chunks + overlaps + hits + boundaries + marks
+    moved, marks = [], []
+    for change in diff.changes_between(start, end) if diff is not None else ():
+        if change.kind == "moved":
+            low, high = sorted((change.a, change.b))  # type: ignore[type-var]
+            moved.append(Run("moved", low, high, None, "moved"))
+        if start <= change.at <= end:
+            marks.append(Run("diff", change.at, change.at, None, change.kind))
+    return chunks + overlaps + moved + hits + boundaries + marks

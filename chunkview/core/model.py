@@ -9,15 +9,17 @@ the runner answers with ``accept``, ``fail`` or ``accept_tokens``.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from chunkview.core import registry
+from chunkview.core.compare import BoundaryComparison, compare_layouts
+from chunkview.core.decorations import matching_words
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
-from chunkview.core.spans import BoundaryDiff, boundary_diff
 
 #: what a model tells its observers, with the arguments each event carries
 EVENTS = (
@@ -30,7 +32,8 @@ EVENTS = (
     "result",  # a newer result is shown: (result,)
     "tokens",  # token counts arrived for the shown result: (tokens,)
     "failed",  # the newest run failed: (failure,)
-    "pinned",  # the pinned layout changed: (pinned result or None,)
+    "pinned",  # layout B (pinned, or the second configuration's) changed: (result or None,)
+    "compare-config",  # the second configuration changed (entry or options): a B run is due
     "selection",  # (chunk index or None,)
 )
 
@@ -48,12 +51,16 @@ class Failure:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The pinned layout against the shown one."""
+    """The shown layout (A) against layout B: pinned, or a second configuration's."""
 
-    pinned: ChunkResult
-    current: ChunkResult
+    pinned: ChunkResult  # B
+    current: ChunkResult  # A
     same_text: bool
-    diff: BoundaryDiff
+    diff: BoundaryComparison
+
+
+#: what "next / previous" can step through; each gives sorted code points of the shown text
+NAVIGATION_KINDS = ("chunk", "warning", "hit", "difference")
 
 
 def boundaries(result: ChunkResult) -> list[int]:
@@ -76,7 +83,16 @@ class InspectorModel:
         self.generation = 0
         self.shown_generation = -1
         self.result: ChunkResult | None = None
-        self.pinned: ChunkResult | None = None
+        self.pinned: ChunkResult | None = None  # layout B
+        #: where B comes from: "pinned" (a kept layout A) or "config" (b_entry_id, b_options)
+        self.b_source = "pinned"
+        self.b_entry_id = ""
+        self.b_options: dict[str, Any] = {}
+        self.b_generation = 0
+        self._comparison: tuple[Any, Any, Comparison] | None = None
+        self._hit_cache: tuple[Any, str, list[int]] | None = None
+        #: extra kinds of places to step through (a panel may add its own)
+        self.navigation_targets: dict[str, Callable[[], list[int]]] = {}
         self.selected: int | None = None
         self.failure: Failure | None = None
         self.running = False
@@ -238,18 +254,102 @@ class InspectorModel:
             self.running = running
             self._emit("running", running)
 
-    # ----- compare and select ---------------------------------------------------------
+    # ----- compare: A is the shown layout, B the pinned one or a second configuration --
     def pin(self, pinned: bool = True) -> None:
-        """Keep the shown layout to compare the next ones with (or drop the pin)."""
+        """Keep the shown layout as B to compare the next ones with (or drop B)."""
+        self.b_source = "pinned"
         self.pinned = self.result if pinned else None
         self._emit("pinned", self.pinned)
+
+    def set_b_config(self, entry_id: str, options: dict[str, Any]) -> None:
+        """Compare with a second configuration: B is ``entry_id`` with ``options`` on the
+        same document, run whenever it or the document changes (``request_b``)."""
+        registry.get(entry_id)
+        self.b_source = "config"
+        self.b_entry_id, self.b_options = entry_id, dict(options)
+        self._emit("compare-config")
+
+    def request_b(self) -> ChunkRequest | None:
+        """A request for layout B on the current text (configuration mode only)."""
+        if self.b_source != "config" or not self.b_entry_id:
+            return None
+        entry = registry.get(self.b_entry_id)
+        self.b_generation += 1
+        return ChunkRequest(
+            self.b_generation,
+            self.b_entry_id,
+            self.sync_text(),
+            dict(self.b_options),
+            embedder=self.embedder if entry.uses_embedder else None,
+            tokenizer=self.tokenizer if entry.uses_tokenizer else None,
+        )
+
+    def accept_b(self, result: ChunkResult) -> bool:
+        """Show ``result`` as B unless it is older than the newest B request."""
+        if self.b_source != "config" or result.generation != self.b_generation:
+            return False
+        self.pinned = result
+        self._emit("pinned", result)
+        return True
+
+    def stop_comparing(self) -> None:
+        self.b_source = "pinned"
+        self.pin(False)
 
     def comparison(self) -> Comparison | None:
         if self.pinned is None or self.result is None:
             return None
+        cached = self._comparison
+        if cached is not None and cached[0] is self.pinned and cached[1] is self.result:
+            return cached[2]
         same = self.pinned.layout.document.text == self.result.layout.document.text
-        diff = boundary_diff(boundaries(self.pinned), boundaries(self.result))
-        return Comparison(self.pinned, self.result, same, diff)
+        diff = compare_layouts(self.result.layout, self.pinned.layout)
+        comparison = Comparison(self.pinned, self.result, same, diff)
+        self._comparison = (self.pinned, self.result, comparison)
+        return comparison
+
+    # ----- navigation -----------------------------------------------------------------
+    def targets(self, kind: str) -> list[int]:
+        """Sorted places (code points) of ``kind`` in the shown layout: chunk starts,
+        warnings, search hits (every matching word), differences from B, or any kind a
+        panel added to ``navigation_targets``."""
+        if kind in self.navigation_targets:
+            return self.navigation_targets[kind]()
+        result = self.result
+        if result is None:
+            return []
+        layout = result.layout
+        if kind == "chunk":
+            return sorted({s.own_start for s in layout.spans if s.located != "missing"})
+        if kind == "warning":
+            return sorted({w.start for w in layout.warnings})
+        if kind == "hit":
+            query = result.request.query
+            cached = self._hit_cache
+            if cached is None or cached[0] is not layout or cached[1] != query:
+                words = matching_words(layout.document.text, query) if query.strip() else []
+                cached = self._hit_cache = (layout, query, [a for a, _b in words])
+            return cached[2]
+        if kind == "difference":
+            comparison = self.comparison()
+            return comparison.diff.differences() if comparison and comparison.same_text else []
+        raise KeyError(f"unknown kind of place: {kind}")
+
+    def step(self, kind: str, point: int, forward: bool = True) -> int | None:
+        """The next (or previous) place of ``kind`` after (before) ``point``, wrapping
+        round at the ends; None when there is none. Stepping through chunks selects."""
+        places = self.targets(kind)
+        if not places:
+            return None
+        if forward:
+            i = bisect.bisect_right(places, point)
+            found = places[i % len(places)]
+        else:
+            i = bisect.bisect_left(places, point) - 1
+            found = places[i]  # -1 wraps to the last
+        if kind == "chunk":
+            self.select_chunk(self.chunk_at(found))
+        return found
 
     def select_chunk(self, index: int | None) -> None:
         if self.result is None or index is None or not 0 <= index < len(self.result.layout.spans):

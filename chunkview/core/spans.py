@@ -309,17 +309,3 @@ def chunk_layout(
     ctx.check()
     layout = layout_of(entry, chunking.shown, chunking.spans, options, token_limit, ctx.tokenizer)
     return chunking.native, layout
-
-
-@dataclass(frozen=True)
-class BoundaryDiff:
-    """How the boundaries of two layouts of one text compare (chunk starts, code points)."""
-
-    kept: int
-    added: int
-    removed: int
-
-
-def boundary_diff(pinned: Sequence[int], current: Sequence[int]) -> BoundaryDiff:
-    before, after = set(pinned), set(current)
-    return BoundaryDiff(len(before & after), len(after - before), len(before - after))
