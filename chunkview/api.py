@@ -83,9 +83,15 @@ def spans(
     metadata: Any = None,
     embedder: str | None = None,
     tokenizer: str | None = None,
+    explain: bool = False,
 ) -> Layout:
-    """Run ``entry`` and return the Layout: where each chunk lies, overlaps, gaps, warnings."""
+    """Run ``entry`` and return the Layout: where each chunk lies, overlaps, gaps, warnings.
+
+    With ``explain``, each span carries the reason its boundary is where it is
+    (``Span.reason``), in the library's terms; the chunks are the same either way."""
     chosen, document, opts, ctx = _prepare(
         entry, input, options, doc, metadata, embedder, tokenizer
     )
+    if explain:
+        ctx.explain = []
     return chunk_layout(chosen, document, opts, ctx)[1]

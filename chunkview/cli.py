@@ -123,6 +123,7 @@ def chunk_in_process(
     metadata: Any,
     embedder: str | None,
     tokenizer: str | None,
+    explain: bool = False,
 ) -> str:
     """What ``run`` / ``spans`` print, computed in a chunking process (service.call)."""
     if command == "run":
@@ -131,7 +132,13 @@ def chunk_in_process(
         )
         return dumps(result)
     layout = api.spans(
-        entry_id, document, options, metadata=metadata, embedder=embedder, tokenizer=tokenizer
+        entry_id,
+        document,
+        options,
+        metadata=metadata,
+        embedder=embedder,
+        tokenizer=tokenizer,
+        explain=explain,
     )
     return dumps(layout.to_json(), indent=None)
 
@@ -144,6 +151,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         ("spans", "print the Layout (where each chunk lies) as JSON"),
     ):
         _chunk_args(sub.add_parser(name, help=help_text))
+    sub.choices["spans"].add_argument(
+        "--explain", action="store_true", help="add to each span why its boundary is there"
+    )
     sub.add_parser("list", help="list every entry with its parameters and defaults")
     render = sub.add_parser("render", help="render the view to a PNG or HTML file")
     render.add_argument("file")
@@ -296,6 +306,7 @@ def headless(argv: list[str]) -> int:
                 metadata,
                 args.embedder,
                 args.tokenizer,
+                getattr(args, "explain", False),
             )
         except ChunkerError as exc:
             print(dumps(exc.to_json()))

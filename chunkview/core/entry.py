@@ -17,6 +17,7 @@ from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, OptionError
+from chunkview.core.explain import Reason, attach_by_chunk, attach_by_point
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
 
@@ -96,6 +97,8 @@ class RunContext:
     tokenizer: str | None = None
     cancel_event: threading.Event = field(default_factory=threading.Event)
     on_progress: Callable[[int, int], None] | None = None
+    #: a list to append ``explain.Reason`` records to, or None: record nothing
+    explain: list[Reason] | None = None
 
     def check(self) -> None:
         """Raise Cancelled when a newer request has superseded this run."""
@@ -158,6 +161,9 @@ class Entry(ABC):
     uses_embedder: bool = False
     #: the run takes ``ctx.tokenizer`` (the picker shows a tokenizer row)
     uses_tokenizer: bool = False
+    #: what the ``at`` of the port's reasons counts: native chunk indexes (``chunk``) or
+    #: code points of the text chunked (``point``); see explain.py
+    reasons_at: str = "chunk"
 
     @abstractmethod
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
@@ -226,7 +232,11 @@ class Entry(ABC):
         native = self.run(document, options, ctx)
         ctx.check()
         shown = self.view_document(document)
-        return Chunking(native, self.spans(shown, native, options), shown)
+        spans = self.spans(shown, native, options)
+        if ctx.explain is not None:
+            attach = attach_by_point if self.reasons_at == "point" else attach_by_chunk
+            attach(spans, ctx.explain)
+        return Chunking(native, spans, shown)
 
     def chunk_texts(self, native: Any) -> list[str]:
         """The text of each native chunk, in order."""

@@ -96,6 +96,8 @@ class InspectorModel:
         self.selected: int | None = None
         self.failure: Failure | None = None
         self.running = False
+        #: runs record why each boundary is where it is (hover, step-through, legend)
+        self.explain = True
         self._text_dirty = False
         self._observers: dict[str, list[Callable[..., None]]] = {name: [] for name in EVENTS}
 
@@ -208,6 +210,7 @@ class InspectorModel:
             query=self.query,
             embedder=self.embedder if entry.uses_embedder else None,
             tokenizer=self.tokenizer if entry.uses_tokenizer else None,
+            explain=self.explain,
         )
 
     def submit(self) -> ChunkRequest | None:

@@ -31,6 +31,8 @@ class ChunkRequest:
     embedder: str | None = None
     tokenizer: str | None = None
     metadata: Any = None
+    #: record why each boundary is where it is (``Span.reason``)
+    explain: bool = False
 
     def chunking_key(self) -> tuple:
         """What decides the chunks (not the query)."""
@@ -42,6 +44,7 @@ class ChunkRequest:
             self.embedder,
             self.tokenizer,
             json.dumps(self.metadata, sort_keys=True, default=str),
+            self.explain,
         )
 
 
@@ -104,6 +107,8 @@ class Pipeline:
             entry = registry.get(request.entry_id)
             options = {k: v for k, v in request.options.items() if v is not None}
             entry.check_options(options)
+            if request.explain and ctx.explain is None:
+                ctx.explain = []
             native, layout = chunk_layout(entry, request.document, options, ctx)
             ctx.check()
             result = ChunkResult(

@@ -10,6 +10,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from chunkview.core.document import Document
+from chunkview.core.explain import Reason
 from chunkview.core.text.js import is_blank, utf16_len
 from chunkview.core.text.tokens import wordpunct_count
 
@@ -48,6 +49,8 @@ class Span:
     metadata: dict[str, Any] = field(default_factory=dict)
     #: the start the library itself reported for the own part, in code points, if any
     reported_start: int | None = None
+    #: why the chunk's own part starts here, when the run was asked to explain
+    reason: Reason | None = None
 
     @property
     def size(self) -> int:
@@ -63,6 +66,7 @@ class Span:
             "located": self.located,
             "chars": len(self.text),
             "metadata": self.metadata,
+            **({"reason": self.reason.to_json()} if self.reason is not None else {}),
         }
 
 

@@ -34,6 +34,7 @@ import numpy as np
 from chunkview.core.document import Document
 from chunkview.core.entry import Chunking, Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
+from chunkview.core.explain import Reason, attach_by_point
 from chunkview.core.spans import Span
 from chunkview.core.text.segment import boundaries
 
@@ -92,6 +93,11 @@ class _Cascade:
         self.strategies = strategies
         self.bytes = _Bytes(text)
         self.ctx = ctx
+        #: where the reasons go (``ctx.explain``), or None when nobody asked
+        self.explain = ctx.explain if ctx is not None else None
+        self.later: list[tuple[int, tuple[Any, ...]]] = []
+        self.max_words = f"maxSize {max_size:,}"
+        self.merge_notes: list[Reason] = []
 
     def size(self, start: int, end: int) -> int:
         return self.bytes.size(start, end)
@@ -109,6 +115,8 @@ class _Cascade:
             units = [u for unit in units for u in self._code_points_if_huge(unit)]
         pieces: list[Piece] = []
         run: list[tuple[int, int]] = []  # units packed into the chunk being built
+        explain = self.explain
+        after_large = False  # for the reasons: the unit before went down a level
 
         def flush() -> None:
             if run:
@@ -121,11 +129,21 @@ class _Cascade:
                 if unit[1] - unit[0] > 1 and (
                     level + 1 <= len(self.strategies) or strategy != "grapheme"
                 ):
+                    if explain is not None:
+                        self._later(
+                            unit[0], self._explain_descent, unit, strategy, level, unit[0] == start
+                        )
+                        after_large = True
                     pieces.extend(self.split(unit[0], unit[1], level + 1))
                 else:
+                    if explain is not None:
+                        self._later(unit[0], self._explain_whole, unit, strategy)
+                        after_large = True
                     pieces.append(Piece(unit[0], unit[1], strategy))
                 continue
             if level == 0:
+                if explain is not None:
+                    self._later(unit[0], self._explain_unit, unit, strategy)
                 pieces.append(Piece(unit[0], unit[1], strategy))
                 continue
             if run and self.size(run[0][0], unit[1]) <= self.max_size:
@@ -134,8 +152,109 @@ class _Cascade:
             previous = run
             flush()
             run = [*self._overlap(previous, unit, strategy), unit]
+            if explain is not None:
+                self._later(
+                    unit[0],
+                    self._explain_packing,
+                    previous,
+                    len(run) - 1,  # the units carried as overlap (``run`` grows on)
+                    unit,
+                    strategy,
+                    after_large,
+                )
+                after_large = False
         flush()
         return pieces
+
+    # ----- reasons (only called when ctx.explain is a list) ----------------------------
+    # A cut is noted as a call to make later: most cuts are merged away by minSize, and
+    # only those still boundaries at the end are worded (sizes, numbers), in ``explain_cuts``
+    def _later(self, at: int, *call: Any) -> None:
+        self.later.append((at, call))
+
+    def explain_cuts(self, pieces: list[Piece]) -> None:
+        """Word the noted cuts that are still boundaries of ``pieces``."""
+        own_starts = {max(p.start, q.end) for q, p in zip(pieces, pieces[1:])}
+        for at, (method, *args) in self.later:
+            if at in own_starts:
+                method(*args)
+        self.later = []
+
+    def _say(self, at: int, rule: str, text: str) -> None:
+        self.explain.append(Reason(at, rule, text))  # type: ignore[union-attr]
+
+    def _next_strategy(self, level: int) -> str:
+        return self.strategies[level + 1] if level + 1 < len(self.strategies) else "grapheme"
+
+    def _explain_unit(self, unit: tuple[int, int], strategy: str) -> None:
+        if unit[0] > 0:
+            self._say(
+                unit[0],
+                strategy,
+                f"new {strategy}: at the first level every {strategy} that fits is a chunk "
+                f"of its own ({_bytes(self.size(*unit))} ≤ {self.max_words})",
+            )
+
+    def _explain_descent(
+        self, unit: tuple[int, int], strategy: str, level: int, first: bool
+    ) -> None:
+        lower = self._next_strategy(level)
+        size = f"{_bytes(self.size(*unit))} > {self.max_words}"
+        if level == 0:  # a first-level unit always starts a chunk, however large
+            rule, text = strategy, f"new {strategy}, {size}: cut at {lower}s"
+        elif first:  # the level above explained the boundary; say how it goes on
+            rule, text = f"large-{strategy}", f"its first {strategy}, {size}: cut at {lower}s"
+        else:
+            rule = f"large-{strategy}"
+            text = f"the next {strategy} is {size}: it is cut at {lower}s, not packed"
+        if unit[0] > 0:
+            self._say(unit[0], rule, text)
+
+    def _explain_whole(self, unit: tuple[int, int], strategy: str) -> None:
+        if unit[0] > 0:
+            self._say(
+                unit[0],
+                "no-smaller-cut",
+                f"one {strategy} of {_bytes(self.size(*unit))} > {self.max_words} "
+                "with no smaller boundary inside: kept whole",
+            )
+
+    def _explain_packing(
+        self,
+        previous: list[tuple[int, int]],
+        carried: int,
+        unit: tuple[int, int],
+        strategy: str,
+        after_large: bool,
+    ) -> None:
+        at = unit[0]
+        if previous:
+            packed = self.size(previous[0][0], previous[-1][1])
+            self._say(
+                at,
+                f"full-{strategy}",
+                f"{strategy}s packed up to {_bytes(packed)}; the next {strategy} "
+                f"({_bytes(self.size(*unit))}) would make "
+                f"{self.size(previous[0][0], unit[1]):,} > {self.max_words}",
+            )
+        elif after_large and at > 0:
+            self._say(
+                at,
+                f"after-large-{strategy}",
+                f"the {strategy} before was over {self.max_words} and was cut "
+                f"at a lower level; {strategy}s are packed again from here",
+            )
+        if carried:
+            repeated = self.size(previous[-carried][0], unit[0])
+            share = OVERLAP_SHARE[strategy]
+            self._say(
+                at,
+                f"overlap-{strategy}",
+                f"overlap: the last {carried} {strategy} segment"
+                f"{'s' if carried > 1 else ''} of the chunk before are repeated "
+                f"({_bytes(repeated)} ≤ {share:.0%} of maxSize = "
+                f"{int(self.max_size * share):,})",
+            )
 
     def _code_points_if_huge(self, unit: tuple[int, int]) -> list[tuple[int, int]]:
         # one grapheme over maxSize (a long run of combining marks): cut between code
@@ -164,8 +283,15 @@ class _Cascade:
         return carried if carried and carried[-1][1] == unit[0] else []
 
 
+def _bytes(size: int) -> str:
+    return f"{size:,} byte{'' if size == 1 else 's'}"
+
+
 def _merge_small(pieces: list[Piece], min_size: int, cascade: _Cascade) -> list[Piece]:
     merged: list[Piece] = []
+    # merge notes follow the cuts' words (explain_cuts), so they wait in their own list
+    explain = cascade.merge_notes if cascade.explain is not None else None
+    notes: list[str] = []  # for the reasons: the merges inside merged[-1]
     for piece in pieces:
         if merged:
             last = merged[-1]
@@ -174,9 +300,23 @@ def _merge_small(pieces: list[Piece], min_size: int, cascade: _Cascade) -> list[
                 and piece.start <= last.end
                 and cascade.size(last.start, piece.end) <= cascade.max_size
             ):
+                if explain is not None:
+                    notes.append(
+                        f"merged: the chunk before was only "
+                        f"{_bytes(cascade.size(last.start, last.end))} "
+                        f"< minSize {min_size:,}, so it took in the next one (together "
+                        f"{cascade.size(last.start, piece.end):,} ≤ maxSize "
+                        f"{cascade.max_size:,})"
+                    )
                 merged[-1] = Piece(last.start, piece.end, last.strategy)
                 continue
+            if explain is not None and notes:
+                explain.append(Reason(max(piece.start, last.end), "merged", "; ".join(notes)))
+                notes = []
         merged.append(piece)
+    if explain is not None and notes:  # the merges reach the end: say so at the start
+        at = max(merged[-1].start, merged[-2].end) if len(merged) >= 2 else merged[-1].start
+        explain.append(Reason(at, "merged", "; ".join(notes)))
     if len(merged) >= 2:
         last, before = merged[-1], merged[-2]
         if (
@@ -184,6 +324,18 @@ def _merge_small(pieces: list[Piece], min_size: int, cascade: _Cascade) -> list[
             and last.start <= before.end
             and cascade.size(before.start, last.end) <= cascade.max_size
         ):
+            if explain is not None:
+                at = max(before.start, merged[-3].end) if len(merged) >= 3 else before.start
+                explain.append(
+                    Reason(
+                        at,
+                        "merged",
+                        f"merged: the last chunk, {_bytes(cascade.size(last.start, last.end))} "
+                        f"< minSize {min_size:,}, joined this one (together "
+                        f"{cascade.size(before.start, last.end):,} ≤ maxSize "
+                        f"{cascade.max_size:,})",
+                    )
+                )
             merged[-2:] = [Piece(before.start, last.end, before.strategy)]
     return merged
 
@@ -222,7 +374,13 @@ def smartchunk_pieces(
     cascade = _Cascade(text, max_size, strategies, locale, ctx)
     if not text:
         return [], cascade.bytes
-    return _merge_small(cascade.split(0, len(text), 0), min_size, cascade), cascade.bytes
+    if cascade.explain is not None:
+        cascade.explain.append(Reason(0, "start", "the start of the text"))
+    pieces = _merge_small(cascade.split(0, len(text), 0), min_size, cascade)
+    if cascade.explain is not None:
+        cascade.explain_cuts(pieces)
+        cascade.explain.extend(cascade.merge_notes)
+    return pieces, cascade.bytes
 
 
 def smartchunk(text: str, options: dict[str, Any] | None = None) -> list[dict[str, int]]:
@@ -296,6 +454,8 @@ class SmartchunkEntry(Entry):
         spans = self._place(document, native, byte_map)
         for span, piece in zip(spans, pieces):
             span.kind = piece.strategy
+        if ctx.explain is not None:
+            attach_by_point(spans, ctx.explain)
         return Chunking(native, spans, document)
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:

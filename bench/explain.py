@@ -1,0 +1,70 @@
+"""The cost of recording reasons: each entry's ``chunk`` on corpus text with
+``RunContext.explain`` a list, against the same call without it in the same run (the peer).
+Run: python bench/explain.py [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from _common import best_of, corpus_text
+
+from chunkview.core import registry
+from chunkview.core.document import Document
+from chunkview.core.entry import RunContext
+
+#: (entry, options, bytes of text): sizes keep each line to a few seconds
+CASES = [
+    ("smartchunk", {"maxSize": 1000, "minSize": 100}, 1_000_000),
+    ("smartchunk", {"maxSize": 200, "minSize": 20}, 1_000_000),
+    ("agentos.SemanticChunker", {}, 1_000_000),
+    ("agentos.ChunkingEngine", {"strategy": "fixed"}, 1_000_000),
+    ("mastra.chunk", {"strategy": "recursive", "maxSize": 1000}, 300_000),
+    ("mastra.chunk", {"strategy": "markdown", "maxSize": 1000}, 300_000),
+    ("semantic-chunking.chunkit", {}, 100_000),
+]
+
+
+def measure(entry_id: str, options: dict, size: int, repeat: int) -> dict:
+    entry = registry.get(entry_id)
+    document = Document(corpus_text(size), kind="markdown")
+
+    def run(explain: bool) -> int:
+        ctx = RunContext(embedder="hash64", explain=[] if explain else None)
+        return len(entry.chunk(document, dict(options), ctx).spans)
+
+    chunks = run(True)
+    plain = best_of(lambda: run(False), repeat)
+    explained = best_of(lambda: run(True), repeat)
+    return {
+        "entry": entry_id,
+        "options": options,
+        "mb": round(len(document.text.encode("utf-8")) / 1e6, 3),
+        "chunks": chunks,
+        "seconds_without": round(plain, 4),
+        "seconds_with": round(explained, 4),
+        "ratio": round(explained / plain, 3),
+    }
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    rows = []
+    for entry_id, options, size in CASES:
+        row = measure(entry_id, options, size // 4 if quick else size, 1 if quick else 3)
+        rows.append(row)
+        if "--json" not in sys.argv:
+            print(
+                f"{entry_id:<26} {json.dumps(options):<40} {row['mb']:5.2f} MB "
+                f"{row['chunks']:6} chunks   without reasons {row['seconds_without']:7.3f} s   "
+                f"with {row['seconds_with']:7.3f} s   ratio {row['ratio']:5.2f}x"
+            )
+    if "--json" in sys.argv:
+        print(
+            json.dumps({"benchmark": "explain", "peer": "same call without reasons", "cases": rows})
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Why each boundary is where it is: the reasons a port records when asked.
+
+A port appends a ``Reason`` to ``RunContext.explain`` only when that list is not None, at
+the point where it decides a boundary, so a run nobody asked about pays one ``is not
+None`` check per boundary. ``at`` is where the reason applies, in the port's own terms:
+a code point of the text chunked (the start of a chunk's own part) or a native chunk's
+index; the entry's ``chunk`` attaches the reasons to its spans with ``attach_by_point``
+or ``attach_by_chunk``. Reasons are plain frozen data, so they pickle and cross a
+process boundary with the layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:  # spans.py imports this module
+    from chunkview.core.spans import Span
+
+
+class Reason(NamedTuple):
+    """Why a boundary is here: a short rule id and words with the numbers.
+
+    When several reasons meet at one boundary (a cut, then an overlap or a merge note),
+    ``combine`` keeps the first rule (the cut) and joins the words. A named tuple: quick
+    to make (a port may record thousands), immutable, and it pickles.
+    """
+
+    at: int
+    rule: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text}
+
+
+def combine(reasons: Sequence[Reason]) -> Reason:
+    """One reason for a boundary from those recorded there, in the order recorded."""
+    if len(reasons) == 1:
+        return reasons[0]
+    texts = list(dict.fromkeys(r.text for r in reasons))  # a repeated note says it once
+    return Reason(reasons[0].at, reasons[0].rule, "; ".join(texts))
+
+
+def _grouped(reasons: Iterable[Reason]) -> dict[int, list[Reason]]:
+    grouped: dict[int, list[Reason]] = {}
+    for reason in reasons:
+        grouped.setdefault(reason.at, []).append(reason)
+    return grouped
+
+
+def attach_by_point(spans: Sequence[Span], reasons: Iterable[Reason]) -> None:
+    """Give each span the reasons recorded at its own start (code points); reasons at a
+    point that is no boundary (a cut later merged away) are dropped."""
+    grouped = _grouped(reasons)
+    for span in spans:
+        found = grouped.get(span.own_start)
+        if found:
+            span.reason = combine(found)
+
+
+def attach_by_chunk(spans: Sequence[Span], reasons: Iterable[Reason]) -> None:
+    """Give each span the reasons recorded for its native chunk index."""
+    grouped = _grouped(reasons)
+    for i, span in enumerate(spans):
+        found = grouped.get(i)
+        if found:
+            span.reason = combine(found)
+
+
+def number(value: float) -> str:
+    """A number as the reasons write it: thousands separated, at most three decimals."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.3f}".rstrip("0")
+    return f"{int(value):,}"

@@ -1,0 +1,231 @@
+"""Reasons: why each boundary is where it is, recorded only when asked, never changing a
+result. Each port's reasons are checked on documents written so that each one occurs."""
+
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from chunkview import api
+from chunkview.core import registry
+from chunkview.core.document import Document
+from chunkview.core.entry import RunContext
+from chunkview.core.errors import ChunkerError
+from chunkview.core.explain import Reason, attach_by_chunk, attach_by_point, combine
+from chunkview.core.spans import Span
+from tests.conftest import CORPUS, ROOT
+
+
+def explained(entry_id: str, text: str, options: dict | None = None, **ctx) -> list[Span]:
+    entry = registry.get(entry_id)
+    return entry.chunk(Document(text), dict(options or {}), RunContext(explain=[], **ctx)).spans
+
+
+def reasons(spans: list[Span]) -> list[tuple[str, str]]:
+    return [(s.reason.rule, s.reason.text) if s.reason else ("", "") for s in spans]
+
+
+# ----- the core ---------------------------------------------------------------------------
+def test_combine_keeps_the_first_rule_and_joins_the_words_once():
+    cut, note = Reason(5, "full-word", "words packed"), Reason(5, "overlap-word", "overlap")
+    assert combine([cut, note, note]) == Reason(5, "full-word", "words packed; overlap")
+
+
+def test_attach_by_point_uses_own_starts_and_drops_merged_away_points():
+    spans = [Span(0, 0, 5, 0, "k", "aaaaa"), Span(1, 3, 9, 5, "k", "aabbbb")]
+    attach_by_point(spans, [Reason(5, "cut", "here"), Reason(3, "gone", "not a boundary")])
+    assert spans[0].reason is None
+    assert spans[1].reason == Reason(5, "cut", "here")
+
+
+def test_attach_by_chunk_uses_native_indexes():
+    spans = [Span(0, 0, 5, 0, "k", "aaaaa"), Span(1, 5, 9, 5, "k", "bbbb")]
+    attach_by_chunk(spans, [Reason(1, "cut", "second")])
+    assert [s.reason for s in spans] == [None, Reason(1, "cut", "second")]
+
+
+def test_reasons_are_plain_data_that_pickle():
+    spans = explained("smartchunk", "One.\n\nTwo is here.\n\n" * 3, {"maxSize": 20})
+    again = pickle.loads(pickle.dumps(spans))
+    assert [s.reason for s in again] == [s.reason for s in spans]
+    assert all(s.reason is not None for s in spans[1:])
+
+
+def test_no_reason_is_recorded_when_nobody_asks():
+    entry = registry.get("smartchunk")
+    spans = entry.chunk(
+        Document("a b c d e f g h\n\n" * 9), {"maxSize": 12, "minSize": 0}, RunContext()
+    ).spans
+    assert len(spans) > 3
+    assert all(s.reason is None for s in spans)
+    assert all("reason" not in s.to_json() for s in spans)
+
+
+# ----- results never change -----------------------------------------------------------------
+CASES = [
+    ("agentos.SemanticChunker", {}),
+    ("agentos.SemanticChunker", {"targetSize": 300, "maxSize": 500, "minSize": 100}),
+    ("agentos.ChunkingEngine", {"strategy": "fixed"}),
+    ("agentos.ChunkingEngine", {"strategy": "semantic"}),
+    ("agentos.ChunkingEngine", {"strategy": "hierarchical"}),
+    ("smartchunk", {}),
+    ("smartchunk", {"maxSize": 64, "minSize": 30}),
+    ("mastra.chunk", {}),
+    ("mastra.chunk", {"strategy": "markdown"}),
+    ("mastra.chunk", {"strategy": "sentence", "maxSize": 300}),
+    ("mastra.chunk", {"strategy": "token", "maxSize": 100}),
+    ("semantic-chunking.chunkit", {}),
+    ("semantic-chunking.cramit", {}),
+]
+FILES = sorted(p.name for p in CORPUS.iterdir())
+
+
+def _outcome(entry_id: str, text: str, kind: str, options: dict, explain: bool):
+    entry = registry.get(entry_id)
+    ctx = RunContext(embedder="hash64", tokenizer="wordpunct", explain=[] if explain else None)
+    try:
+        chunking = entry.chunk(Document(text, kind=kind), dict(options), ctx)
+    except ChunkerError as error:
+        return error.to_json(), None
+    spans = [
+        (s.index, s.start, s.end, s.own_start, s.kind, s.text, s.located, s.metadata)
+        for s in chunking.spans
+    ]
+    # semantic-chunking stamps each document with the clock (its document_id)
+    native = [
+        {k: v for k, v in c.items() if k != "document_id"} if isinstance(c, dict) else c
+        for c in (chunking.native if isinstance(chunking.native, list) else [chunking.native])
+    ]
+    return json.dumps(native, sort_keys=True, default=str), spans
+
+
+@pytest.mark.parametrize("entry_id,options", CASES, ids=[f"{e}{o}" for e, o in CASES])
+def test_results_are_identical_with_and_without_reasons(entry_id, options):
+    for name in FILES:
+        text = (CORPUS / name).read_text(encoding="utf-8")
+        kind = "markdown" if name.endswith(".md") else "text"
+        plain = _outcome(entry_id, text, kind, options, explain=False)
+        with_reasons = _outcome(entry_id, text, kind, options, explain=True)
+        assert plain == with_reasons, name
+
+
+# ----- smartchunk ---------------------------------------------------------------------------
+def by_rule(spans: list[Span]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for span in spans:
+        if span.reason is not None:
+            found.setdefault(span.reason.rule, span.reason.text)
+    return found
+
+
+def test_smartchunk_first_level_paragraphs_that_fit():
+    spans = explained(
+        "smartchunk", "First paragraph here.\n\nSecond one, short.\n", {"maxSize": 60, "minSize": 0}
+    )
+    assert reasons(spans) == [
+        ("start", "the start of the text"),
+        (
+            "paragraph",
+            "new paragraph: at the first level every paragraph that fits is a chunk of its "
+            "own (19 bytes ≤ maxSize 60)",
+        ),
+    ]
+
+
+def test_smartchunk_cascade_down_to_words_with_overlap():
+    text = "Intro line.\n\n" + " ".join(f"word{i}" for i in range(20)) + "\n"
+    spans = explained("smartchunk", text, {"maxSize": 40, "minSize": 0})
+    first_cut = spans[1].reason
+    assert first_cut.rule == "paragraph"
+    assert first_cut.text == (
+        "new paragraph, 130 bytes > maxSize 40: cut at lines; its first line, 130 bytes > "
+        "maxSize 40: cut at sentences; its first sentence, 130 bytes > maxSize 40: cut at words"
+    )
+    packed = spans[2].reason
+    assert packed.rule == "full-word"
+    assert "words packed up to 36 bytes; the next word (5 bytes) would make 41 > maxSize 40" in (
+        packed.text
+    )
+    assert "overlap: the last 3 word segments of the chunk before are repeated " in packed.text
+    assert "(7 bytes ≤ 20% of maxSize = 8)" in packed.text
+    assert spans[2].start < spans[2].own_start  # the overlap really is there
+
+
+def test_smartchunk_packed_lines_and_a_line_too_large():
+    lines = ["short line one", "short line two", "x" * 10 + ". " + "Y" * 10 + ".", "tail"]
+    text = "\n".join(lines) + "\n"
+    spans = explained("smartchunk", text, {"maxSize": 20, "minSize": 0})
+    rules = by_rule(spans)
+    assert rules["full-line"] == (
+        "lines packed up to 15 bytes; the next line (15 bytes) would make 30 > maxSize 20"
+    )
+    assert rules["large-line"] == (
+        "the next line is 24 bytes > maxSize 20: it is cut at sentences, not packed"
+    )
+    assert rules["after-large-line"] == (
+        "the line before was over maxSize 20 and was cut at a lower level; lines are "
+        "packed again from here"
+    )
+
+
+def test_smartchunk_merges_a_small_chunk_into_the_next():
+    text = "Tiny.\n\nA paragraph of more words.\n\nAnother paragraph here.\n"
+    spans = explained("smartchunk", text, {"maxSize": 64, "minSize": 10})
+    assert len(spans) == 2
+    assert spans[1].reason.rule == "paragraph"
+    assert spans[1].reason.text.endswith(
+        "; merged: the chunk before was only 7 bytes < minSize 10, so it took in the next "
+        "one (together 35 ≤ maxSize 64)"
+    )
+
+
+def test_smartchunk_merges_a_small_last_chunk_into_the_one_before():
+    text = "A first paragraph.\n\nA second paragraph.\n\nEnd."
+    spans = explained("smartchunk", text, {"maxSize": 64, "minSize": 10})
+    assert len(spans) == 2
+    assert spans[1].reason.text.endswith(
+        "; merged: the last chunk, 4 bytes < minSize 10, joined this one (together 25 ≤ maxSize 64)"
+    )
+
+
+def test_smartchunk_reasons_use_bytes_not_characters():
+    spans = explained("smartchunk", "ééééé\n\nüüüüü\n", {"maxSize": 20, "minSize": 0})
+    assert "(11 bytes ≤ maxSize 20)" in spans[1].reason.text
+
+
+# ----- headless ------------------------------------------------------------------------------
+def test_api_spans_explain_adds_reasons_and_keeps_the_layout():
+    text = (CORPUS / "smartchunk-readme.txt").read_text(encoding="utf-8")
+    plain = api.spans("smartchunk", text, {"maxSize": 120}).to_json()
+    explained_json = api.spans("smartchunk", text, {"maxSize": 120}, explain=True).to_json()
+    for span in explained_json["spans"]:
+        assert span.pop("reason")["text"]
+    assert explained_json == plain
+
+
+def test_cli_spans_explain():
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chunkview",
+            "spans",
+            "smartchunk",
+            "-",
+            "--explain",
+            "--options",
+            '{"minSize": 0}',
+        ],
+        input=b"Para one.\n\nPara two is longer.\n",
+        capture_output=True,
+        cwd=ROOT,
+        check=True,
+    )
+    spans = json.loads(done.stdout)["spans"]
+    assert spans[1]["reason"] == {
+        "rule": "paragraph",
+        "text": "new paragraph: at the first level every paragraph that fits is a chunk of its "
+        "own (20 bytes ≤ maxSize 200)",
+    }
