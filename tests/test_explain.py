@@ -229,3 +229,21 @@ def test_cli_spans_explain():
         "text": "new paragraph: at the first level every paragraph that fits is a chunk of its "
         "own (20 bytes ≤ maxSize 200)",
     }
+
+
+# ----- across the process boundary -----------------------------------------------------------
+def test_reasons_cross_the_chunking_process():
+    from chunkview.core.pipeline import ChunkRequest
+    from chunkview.core.service import ChunkService, PackedLayout
+
+    text = (CORPUS / "smartchunk-readme.txt").read_text(encoding="utf-8")
+    document = Document(text)
+    request = ChunkRequest(1, "smartchunk", document, {"maxSize": 120}, explain=True)
+    local = api.spans("smartchunk", document, {"maxSize": 120}, explain=True)
+    expected = [s.reason for s in local.spans]
+    assert all(expected[1:])
+    unpacked = PackedLayout.pack(local, document).unpack(document)
+    assert [s.reason for s in unpacked.spans] == expected
+    with ChunkService(timeout=30) as service:
+        result = service.run(request)
+    assert [s.reason for s in result.layout.spans] == expected

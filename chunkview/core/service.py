@@ -31,6 +31,7 @@ from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.explain import Reason
 from chunkview.core.spans import LOCATED, Layout, SizeStats, Span, Warning
 
 #: time budget of one job, seconds
@@ -167,6 +168,8 @@ class PackedLayout:
     bytes: tuple
     size_unit: str
     sizes: array
+    #: span index -> why its boundary is there (plain named tuples), when asked
+    reasons: dict[int, Reason] = field(default_factory=dict)
 
     @classmethod
     def pack(cls, layout: Layout, request_document: Document | None = None) -> PackedLayout:
@@ -218,6 +221,7 @@ class PackedLayout:
             bytes=tuple(vars(layout.bytes).values()),
             size_unit=layout.size_unit,
             sizes=_ints(layout.sizes),
+            reasons={i: s.reason for i, s in enumerate(spans) if s.reason is not None},
         )
 
     def unpack(self, request_document: Document) -> Layout:
@@ -272,6 +276,7 @@ class LazySpans(Sequence[Span]):
             LOCATED[p.located_ids[i]],
             p.metadata.get(i, {}),
             p.reported.get(i),
+            p.reasons.get(i),
         )
         self._built[i] = span
         return span
@@ -312,6 +317,8 @@ class ChunkSpec:
     output: str = "layout"
     #: the id of the layout the caller holds: sent again only when the chunks changed
     have_layout: int = 0
+    #: record why each boundary is where it is (Span.reason)
+    explain: bool = False
 
 
 def _child_main(conn: Connection, cancel: Any) -> None:
@@ -359,6 +366,7 @@ def _child_main(conn: Connection, cancel: Any) -> None:
                     spec.embedder,
                     spec.tokenizer,
                     spec.metadata,
+                    explain=spec.explain,
                 )
                 if pipeline.last_key() != request.chunking_key():
                     layout_id = job
@@ -586,6 +594,7 @@ class ChunkService:
             request.metadata,
             output,
             self._last_layout[0] if self._last_layout else 0,
+            explain=getattr(request, "explain", False),
         )
         what = describe_options(request.entry_id, request.options)
         payload = self._job(("chunk", spec), what, on_progress, document=request.document)
