@@ -23,7 +23,7 @@ from chunkview.core.document import (
 from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
 from chunkview.jsonout import dumps
 
-SUBCOMMANDS = ("run", "spans", "list", "render", "diff")
+SUBCOMMANDS = ("run", "spans", "list", "render", "diff", "eval", "audit")
 
 
 class UsageError(Exception):
@@ -325,6 +325,10 @@ USAGE = (
     "--out OUT.png|OUT.html\n"
     "       chunkview diff FILE --entry A [--options JSON] [--entry-b B] [--options-b JSON] "
     "[--json]\n"
+    "       chunkview eval FILE --entry ENTRY --questions Q.jsonl [--retriever bm25|hash64|"
+    "minilm|none] [--top-k 5] [--json]\n"
+    "       chunkview audit PATH... --entry ENTRY [--options JSON] [--jobs N] "
+    "[--format jsonl|csv|table] [--fail-on KINDS]\n"
     "       chunkview --version"
 )
 NO_DISPLAY_HINT = (
@@ -363,7 +367,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         try:
-            status = headless(argv)
+            if argv[0] in ("eval", "audit"):  # chunkview/commands/
+                from chunkview.commands import run_command
+
+                status = run_command(argv)
+            else:
+                status = headless(argv)
             sys.stdout.flush()  # here, where a closed pipe can still be caught
             return status
         except BrokenPipeError:  # `chunkview list | head`: the reader left, no traceback

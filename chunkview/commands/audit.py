@@ -1,0 +1,228 @@
+"""``chunkview audit PATH...``: chunk a whole corpus with one setting, in parallel processes
+under the app's watchdog, and report every file's sizes, warnings, errors and hangs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from chunkview.commands.common import Parser, UsageError, json_object, token_limit
+from chunkview.core.audit import WARNING_KINDS, Summary, parse_fail_on
+from chunkview.core.document import KINDS
+
+FORMATS = ("jsonl", "csv", "table")
+
+
+def _parse(argv: list[str]):
+    parser = Parser(
+        prog="chunkview audit",
+        description="Chunk every file under PATH (folders recursively) and report sizes, "
+        "structure warnings, errors and hangs per file, then a summary.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("--entry", required=True, help="entry id, e.g. mastra.chunk")
+    parser.add_argument("--options", help="options object as JSON")
+    parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument("--include", action="append", default=[], metavar="GLOB")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB")
+    parser.add_argument(
+        "--fail-on",
+        default="",
+        help="comma-separated kinds that make the exit status 1: a warning kind "
+        "(text-lost, over-limit, table-cut, ...), error or hang",
+    )
+    parser.add_argument("--token-limit", help="embedding model limit: 256, 512, 8191, a number")
+    parser.add_argument("--tokenizer", help="tokenizer for the limit (cl100k, wordpunct)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per file")
+    parser.add_argument("--max-memory", help="memory budget per process, e.g. 2G")
+    parser.add_argument(
+        "--shard", help="I/N: audit only the files of shard I of N (a stable hash of the path)"
+    )
+    return parser.parse_args(argv)
+
+
+def _shard(value: str | None) -> tuple[int, int] | None:
+    if not value:
+        return None
+    try:
+        index, count = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise UsageError(f"--shard: expected I/N such as 0/4, got {value!r}") from None
+    if count < 1 or not 0 <= index < count:
+        raise UsageError(f"--shard: {value} needs 0 <= I < N")
+    return index, count
+
+
+def _warnings_text(record: dict[str, Any]) -> str:
+    found = record.get("warnings") or {}
+    parts = []
+    for kind in WARNING_KINDS:
+        if found.get(kind):
+            text = f"{kind} {found[kind]}"
+            if kind == "mid-sentence":
+                text += f" ({100 * record.get('mid_sentence_share', 0):.0f}%)"
+            parts.append(text)
+    return ", ".join(parts)
+
+
+class Output:
+    """Writes records as they come, in one of the formats, and the summary at the end."""
+
+    def __init__(self, form: str, out: TextIO) -> None:
+        self.form = form
+        self.out = out
+        self._csv = None
+        if form == "csv":
+            self._csv = csv.writer(out, lineterminator="\n")
+            self._csv.writerow(
+                [
+                    "path",
+                    "status",
+                    "chars",
+                    "chunks",
+                    "unit",
+                    "size_min",
+                    "size_median",
+                    "size_max",
+                    *WARNING_KINDS,
+                    "mid_sentence_share",
+                    "seconds",
+                    "message",
+                ]
+            )
+        elif form == "table":
+            out.write(
+                f"{'file':<48} {'status':<6} {'chunks':>6}  {'min/median/max':<20} warnings\n"
+            )
+
+    def record(self, record: dict[str, Any]) -> None:
+        size = record.get("size") or {}
+        if self.form == "jsonl":
+            self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        elif self._csv is not None:
+            warnings = record.get("warnings") or {}
+            self._csv.writerow(
+                [
+                    record["path"],
+                    record["status"],
+                    record.get("chars", ""),
+                    record.get("chunks", ""),
+                    record.get("unit", ""),
+                    size.get("min", ""),
+                    size.get("median", ""),
+                    size.get("max", ""),
+                    *(warnings.get(kind, 0) for kind in WARNING_KINDS),
+                    round(record.get("mid_sentence_share", 0.0), 4),
+                    round(record.get("seconds", 0.0), 3),
+                    record.get("message", ""),
+                ]
+            )
+        else:
+            path = record["path"]
+            if len(path) > 48:
+                path = "…" + path[-47:]
+            if record["status"] in ("ok", "empty"):
+                sizes = f"{size['min']:g}/{size['median']:g}/{size['max']:g} {record['unit']}"
+                detail = _warnings_text(record)
+            else:
+                sizes, detail = "", record.get("message", "")
+            chunks = record.get("chunks", "")
+            self.out.write(f"{path:<48} {record['status']:<6} {chunks:>6}  {sizes:<20} {detail}\n")
+        self.out.flush()
+
+    def summary(self, summary: Summary) -> None:
+        data = summary.to_json()
+        if self.form == "jsonl":
+            self.out.write(json.dumps({"summary": data}) + "\n")
+            return
+        statuses = ", ".join(f"{n} {s}" for s, n in data["statuses"].items() if n)
+        kinds = ", ".join(
+            f"{kind} {data['warnings'][kind]} in {data['files_with'][kind]} files"
+            for kind in WARNING_KINDS
+            if data["warnings"].get(kind)
+        )
+        lines = [
+            f"{data['files']} files ({statuses}), {data['chunks']} chunks, "
+            f"{data['chars']} characters, chunk sizes {data['smallest_chunk']}.."
+            f"{data['largest_chunk']}",
+            f"warnings: {kinds or 'none'}",
+        ]
+        if summary.fail_on:
+            failing = ", ".join(f"{k} in {n} files" for k, n in data["failing"].items())
+            lines.append(f"fail on {', '.join(summary.fail_on)}: {failing or 'nothing found'}")
+        # the CSV stays a table of files; its summary goes to stderr
+        target = sys.stderr if self.form == "csv" else self.out
+        target.write("\n".join(lines) + "\n")
+
+
+def _progress(total_files: Iterator[str] | None):
+    """A tqdm bar on stderr when stderr is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    total = sum(1 for _ in total_files) if total_files is not None else None
+    return tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True)
+
+
+def main(argv: list[str]) -> int:
+    from chunkview.core import registry
+    from chunkview.core.audit import iter_files, shard_of
+    from chunkview.core.audit_run import audit_records
+
+    try:
+        args = _parse(argv)
+        options = json_object("--options", args.options)
+        fail_on = parse_fail_on(args.fail_on)
+        limit = token_limit(args.token_limit)
+        shard = _shard(args.shard)
+        if args.jobs < 1:
+            raise UsageError("--jobs must be 1 or more")
+        if args.timeout <= 0:
+            raise UsageError("--timeout must be above 0")
+        registry.get(args.entry)
+    except (UsageError, ValueError) as exc:
+        print(f"chunkview audit: {exc}", file=sys.stderr)
+        return 2
+    except KeyError as exc:
+        print(f"chunkview audit: {exc.args[0]}", file=sys.stderr)
+        return 2
+
+    def files() -> Iterator[str]:
+        for path in iter_files(args.paths, args.include, args.exclude):
+            if shard is None or shard_of(path, *shard):
+                yield path
+
+    output = Output(args.format, sys.stdout)
+    summary = Summary(fail_on)
+    bar = _progress(files())
+    try:
+        for record in audit_records(
+            files(),
+            args.entry,
+            options,
+            kind=args.doc,
+            token_limit=limit,
+            tokenizer=args.tokenizer,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            max_memory=args.max_memory,
+        ):
+            summary.add(record)
+            output.record(record)
+            if bar is not None:
+                bar.update(1)
+    except ValueError as exc:  # a bad --max-memory
+        print(f"chunkview audit: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if bar is not None:
+            bar.close()
+    output.summary(summary)
+    return 1 if summary.failed else 0

@@ -1,0 +1,49 @@
+"""Run ``audit_file`` over many files on the chunking processes' pool (core/service.py):
+each file under the app's watchdog, records streamed as the files finish."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from chunkview.core.audit import audit_file, failed_record
+
+
+def audit_records(
+    paths: Iterable[str],
+    entry_id: str,
+    options: Mapping[str, Any],
+    *,
+    kind: str | None = None,
+    token_limit: int | None = None,
+    tokenizer: str | None = None,
+    jobs: int = 1,
+    timeout: float = 30.0,
+    max_memory: str | int | None = None,
+) -> Iterator[dict[str, Any]]:
+    """One record per path, in the order the files finish. A file the watchdog stops is
+    a ``hang`` (past its time) or an ``error`` (past its memory, or its process died)."""
+    from chunkview.core.service import ChunkPool, Job, parse_size
+
+    memory = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
+    work = (
+        Job(
+            audit_file,
+            (path, entry_id, dict(options), kind, token_limit, tokenizer),
+            label=f"{entry_id} on {path}",
+        )
+        for path in paths
+    )
+    with ChunkPool(jobs, timeout=timeout, max_memory=memory) as pool:
+        for outcome in pool.map(work, ordered=False):
+            path = outcome.job.args[0]
+            if outcome.error is None:
+                record = outcome.value
+            else:
+                error = outcome.error
+                status = "hang" if getattr(error, "reason", None) == "time" else "error"
+                if error.name == "Hang":
+                    status = "hang"
+                record = failed_record(path, status, f"{error.name}: {error.message}")
+            record["seconds"] = round(outcome.seconds, 3)
+            yield record
