@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +161,45 @@ def test_a_reference_past_the_end_of_the_document_is_refused():
     layout = layout_of(TEXT, (0, len(TEXT)))
     with pytest.raises(QuestionsError, match=r"question 1: reference 0\.\.999 lies past"):
         evaluate(layout, [Question("q", (Reference("", 0, 999),))], retriever=None)
+
+
+def test_the_eval_command_prints_per_question_and_mean_figures(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    doc = tmp_path / "fruit.txt"
+    doc.write_text(TEXT, encoding="utf-8")
+    start = TEXT.index("Cherries")
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps(
+            {
+                "question": "small red cherries",
+                "references": [{"content": "", "start_index": start, "end_index": len(TEXT)}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    options = json.dumps({"strategy": "sentence", "maxSize": 45, "overlap": 0})
+
+    command = [sys.executable, "-m", "chunkview", "eval", str(doc), "--entry", "mastra.chunk"]
+
+    def run(*extra):
+        return subprocess.run(
+            [*command, "--options", options, "--questions", str(questions), *extra],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, "PYTHONPATH": str(root)},
+        )
+
+    done = run("--top-k", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    (question,) = data["questions"]
+    assert data["retriever"] == "bm25" and data["top_k"] == 1
+    assert question["whole"] and question["recall"] == 1.0
+    assert data["means"]["precision_omega"] == question["precision_omega"]
+    table = run("--retriever", "none")
+    assert "mean of 1 questions" in table.stdout and "retriever none" in table.stdout
+    bad = run("--top-k", "0")
+    assert bad.returncode == 2 and bad.stderr == "chunkview eval: --top-k must be 1 or more\n"

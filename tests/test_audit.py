@@ -1,0 +1,193 @@
+"""``chunkview audit`` over folders with the files that go wrong: binary, empty, hanging."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chunkview.core.audit import (
+    Summary,
+    audit_file,
+    iter_files,
+    parse_fail_on,
+    read_jsonl_summary,
+    shard_of,
+)
+from chunkview.core.audit_run import audit_records
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 200, "chunkOverlap": 20})
+
+
+def audit(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "chunkview", "audit", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "guide.md").write_text(
+        "# Guide\n\n" + "Some words to read here. " * 40 + "\n\n## Next\n\nThe end.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "notes" / "plain.txt").write_text("Plain words. " * 50, encoding="utf-8")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01\x02binary\x00")
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    # a run of 300 characters without white space: the original ChunkingEngine never returns
+    (tmp_path / "notes" / "longrun.txt").write_text("a\n" * 30 + "x" * 300 + " tail\n")
+    return tmp_path
+
+
+def test_each_bad_file_is_reported_and_none_stops_the_run(corpus: Path):
+    entry, options = ENGINE
+    done = audit(
+        str(corpus),
+        "--entry",
+        entry,
+        "--options",
+        json.dumps(options),
+        "--format",
+        "jsonl",
+        "--jobs",
+        "2",
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    records = {Path(r["path"]).name: r for r in lines if "summary" not in r}
+    assert set(records) == {"guide.md", "plain.txt", "blob.bin", "empty.txt", "longrun.txt"}
+    assert records["blob.bin"]["status"] == "error"
+    assert "binary file" in records["blob.bin"]["message"]
+    assert records["empty.txt"]["status"] == "empty" and records["empty.txt"]["chunks"] == 0
+    assert records["longrun.txt"]["status"] == "hang"
+    assert records["longrun.txt"]["message"].startswith("Hang: the original library never")
+    guide = records["guide.md"]
+    assert guide["status"] == "ok" and guide["chunks"] > 1
+    assert guide["size"]["max"] <= 200 and guide["unit"] == "units"
+    summary = lines[-1]["summary"]
+    assert summary["files"] == 5
+    assert summary["statuses"] == {"ok": 2, "empty": 1, "error": 1, "hang": 1}
+
+
+def test_the_watchdog_stops_a_file_past_its_time_and_the_rest_go_on(tmp_path: Path):
+    (tmp_path / "small.txt").write_text("A few words. And some more.\n", encoding="utf-8")
+    # semantic-chunking embeds every sentence: far more than a second for this much text
+    (tmp_path / "large.txt").write_text("One more sentence to embed here. " * 30_000)
+    done = audit(
+        str(tmp_path),
+        "--entry",
+        "semantic-chunking.chunkit",
+        "--format",
+        "jsonl",
+        "--timeout",
+        "2",
+        "--jobs",
+        "2",
+        "--fail-on",
+        "hang",
+    )
+    assert done.returncode == 1, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    records = {Path(r["path"]).name: r for r in lines[:-1]}
+    assert records["small.txt"]["status"] == "ok"
+    assert records["large.txt"]["status"] == "hang"
+    assert "within the 2 s budget" in records["large.txt"]["message"]
+    assert lines[-1]["summary"]["failing"] == {"hang": 1}
+
+
+def test_fail_on_a_warning_kind_sets_the_exit_status(corpus: Path):
+    entry, options = ENGINE
+    args = [str(corpus / "guide.md"), "--entry", entry, "--options", json.dumps(options)]
+    assert audit(*args).returncode == 0
+    failing = audit(*args, "--fail-on", "mid-sentence,lost-text")
+    assert failing.returncode == 1
+    assert "fail on mid-sentence, text-lost: mid-sentence in 1 files" in failing.stdout
+    wrong = audit(*args, "--fail-on", "sideways")
+    assert wrong.returncode == 2
+    assert wrong.stderr.startswith("chunkview audit: --fail-on: unknown kind 'sideways'")
+
+
+def test_csv_and_table_formats(corpus: Path):
+    entry, options = ENGINE
+    args = [str(corpus), "--entry", entry, "--options", json.dumps(options), "--jobs", "1"]
+    table = audit(*args, "--format", "table", "--exclude", "longrun.txt")
+    assert table.returncode == 0
+    assert "binary file" in table.stdout and "5 files" not in table.stdout
+    assert "4 files (2 ok, 1 empty, 1 error)" in table.stdout
+    rows = audit(*args, "--format", "csv", "--include", "*.md").stdout.splitlines()
+    assert rows[0].startswith("path,status,chars,chunks,unit,size_min,size_median,size_max,")
+    assert len(rows) == 2 and rows[1].split(",")[1] == "ok"
+    # no progress bar when stderr is not a terminal
+    assert "file/s" not in audit(*args, "--format", "csv").stderr
+
+
+def test_files_are_walked_in_name_order_with_globs(corpus: Path):
+    everything = [Path(p).relative_to(corpus).as_posix() for p in iter_files([str(corpus)])]
+    assert everything == [
+        "blob.bin",
+        "empty.txt",
+        "guide.md",
+        "notes/longrun.txt",
+        "notes/plain.txt",
+    ]
+    only = list(iter_files([str(corpus)], include=["*.txt"], exclude=["notes/*"]))
+    assert [Path(p).name for p in only] == ["empty.txt"]
+    assert list(iter_files([str(corpus / "missing.md")])) == [str(corpus / "missing.md")]
+
+
+def test_records_stream_while_the_paths_are_still_being_read(corpus: Path):
+    """The pool reads the paths lazily: an endless supply still yields records."""
+    endless = itertools.cycle([str(corpus / "guide.md")])
+    entry, options = ENGINE
+    first = list(itertools.islice(audit_records(endless, entry, options, jobs=2), 6))
+    assert len(first) == 6 and all(r["status"] == "ok" for r in first)
+
+
+def test_a_missing_file_is_an_error_record(corpus: Path):
+    record = audit_file(str(corpus / "gone.md"), *ENGINE)
+    assert record["status"] == "error" and "no such file" in record["message"]
+
+
+def test_fail_on_names_and_aliases():
+    assert parse_fail_on("lost-text, over-limit,hang") == ("text-lost", "over-limit", "hang")
+    assert parse_fail_on("") == ()
+    with pytest.raises(ValueError, match="unknown kind 'x'"):
+        parse_fail_on("x")
+
+
+def test_summaries_of_shards_add_up():
+    records = [
+        {
+            "path": "a",
+            "status": "ok",
+            "chunks": 3,
+            "size": {"min": 5, "max": 9},
+            "warnings": {"text-lost": 2},
+        },
+        {"path": "b", "status": "hang", "message": "m"},
+        {"path": "c", "status": "ok", "chunks": 1, "size": {"min": 2, "max": 2}, "warnings": {}},
+    ]
+    lines = [json.dumps(r) for r in records] + [json.dumps({"summary": {"files": 3}})]
+    summary = read_jsonl_summary(lines, fail_on=("text-lost",))
+    assert (summary.files, summary.chunks, summary.smallest, summary.largest) == (3, 4, 2, 9)
+    assert summary.statuses["hang"] == 1 and summary.failing == {"text-lost": 1}
+    assert summary.failed and not Summary().failed
+
+
+def test_shards_split_the_paths_without_overlap():
+    paths = [f"docs/file{i}.md" for i in range(200)]
+    shards = [[p for p in paths if shard_of(p, k, 3)] for k in range(3)]
+    assert sorted(itertools.chain(*shards)) == sorted(paths)
+    assert all(40 < len(s) < 100 for s in shards)
