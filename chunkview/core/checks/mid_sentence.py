@@ -14,8 +14,10 @@ from chunkview.core.spans import Warning
 from chunkview.core.text.segment import boundaries
 
 KIND = "mid-sentence"
-#: characters of context on each side of a chunk end given to the segmenter
-WINDOW = 200
+#: characters of context before and after a chunk end given to the segmenter (ICU's
+#: sentence rules look back over a terminator, closing marks and spaces only)
+BEFORE, AFTER = 100, 50
+_SEPARATORS = "\n\r\u2029\x85"  # ICU breaks after each of these, always (rule SB4)
 
 
 def ends_sentence(text: str, end: int) -> bool:
@@ -26,8 +28,10 @@ def ends_sentence(text: str, end: int) -> bool:
     high = first_ink(text, end)
     if low == 0 or high >= len(text):
         return True
-    begin = max(0, low - WINDOW)
-    window = text[begin : min(len(text), high + WINDOW)]
+    if any(c in _SEPARATORS for c in text[low:high]):
+        return True
+    begin = max(0, low - BEFORE)
+    window = text[begin : min(len(text), high + AFTER)]
     return any(low <= begin + stop <= high for _, stop in boundaries(window, "sentence"))
 
 
