@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette, QPen
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication
 
 from chunkview.core.decorations import DIFF_STYLES
@@ -52,10 +52,9 @@ def hatch_colour(dark: bool) -> QColor:
 
 
 def search_colour(dark: bool) -> QColor:
-    colour = QColor(SEARCH_COLOUR)
-    if dark:
-        colour = QColor("#B8860B")
-    return colour
+    """Search hits: bright yellow under black text; on dark a paler lemon, which stands
+    clear of the orange chunk tint (a dark gold would sit right beside it)."""
+    return QColor("#FFF27A" if dark else SEARCH_COLOUR)
 
 
 def dark_palette() -> QPalette:
@@ -83,7 +82,17 @@ def dark_palette() -> QPalette:
     return palette
 
 
-def apply_theme(app: QApplication, dark: bool) -> None:
+def system_is_dark() -> bool:
+    """The desktop's colour scheme (Qt 6.5+ reads it from the platform)."""
+    scheme = getattr(QGuiApplication.styleHints(), "colorScheme", None)
+    return scheme is not None and scheme() == Qt.ColorScheme.Dark
+
+
+def apply_theme(app: QApplication, mode: bool | str) -> None:
+    """``mode``: "system" (follow the desktop), "light" or "dark" (True / False too)."""
+    if isinstance(mode, bool):
+        mode = "dark" if mode else "light"
+    dark = mode == "dark" or (mode == "system" and system_is_dark())
     app.setStyle("Fusion")
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
 

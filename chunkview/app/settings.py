@@ -1,0 +1,165 @@
+"""What the window remembers between launches, kept in QSettings.
+
+Window geometry and state, the splitter, the chosen entry and each entry's options, the
+last document, the recent files (absolute paths; ones that no longer exist are dropped),
+the theme and whether white space is shown. Values that are not plain strings are stored
+as JSON, so every QSettings backend gives them back with the same types.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QRect, QSettings
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow, QSplitter
+
+MAX_RECENT = 8
+THEMES = ("system", "light", "dark")
+#: the window's first size, before the screen has a say
+DEFAULT_SIZE = (1400, 860)
+#: a sample document is remembered by name, with this prefix
+SAMPLE_PREFIX = "sample:"
+
+
+class AppSettings:
+    def __init__(self, settings: QSettings) -> None:
+        self.qsettings = settings
+
+    # ----- JSON values ----------------------------------------------------------------
+    def _get(self, key: str, default: Any) -> Any:
+        raw = self.qsettings.value(key)
+        if raw is None:
+            return default
+        try:
+            return json.loads(str(raw))
+        except json.JSONDecodeError:
+            return default
+
+    def _set(self, key: str, value: Any) -> None:
+        self.qsettings.setValue(key, json.dumps(value, ensure_ascii=False))
+
+    # ----- recent files ----------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        """The recent files that still exist, newest first (dead ones are forgotten)."""
+        stored = self._get("recent", [])
+        if not isinstance(stored, list):
+            stored = []
+        alive = [p for p in stored if isinstance(p, str) and os.path.isfile(p)]
+        if alive != stored:
+            self._set("recent", alive)
+        return alive
+
+    def remember_file(self, path: str | os.PathLike[str]) -> list[str]:
+        absolute = os.path.abspath(os.fspath(path))
+        recent = [p for p in self.recent_files() if p != absolute]
+        recent = [absolute, *recent][:MAX_RECENT]
+        self._set("recent", recent)
+        return recent
+
+    # ----- the session ----------------------------------------------------------------
+    def last_document(self) -> str | None:
+        """An absolute path, or ``sample:NAME``; None when there is none or it is gone."""
+        value = self._get("document", None)
+        if not isinstance(value, str):
+            return None
+        if value.startswith(SAMPLE_PREFIX) or os.path.isfile(value):
+            return value
+        return None
+
+    def set_last_document(self, path: str | None, sample: bool = False) -> None:
+        if path is None:
+            self.qsettings.remove("document")
+        elif sample:
+            self._set("document", SAMPLE_PREFIX + os.path.basename(path))
+        else:
+            self._set("document", os.path.abspath(path))
+
+    def last_entry(self) -> str | None:
+        value = self._get("entry", None)
+        return value if isinstance(value, str) else None
+
+    def set_last_entry(self, entry_id: str) -> None:
+        self._set("entry", entry_id)
+
+    def entry_options(self) -> dict[str, dict[str, Any]]:
+        """Each entry's options as the user left them (entry id -> options object)."""
+        value = self._get("options", {})
+        if not isinstance(value, dict):
+            return {}
+        return {k: v for k, v in value.items() if isinstance(v, dict)}
+
+    def set_entry_options(self, options: dict[str, dict[str, Any]]) -> None:
+        try:
+            self._set("options", options)
+        except (TypeError, ValueError):  # a Python callable as an option: keep the JSON ones
+            self._set(
+                "options",
+                {k: v for k, v in options.items() if _is_json(v)},
+            )
+
+    def theme(self) -> str:
+        value = self._get("theme", None)
+        if value in THEMES:
+            return value
+        # before themes had names, a "dark" flag was kept
+        return "dark" if str(self.qsettings.value("dark", "false")).lower() == "true" else "system"
+
+    def set_theme(self, theme: str) -> None:
+        self._set("theme", theme)
+
+    def show_white_space(self) -> bool:
+        return self._get("whiteSpace", False) is True
+
+    def set_show_white_space(self, shown: bool) -> None:
+        self._set("whiteSpace", bool(shown))
+
+    # ----- the window -----------------------------------------------------------------
+    def save_window(self, window: QMainWindow, splitter: QSplitter) -> None:
+        self.qsettings.setValue("window/geometry", window.saveGeometry())
+        self.qsettings.setValue("window/state", window.saveState())
+        self.qsettings.setValue("window/splitter", splitter.saveState())
+
+    def restore_window(self, window: QMainWindow, splitter: QSplitter) -> None:
+        """Geometry, state and splitter as they were, then made to fit the screen."""
+        geometry = self.qsettings.value("window/geometry")
+        if not (isinstance(geometry, QByteArray) and window.restoreGeometry(geometry)):
+            window.resize(*DEFAULT_SIZE)
+        state = self.qsettings.value("window/state")
+        if isinstance(state, QByteArray):
+            window.restoreState(state)
+        sizes = self.qsettings.value("window/splitter")
+        if isinstance(sizes, QByteArray):
+            splitter.restoreState(sizes)
+        fit_to_screen(window)
+
+
+def _is_json(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def fit_to_screen(window: QMainWindow) -> None:
+    """Shrink the window to the screen's available area and move it fully onto it (a
+    window sized for another screen, or a high scale factor, would hang off the edge)."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    available: QRect = screen.availableGeometry()
+    frame = window.frameGeometry()
+    extra_w = max(frame.width() - window.width(), 0)
+    extra_h = max(frame.height() - window.height(), 0)
+    width = min(window.width(), available.width() - extra_w)
+    height = min(window.height(), available.height() - extra_h)
+    if (width, height) != (window.width(), window.height()):
+        window.resize(max(width, 200), max(height, 200))
+    frame = window.frameGeometry()
+    x = min(max(frame.x(), available.left()), available.right() - frame.width() + 1)
+    y = min(max(frame.y(), available.top()), available.bottom() - frame.height() + 1)
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(x, y)
