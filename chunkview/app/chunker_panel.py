@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -60,7 +60,8 @@ class ChunkerPanel(QWidget):
         self.entry_combo.currentIndexChanged.connect(self._entry_picked)
         self.entry_summary = QLabel()
         self.entry_summary.setWordWrap(True)
-        self.entry_summary.setStyleSheet("color: palette(placeholder-text);")
+        # a palette role, not a style sheet: it follows a theme switched at run time
+        self.entry_summary.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.params = ParamsPanel()
         self.params.changed.connect(self._options_changed)
         self.embedder_combo = QComboBox()
@@ -129,7 +130,7 @@ class ChunkerPanel(QWidget):
         layout.addWidget(self.pin_button)
         layout.addWidget(self.compare_label)
         layout.addWidget(self.copy_button)
-        self.setMinimumWidth(330)
+        self.setMinimumWidth(260)  # small screens: the window must still fit
 
         model.subscribe("entry", self._show_entry)
         model.subscribe("result", lambda _result: self._show_result())
@@ -149,7 +150,12 @@ class ChunkerPanel(QWidget):
         self.model.set_options(options)
 
     def copy_code(self) -> None:
-        code = self.model.entry.code(self.params.options())
+        try:
+            code = self.model.entry.code(self.params.options())
+        except ValueError as error:  # a field that does not parse (JSON)
+            self.show_error(f"<b>Cannot copy as code.</b><br>{escape(str(error))}")
+            self.status.emit(f"Cannot copy as code: {error}")
+            return
         QGuiApplication.clipboard().setText(code)
         self.status.emit("Copied the call to the clipboard")
 

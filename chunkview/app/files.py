@@ -5,19 +5,18 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QWidget
 
+from chunkview.app.settings import AppSettings
 from chunkview.core.document import load_document
 from chunkview.core.errors import DocumentError
 from chunkview.core.model import InspectorModel
 
 SAMPLES = Path(__file__).resolve().parent.parent / "resources" / "samples"
 DEFAULT_SAMPLE = SAMPLES / "guide.md"
-MAX_RECENT = 8
 EDITOR_MAX_CHARS = 64_000_000
 OPEN_FILTER = "Text documents (*.md *.txt *.rst *.html *.htm *.json *.jsonl *.tex);;All files (*)"
 
@@ -38,12 +37,20 @@ class DocumentFiles:
         #: says what went wrong (title, text) where the user sees it
         self.tell = tell
         self.recent_menu: QMenu | None = None
+        self.remembered = AppSettings(settings)
+        #: the document is one of the built-in samples (Save asks where to)
+        self.sample = False
+        #: the file last opened or tried (Reopen with Encoding reads it again)
+        self.last_path: str | None = None
 
-    def open_path(self, path: str | os.PathLike[str], sample: bool = False) -> bool:
+    def open_path(
+        self, path: str | os.PathLike[str], sample: bool = False, encoding: str | None = None
+    ) -> bool:
         if not self.may_discard():
             return False
+        self.last_path = None if sample else os.fspath(path)
         try:
-            document = load_document(path)
+            document = load_document(path, encoding=encoding)
         except DocumentError as error:
             self.tell("Cannot open the file", str(error))
             return False
@@ -55,12 +62,21 @@ class DocumentFiles:
                 "or `chunkview spans` on it",
             )
             return False
-        if sample:
-            document = replace(document, path=None)
-        else:
+        self.sample = sample
+        if not sample:
             self.remember(str(path))
+        self.remembered.set_last_document(str(path), sample)
         self.model.set_document(document)
         return True
+
+    def path_on_disk(self) -> str | None:
+        """The document's own file (not a built-in sample), if it has one."""
+        return None if self.sample else self.model.document.path
+
+    def reopen(self, encoding: str) -> bool:
+        """Read the file last opened (or that failed to open) again, as ``encoding``."""
+        path = self.last_path or self.path_on_disk()
+        return bool(path) and self.open_path(path, encoding=encoding)
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.window, "Open a document", "", OPEN_FILTER)
@@ -69,13 +85,15 @@ class DocumentFiles:
 
     def save(self) -> bool:
         document = self.model.sync_text()
-        if not document.path:
+        if not document.path or self.sample:
             return self.save_as()
         return self.write(document.path)
 
     def save_as(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
-            self.window, "Save the document", self.model.document.path or "untitled.md"
+            self.window,
+            "Save the document",
+            self.path_on_disk() or self.model.document.name or "untitled.md",
         )
         return bool(path) and self.write(path)
 
@@ -95,7 +113,9 @@ class DocumentFiles:
             self.tell("Cannot save", f"{path}: {error.strerror or error}")
             return False
         self.model.saved(path)
+        self.sample = False
         self.remember(path)
+        self.remembered.set_last_document(path)
         return True
 
     def may_discard(self) -> bool:
@@ -114,16 +134,16 @@ class DocumentFiles:
         return answer == buttons.Discard
 
     def remember(self, path: str) -> None:
-        recent = [p for p in self.settings.value("recent", [], list) if p != path]  # type: ignore[union-attr]
-        self.settings.setValue("recent", [path, *recent][:MAX_RECENT])
+        """Put ``path`` (made absolute) first in the recent files."""
+        self.remembered.remember_file(path)
         self.refresh_recent()
 
     def refresh_recent(self) -> None:
         if self.recent_menu is None:
             return
         self.recent_menu.clear()
-        recent = self.settings.value("recent", [], list)
-        for path in recent:  # type: ignore[union-attr]
+        recent = self.remembered.recent_files()  # files that are gone drop out here
+        for path in recent:
             action = self.recent_menu.addAction(path)
             action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
         self.recent_menu.setEnabled(bool(recent))

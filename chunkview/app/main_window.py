@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from PySide6.QtCore import QSettings, QTimer, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -25,9 +25,12 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.app.chunker_panel import ChunkerPanel, escape
 from chunkview.app.document_view import DocumentView
+from chunkview.app.drops import FileDrops
 from chunkview.app.files import DEFAULT_SAMPLE, SAMPLES, DocumentFiles
 from chunkview.app.icon import app_icon
+from chunkview.app.menus import Menus
 from chunkview.app.result_tabs import ResultTabs
+from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.document import Document
 from chunkview.core.model import Failure, InspectorModel
@@ -63,6 +66,7 @@ class MainWindow(QMainWindow):
             splitter.addWidget(panel)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([340, 620, 460])
+        self.splitter = splitter
         self.setCentralWidget(splitter)
         # the widgets tests and the headless render reach for
         self.params, self.error_label = self.chunker.params, self.chunker.error_label
@@ -80,6 +84,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_doc, 1)
         self.statusBar().addPermanentWidget(self.status_run)
         self.statusBar().addPermanentWidget(self.busy)
+        # a passing message takes the document label's place rather than painting over it
+        self.statusBar().messageChanged.connect(lambda text: self.status_doc.setVisible(not text))
 
         self.files = DocumentFiles(self, self.model, self.settings, self.show_message)
         self.chunker.show_position.connect(self._show_position)
@@ -92,36 +98,38 @@ class MainWindow(QMainWindow):
         self.model.subscribe("result", self._show_result)
         self.model.subscribe("failed", self._show_failure)
         self.model.subscribe("running", self._show_running)
-        self._build_menus()
-        self.setAcceptDrops(True)
-        self.resize(1400, 860)
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        for text, key, slot in (
-            ("&Open…", QKeySequence.StandardKey.Open, self.files.open_dialog),
-            ("&Save", QKeySequence.StandardKey.Save, self.save),
-            ("Save &As…", QKeySequence.StandardKey.SaveAs, self.files.save_as),
-        ):
-            action = QAction(text, self)
-            action.setShortcut(key)
-            action.triggered.connect(slot)
-            file_menu.addAction(action)
-        self.files.recent_menu = file_menu.addMenu("Open &Recent")
-        samples = file_menu.addMenu("Open &Sample")
-        for path in sorted(SAMPLES.glob("*")):
-            action = samples.addAction(path.name)
-            action.triggered.connect(lambda _c=False, p=path: self.open_path(p, sample=True))
-        file_menu.addSeparator()
-        quit_action = file_menu.addAction("&Quit")
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        view = self.menuBar().addMenu("&View")
-        self.dark_action = view.addAction("&Dark theme")
-        self.dark_action.setCheckable(True)
-        self.dark_action.setChecked(theme.is_dark())
-        self.dark_action.toggled.connect(self.set_dark)
+        self.remembered = AppSettings(self.settings)
+        self.model.options_by_entry.update(self.remembered.entry_options())
+        self.menus = Menus(self)
         self.files.refresh_recent()
+        self.theme_mode = self.remembered.theme()
+        self.menus.themes[self.theme_mode].setChecked(True)
+        self.menus.white_space.setChecked(self.remembered.show_white_space())
+        color_scheme_changed = getattr(QGuiApplication.styleHints(), "colorSchemeChanged", None)
+        if color_scheme_changed is not None:  # Qt 6.5+: follow the desktop when "system"
+            color_scheme_changed.connect(self._system_scheme_changed)
+        # a file dropped anywhere opens, the editor and line edits included
+        self._drops = FileDrops(self, self.open_path)
+        self.setAcceptDrops(True)
+        self.remembered.restore_window(self, splitter)
+
+    def restore_session(self, path: str | None = None) -> None:
+        """The entry chosen last time, then ``path``, else the last document, else the
+        default sample."""
+        try:
+            self.select_entry(self.remembered.last_entry() or "agentos.SemanticChunker")
+        except KeyError:  # an entry of an older version
+            self.select_entry("agentos.SemanticChunker")
+        if path is not None and self.open_path(path):
+            return
+        last = self.remembered.last_document()
+        if last is not None and last.startswith(SAMPLE_PREFIX):
+            sample = SAMPLES / last[len(SAMPLE_PREFIX) :]
+            if sample.is_file() and self.open_path(sample, sample=True):
+                return
+        elif last is not None and self.open_path(last):
+            return
+        self.open_path(DEFAULT_SAMPLE, sample=True)
 
     # ----- the session, as the tests and the render drive it ---------------------------
     @property
@@ -224,24 +232,45 @@ class MainWindow(QMainWindow):
         if not self.files.may_discard():
             event.ignore()
             return
+        self.remember_session()
         self.worker.stop()
         event.accept()
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
+    def remember_session(self) -> None:
+        """Window geometry, splitter, the entry and every entry's options, for next time."""
+        self.remembered.save_window(self, self.splitter)
+        if self.model.entry_id:
+            self.remembered.set_last_entry(self.model.entry_id)
+        self.remembered.set_entry_options(self.model.options_by_entry)
+        self.settings.sync()
 
-    def dropEvent(self, event: QDropEvent) -> None:
-        for url in event.mimeData().urls():
-            if url.isLocalFile():
-                self.open_path(url.toLocalFile())
-                break
+    def set_theme(self, mode: str) -> None:
+        """ "system" (follow the desktop's colour scheme), "light" or "dark"."""
+        self.theme_mode = mode
+        self.menus.themes[mode].setChecked(True)
+        self.remembered.set_theme(mode)
+        self._apply_theme()
 
     def set_dark(self, dark: bool) -> None:
-        theme.apply_theme(QApplication.instance(), dark)  # type: ignore[arg-type]
-        self.settings.setValue("dark", dark)
+        self.set_theme("dark" if dark else "light")
+
+    def _system_scheme_changed(self, *_: object) -> None:
+        if self.theme_mode == "system":
+            self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        theme.apply_theme(QApplication.instance(), self.theme_mode)  # type: ignore[arg-type]
         self.editor._schedule()
         self.view.update_legend()
+
+    def set_white_space(self, shown: bool) -> None:
+        """Show spaces, tabs and line ends as marks in the editor."""
+        option = self.editor.document().defaultTextOption()
+        flags = option.flags()
+        marks = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
+        option.setFlags(flags | marks if shown else flags & ~marks)
+        self.editor.document().setDefaultTextOption(option)
+        self.remembered.set_show_white_space(shown)
 
     def show_message(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 10000)
@@ -256,10 +285,8 @@ def launch(path: str | None = None) -> int:
     app.setApplicationName("chunkview")
     app.setWindowIcon(app_icon())
     settings = QSettings("chunkview", "chunkview")
-    theme.apply_theme(app, bool(settings.value("dark", False, bool)))  # type: ignore[arg-type]
+    theme.apply_theme(app, AppSettings(settings).theme())
     window = MainWindow(settings)
-    window.select_entry("agentos.SemanticChunker")
-    if path is None or not window.open_path(path):
-        window.open_path(DEFAULT_SAMPLE, sample=True)
+    window.restore_session(path)
     window.show()
     return app.exec()

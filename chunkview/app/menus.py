@@ -70,6 +70,7 @@ class Menus:
         self.open = self._action(file_menu, "&Open…", window.files.open_dialog, Key.Open)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         window.files.recent_menu = self.recent_menu
+        self.recent_menu.aboutToShow.connect(window.files.refresh_recent)
         samples = file_menu.addMenu("Open &Sample")
         for path in sorted(SAMPLES.glob("*")):
             action = samples.addAction(path.name)
@@ -99,6 +100,8 @@ class Menus:
         }
         file_menu.addSeparator()
         self.quit = self._action(file_menu, "&Quit", window.close, Key.Quit)
+        if self.quit.shortcut().isEmpty():  # platforms without a standard Quit key
+            self.quit.setShortcut(QKeySequence("Ctrl+Q"))
 
         edit = bar.addMenu("&Edit")
         self.find = self._action(edit, "&Find", self.focus_search, Key.Find)
@@ -172,7 +175,8 @@ class Menus:
 
     # ----- File -----------------------------------------------------------------------
     def _update_reopen(self) -> None:
-        enabled = reopen_supported() and bool(self.window.files.path_on_disk())
+        files = self.window.files
+        enabled = reopen_supported() and bool(files.last_path or files.path_on_disk())
         for action in self.reopen_menu.actions():
             action.setEnabled(enabled)
 

@@ -38,7 +38,7 @@ class ResultTabs(QTabWidget):
         self.addTab(self.stats, "Stats")
         self.addTab(self.warnings, "Warnings")
         self.addTab(self.hits, "Search")
-        self.setMinimumWidth(380)
+        self.setMinimumWidth(280)  # small screens: the window must still fit
         model.subscribe("result", self._show_result)
         model.subscribe("tokens", lambda _tokens: self._show_stats())
         model.subscribe("selection", self._show_selection)
