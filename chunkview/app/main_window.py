@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         self.model.subscribe("result", self._show_result)
         self.model.subscribe("failed", self._show_failure)
         self.model.subscribe("running", self._show_running)
+        self.setWindowIcon(app_icon())
         self.remembered = AppSettings(self.settings)
         self.model.options_by_entry.update(self.remembered.entry_options())
         self.menus = Menus(self)
