@@ -1,103 +1,246 @@
-"""Time from a parameter change to the painted layout, and the longest UI stall.
+"""The inspector's own cost on top of the chunker, in the real window offscreen.
 
-For 100 KB, 1 MB and 10 MB documents built from the corpus, in the real window offscreen:
-change targetSize, wait until the new layout is painted, and record the longest gap
-between ticks of a 5 ms timer on the UI thread while the worker runs.
-Goals: <= 50 ms at 100 KB, <= 300 ms at 1 MB.
-Peer: the same change made by calling the chunker directly in this process (no window,
-no layout): the ratio shows what the inspector adds on top of the chunking itself.
-Run: python bench/redraw.py [--quick]
+For 100 KB, 1 MB and 10 MB documents built from the corpus (agentos SemanticChunker):
+
+- change: targetSize changed -> the new layout painted, and the longest UI-thread stall
+  meanwhile (the longest gap between ticks of a 5 ms timer). Peer: the same change made by
+  calling the chunker directly in this process (``chunkview.run``, no window, no layout),
+  in the same run. Goals: <= 50 ms at 100 KB; <= peer x 1.5 + 30 ms at 1 MB and 10 MB;
+  stall < 50 ms at every size.
+- open: set_document -> the first screen of text shown, and the longest stall until the
+  whole text is loaded and its layout painted. Goals (10 MB): first screen <= 300 ms,
+  stall <= 100 ms.
+- search: a query typed one key at a time -> the first hits listed and all hits listed
+  after the last key, with the longest stall. Goal (10 MB): all hits <= 300 ms.
+- edits: keys typed into the editor 80 ms apart: the longest stall, and whether the
+  colours stayed painted after every key. Goal: stall <= 50 ms, colours never blank.
+- memory: the app process's resident memory with the 10 MB document open and laid out,
+  as a multiple of the document's size (the growth from before opening it, and the whole
+  process). Goal: at most 20x.
+
+Run: python bench/redraw.py [--quick] [--json]   (--quick: 100 KB and 1 MB only)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from _common import corpus_text
 from PySide6.QtCore import QCoreApplication, QSettings, QTimer
+from PySide6.QtGui import QTextCursor
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 import chunkview
 from chunkview.app.main_window import MainWindow
 from chunkview.core.document import Document
 
+ENTRY = "agentos.SemanticChunker"
 
-def wait_painted(window: MainWindow, timeout: float = 300) -> None:
+
+class StallMeter:
+    """The longest gap between ticks of a 5 ms timer on the UI thread while it runs."""
+
+    def __init__(self) -> None:
+        self.ticks: list[float] = []
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+
+    def __enter__(self) -> StallMeter:
+        self.ticks.clear()
+        self.ticks.append(time.perf_counter())
+        self.timer.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.timer.stop()
+        self.ticks.append(time.perf_counter())
+
+    @property
+    def longest(self) -> float:
+        return max((b - a for a, b in zip(self.ticks, self.ticks[1:])), default=0.0)
+
+
+def spin_until(done: Callable[[], bool], timeout: float = 300) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while not done():
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out waiting for the window")
         QCoreApplication.processEvents()
-        if not window._debounce.isActive() and window.shown_generation == window.generation:
-            QCoreApplication.processEvents()  # the queued decoration pass
-            return
         time.sleep(0.0005)
-    raise SystemExit("timed out waiting for the layout")
 
 
-def wait_idle(window: MainWindow, timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
-    while (
-        time.monotonic() < deadline and window.result is not None and window.result.tokens is None
-    ):
+def painted(window: MainWindow) -> bool:
+    return (
+        not window._debounce.isActive()
+        and window.shown_generation == window.generation
+        and not window.editor.loading
+    )
+
+
+def wait_painted(window: MainWindow) -> None:
+    spin_until(lambda: painted(window))
+    QCoreApplication.processEvents()  # the queued decoration pass
+
+
+def wait_idle(window: MainWindow) -> None:
+    """Token counts follow the paint: the next measurement starts with the worker idle."""
+    spin_until(lambda: window.result is None or window.result.tokens is not None)
+
+
+def spin_for(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
         QCoreApplication.processEvents()
-        time.sleep(0.001)
+        time.sleep(0.0005)
 
 
-def main() -> None:
-    app = QApplication.instance() or QApplication([])
-    window = MainWindow(
-        QSettings(os.path.join(os.path.dirname(__file__), ".bench.ini"), QSettings.Format.IniFormat)
-    )
-    window.select_entry("agentos.SemanticChunker")
-    window.resize(1300, 800)
-    window.show()
-    sizes = [("100 KB", 100_000), ("1 MB", 1_000_000)]
-    if "--quick" not in sys.argv:
-        sizes.append(("10 MB", 10_000_000))
-    print(
-        f"{'document':<10} {'change→painted':>16} {'chunker alone':>14} {'ratio':>7} "
-        f"{'longest UI stall':>17}"
-    )
-    for label, size in sizes:
-        text = corpus_text(size)
+def resident_bytes() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def measure_open(window: MainWindow, text: str, meter: StallMeter) -> dict[str, float]:
+    with meter:
+        began = time.perf_counter()
         window.set_document(Document(text, None, "markdown"))
+        QCoreApplication.processEvents()
+        first_screen = time.perf_counter() - began
         wait_painted(window)
-        wait_idle(window)
-        times, stalls = [], []
-        for target in (700, 800, 900):
-            ticks: list[float] = []
-            timer = QTimer()
-            timer.setInterval(5)
-            timer.timeout.connect(lambda t=ticks: t.append(time.perf_counter()))
-            timer.start()
+        loaded = time.perf_counter() - began
+    return {
+        "open_first_screen_ms": first_screen * 1e3,
+        "open_loaded_ms": loaded * 1e3,
+        "open_longest_stall_ms": meter.longest * 1e3,
+    }
+
+
+def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str, float]:
+    times, stalls = [], []
+    for target in (700, 800, 900):
+        with meter:
             began = time.perf_counter()
             window.params.set_value("targetSize", target)
             window._debounce.stop()  # measure the work, not the 30 ms debounce
             window.submit()
             wait_painted(window)
             times.append(time.perf_counter() - began)
-            timer.stop()
-            wait_idle(window)  # token counts follow the paint; the next change starts idle
-            gaps = [b - a for a, b in zip(ticks, ticks[1:])]
-            stalls.append(max(gaps, default=0.0))
-        direct = []
-        for target in (700, 800, 900):
+        stalls.append(meter.longest)
+        wait_idle(window)
+    direct = []
+    for target in (700, 800, 900):
+        began = time.perf_counter()
+        chunkview.run(ENTRY, text, {"targetSize": target})
+        direct.append(time.perf_counter() - began)
+    change, alone = statistics.median(times), statistics.median(direct)
+    return {
+        "change_painted_ms": change * 1e3,
+        "chunker_alone_ms": alone * 1e3,
+        "change_over_chunker": change / alone,
+        "change_longest_stall_ms": max(stalls) * 1e3,
+        "change_goal_ms": 50.0 if len(text) < 500_000 else alone * 1.5e3 + 30,
+    }
+
+
+def measure_search(window: MainWindow, meter: StallMeter) -> dict[str, float]:
+    searcher, box = window.searcher, window.search_box
+    box.clear()
+    spin_until(lambda: not searcher.running)
+    first = None
+    with meter:
+        for end in range(1, len("section") + 1):
             began = time.perf_counter()
-            chunkview.run("agentos.SemanticChunker", text, {"targetSize": target})
-            direct.append(time.perf_counter() - began)
-        median, alone = statistics.median(times), statistics.median(direct)
-        print(
-            f"{label:<10} {median * 1000:13.0f} ms {alone * 1000:11.0f} ms "
-            f"{median / alone:6.1f}x {max(stalls) * 1000:14.0f} ms"
-        )
+            box.setText("section"[:end])
+            if end < len("section"):
+                spin_for(0.06)  # a typist's pace: the old search is dropped mid-way
+        spin_until(lambda: searcher.hits or not searcher.running)
+        first = time.perf_counter() - began
+        spin_until(lambda: not searcher.running)
+        done = time.perf_counter() - began
+    hits = len(searcher.hits)
+    box.clear()
+    spin_until(lambda: not searcher.running)
+    return {
+        "search_first_hits_ms": first * 1e3,
+        "search_all_hits_ms": done * 1e3,
+        "search_hits": hits,
+        "search_longest_stall_ms": meter.longest * 1e3,
+    }
+
+
+def measure_edits(window: MainWindow, meter: StallMeter) -> dict[str, float]:
+    editor = window.editor
+    cursor = editor.cursorForPosition(editor.viewport().rect().center())
+    editor.setTextCursor(cursor)
+    editor.setFocus()
+    blanked = 0
+    with meter:
+        for key in "edits ":
+            QTest.keyClicks(editor, key)
+            QCoreApplication.processEvents()
+            blanked += not editor.chunk_ranges()
+            spin_for(0.08)
+            blanked += not editor.chunk_ranges()
+        wait_painted(window)
+    stall = meter.longest
+    # undo the typing so the document is the one measured
+    cursor = editor.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, 6)
+    cursor.removeSelectedText()
+    wait_painted(window)
+    wait_idle(window)
+    return {"edit_longest_stall_ms": stall * 1e3, "edit_blank_paints": blanked}
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication([])
+    ini = Path(__file__).with_name(".bench.ini")
+    window = MainWindow(QSettings(str(ini), QSettings.Format.IniFormat))
+    window.select_entry(ENTRY)
+    window.resize(1300, 800)
+    window.show()
+    meter = StallMeter()
+    sizes = [("100kb", 100_000), ("1mb", 1_000_000)]
+    if "--quick" not in sys.argv:
+        sizes.append(("10mb", 10_000_000))
+    figures: dict[str, float] = {}
+    for label, size in sizes:
+        text = corpus_text(size)
+        window.set_document(Document("", None, "markdown"))
+        wait_painted(window)
+        before = resident_bytes()
+        row = measure_open(window, text, meter)
+        wait_idle(window)
+        row.update(measure_change(window, text, meter))
+        row.update(measure_search(window, meter))
+        row.update(measure_edits(window, meter))
+        if label == "10mb":
+            after = resident_bytes()
+            row["memory_growth_over_size"] = (after - before) / len(text.encode("utf-8"))
+            row["memory_process_over_size"] = after / len(text.encode("utf-8"))
+        for key, value in row.items():
+            figures[f"{key}_{label}"] = round(value, 3)
+        if "--json" not in sys.argv:
+            print(f"{label}:")
+            for key, value in row.items():
+                print(f"  {key:<28} {value:10.1f}")
     window.worker.stop()
-    os.remove(os.path.join(os.path.dirname(__file__), ".bench.ini")) if os.path.exists(
-        os.path.join(os.path.dirname(__file__), ".bench.ini")
-    ) else None
+    ini.unlink(missing_ok=True)
+    if "--json" in sys.argv:
+        print(json.dumps(figures))
     app.quit()
 
 

@@ -40,7 +40,7 @@ def test_sample_opens_and_is_chunked(qtbot, window):
     assert window.open_path(DEFAULT_SAMPLE, sample=True)
     settle(qtbot, window)
     assert window.result is not None and len(window.result.layout.spans) >= 2
-    assert window.table.model().rowCount() == len(window.result.layout.spans)
+    assert window.table.chunk_model.total() == len(window.result.layout.spans)
 
 
 @pytest.mark.parametrize(
@@ -98,12 +98,13 @@ def test_search_highlights_words_in_the_right_chunks(qtbot, window):
     open_text(qtbot, window, text)
     window.search_box.setText("apple")
     settle(qtbot, window)
-    hits = window.result.hits
+    qtbot.waitUntil(lambda: not window.searcher.running)
+    hits = window.searcher.hits
     assert [h.chunk for h in hits] == [0, 1]
     assert [text[h.at : h.at + 5] for h in hits] == ["Apple", "apple"]
     ranges = window.editor.search_ranges()
     assert sorted(text[a:b] for a, b in ranges) == ["Apples", "apple"]
-    assert window.hits.count() == 2
+    assert window.hits.model().rowCount() == 2
 
 
 @pytest.mark.parametrize(

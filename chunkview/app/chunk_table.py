@@ -1,4 +1,9 @@
-"""The chunk table: one row per chunk, a model so 100k chunks cost nothing to show."""
+"""The chunk table: one row per chunk, a model so 100k chunks cost nothing to show.
+
+Cells are computed when the view paints them, and rows reach the view in batches
+(``canFetchMore``/``fetchMore``) as it scrolls, so a new layout of 20,000 chunks never
+resets 20,000 rows at once.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "f
 PLACED = {"exact": "=", "normalized": "≈", "missing": "✗"}
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
+#: rows handed to the view at once
+BATCH = 500
 
 
 class ChunkTableModel(QAbstractTableModel):
@@ -23,22 +30,43 @@ class ChunkTableModel(QAbstractTableModel):
         self._spans: list = []
         self._tokens: list[int] | None = None
         self._bytes: dict[int, int] = {}
+        self._shown = 0
 
     def set_result(self, result: ChunkResult | None) -> None:
         self.beginResetModel()
         self._spans = result.layout.spans if result else []
         self._tokens = result.tokens if result else None
         self._bytes = {}
+        self._shown = min(len(self._spans), BATCH)
         self.endResetModel()
 
     def set_tokens(self, tokens: list[int]) -> None:
         self._tokens = tokens
-        if self._spans:
+        if self._shown:
             column = COLUMNS.index("tokens")
-            self.dataChanged.emit(self.index(0, column), self.index(len(self._spans) - 1, column))
+            self.dataChanged.emit(self.index(0, column), self.index(self._shown - 1, column))
+
+    def total(self) -> int:
+        """Rows of the layout, shown or not yet."""
+        return len(self._spans)
 
     def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._spans)
+        return 0 if parent.isValid() else self._shown
+
+    def canFetchMore(self, parent: Index = _ROOT) -> bool:
+        return not parent.isValid() and self._shown < len(self._spans)
+
+    def fetchMore(self, parent: Index = _ROOT) -> None:
+        if not parent.isValid():
+            self.show_rows(self._shown + BATCH)
+
+    def show_rows(self, count: int) -> None:
+        """Hand the view at least ``count`` rows (all there are, at most)."""
+        count = min(count, len(self._spans))
+        if count > self._shown:
+            self.beginInsertRows(_ROOT, self._shown, count - 1)
+            self._shown = count
+            self.endInsertRows()
 
     def columnCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
@@ -134,6 +162,7 @@ class ChunkTable(QTableView):
         self.setWordWrap(False)
 
     def select_chunk(self, index: int) -> None:
+        self.chunk_model.show_rows(index + 1)
         if 0 <= index < self.chunk_model.rowCount():
             self.selectRow(index)
             self.scrollTo(self.chunk_model.index(index, 0))

@@ -49,14 +49,25 @@ class DocumentView(QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(self.editor, 1)
         # edits are read from the editor only when a run or a save needs them
-        model.text_source = lambda: text_from_editor(
-            self.editor.document().toRawText(), model.document.newline
-        )
+        model.text_source = self._editor_text
+        # the editor's edit count when each recent text was read from it (by id: the
+        # requests hold the texts), so a layout keeps following the edits made after
+        self._edit_marks: dict[int, int] = {}
         model.subscribe("document", self._show_document)
         model.subscribe("result", self._show_result)
         model.subscribe("pinned", self._show_pinned)
         model.subscribe("selection", self._show_selection)
         self.update_legend()
+
+    def _editor_text(self) -> str:
+        text = text_from_editor(self.editor.document().toRawText(), self.model.document.newline)
+        self._mark(text)
+        return text
+
+    def _mark(self, text: str) -> None:
+        self._edit_marks[id(text)] = self.editor.edit_serial()
+        while len(self._edit_marks) > 16:
+            del self._edit_marks[next(iter(self._edit_marks))]
 
     def _query_typed(self, text: str) -> None:
         self.editor.set_query(text)
@@ -70,18 +81,20 @@ class DocumentView(QWidget):
         self.editor.setReadOnly(False)
         self._view_text = None
         self.editor.set_text(document.text)
+        self._mark(document.text)
 
     def _show_result(self, result: ChunkResult) -> None:
         shown = result.layout.document.text
         self._show_text(shown, view=shown != result.request.document.text)
-        self.editor.set_result(result)
+        self.editor.set_result(result, self._edit_marks.get(id(result.request.document.text)))
         self._show_pinned()
 
     def _show_text(self, text: str, view: bool) -> None:
         """Show the document, or (read-only) the text an entry shows instead of it, such
         as a transcript's turns one per line."""
-        if view != self.editor.isReadOnly() or (view and text != self._view_text):
+        if view != (self._view_text is not None) or (view and text != self._view_text):
             self.editor.set_text(text if view else self.model.document.text)
+            self._mark(self.model.document.text)
             self.editor.setReadOnly(view)
             self._view_text = text if view else None
             self.status.emit(
@@ -102,7 +115,7 @@ class DocumentView(QWidget):
     def update_legend(self) -> None:
         """The boundary kinds of the layout shown (in order of first appearance)."""
         result = self.model.result
-        kinds = list(dict.fromkeys(s.kind for s in result.layout.spans)) if result else []
+        kinds = result.layout.kinds if result else []
         swatches = "&nbsp;&nbsp;".join(
             f'<span style="color:{theme.kind_colour(k).name()}">▌</span>{escape(k)}'
             for k in kinds[:12]

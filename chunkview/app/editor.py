@@ -4,6 +4,11 @@ A QPlainTextEdit subclass with a gutter widget, after Qt's code-editor example. 
 is visible is decorated: on scroll, resize or a new layout the spans that meet the
 viewport are found by binary search and turned into extra selections, so the cost of a
 redraw follows the size of the window, not of the document.
+
+A long text is loaded in pieces, one per event-loop turn, so its first screen shows at
+once and the window never freezes. An edit does not wait for the next layout: the edits
+made since the shown layout's text (``contentsChange``) map its offsets to the editor's,
+so the chunks after an edit move with it and nothing blanks while the new layout runs.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ from chunkview.core.spans import Span
 
 #: which change a gutter bar shows when a line holds several
 DIFF_ORDER = ("removed", "added", "moved", "kept")
+
+#: characters shown at once when a text is set; the rest follows in pieces of LOAD_PIECE
+LOAD_FIRST = 60_000
+LOAD_PIECE = 40_000
 
 
 class _Gutter(QWidget):
@@ -75,38 +84,111 @@ class ChunkEditor(QPlainTextEdit):
         self._diff: BoundaryComparison | None = None
         self._selected: int | None = None
         self._programmatic = False
-        self._stale = False
+        # the edits made since the shown layout's text: (editor position, removed, added);
+        # _edit_base is the serial number of the first of them
+        self._edits: list[tuple[int, int, int]] = []
+        self._edit_base = 0
+        # a long text being loaded: the text and how much of it the document holds
+        self._load_text = ""
+        self._loaded = 0
+        self._read_only_after = False
+        self._load_timer = QTimer(self, singleShot=True, interval=0)
+        self._load_timer.timeout.connect(self._load_piece)
         self._decorate_timer = QTimer(self, singleShot=True, interval=0)
         self._decorate_timer.timeout.connect(self._decorate)
         self.blockCountChanged.connect(self._update_margins)
         self.updateRequest.connect(self._on_update_request)
-        self.textChanged.connect(self._on_text_changed)
+        self.document().contentsChange.connect(self._on_contents_change)
         self._update_margins()
 
     # ----- content --------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """Show a new document text (not an edit)."""
+        """Show a new document text (not an edit): the first screen at once, the rest in
+        pieces (read-only until it is all there)."""
+        shown = editor_text(text) if "\r" in text else text
+        self._load_timer.stop()
+        if self.loading:
+            self._finish_loading()
         self._programmatic = True
         try:
-            self.setPlainText(editor_text(text))
+            if len(shown) > LOAD_FIRST:
+                self._load_text = shown
+                self._loaded = self._cut(0, LOAD_FIRST)
+                self._read_only_after = self.isReadOnly()
+                super().setReadOnly(True)
+                self.setUndoRedoEnabled(False)  # the pieces are not edits to undo
+                shown = shown[: self._loaded]
+            self.setPlainText(shown)
         finally:
             self._programmatic = False
-        self._offsets = EditorOffsets(text)
+        if self.loading:
+            self._load_timer.start()
+        # the offsets come with each layout (built off the UI thread); none until then
+        self._offsets = None
         self._spans, self._result = [], None
-        self._stale = False
+        self._edit_base += len(self._edits)
+        self._edits = []
         self._schedule()
 
-    def _on_text_changed(self) -> None:
-        if not self._programmatic:
-            self._stale = True  # decorations wait for the layout of the new text
-            self.setExtraSelections([])
-            self.edited.emit()
+    @property
+    def loading(self) -> bool:
+        """True while pieces of the text are still to come."""
+        return self._loaded < len(self._load_text)
 
-    def set_result(self, result: ChunkResult) -> None:
+    def _cut(self, start: int, size: int) -> int:
+        """Where a piece from ``start`` ends: after a line break when there is one."""
+        end = start + size
+        if end >= len(self._load_text):
+            return len(self._load_text)
+        return self._load_text.rfind("\n", start, end) + 1 or end
+
+    def _load_piece(self) -> None:
+        end = self._cut(self._loaded, LOAD_PIECE)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self._programmatic = True
+        try:
+            cursor.insertText(self._load_text[self._loaded : end])
+        finally:
+            self._programmatic = False
+        self._loaded = end
+        if self.loading:
+            self._load_timer.start()
+        else:
+            self._finish_loading()
+            self._schedule()
+
+    def _finish_loading(self) -> None:
+        self._load_text, self._loaded = "", 0
+        self.setUndoRedoEnabled(True)
+        super().setReadOnly(self._read_only_after)
+
+    def setReadOnly(self, read_only: bool) -> None:
+        if self.loading:
+            self._read_only_after = read_only  # applies once the text is all there
+        else:
+            super().setReadOnly(read_only)
+
+    def edit_serial(self) -> int:
+        """How many edits were made so far (a mark for ``set_result``)."""
+        return self._edit_base + len(self._edits)
+
+    def _on_contents_change(self, position: int, removed: int, added: int) -> None:
+        if self._programmatic:
+            return
+        self._edits.append((position, removed, added))
+        self._schedule()
+        self.edited.emit()
+
+    def set_result(self, result: ChunkResult, edit_serial: int | None = None) -> None:
+        """Show a new layout. ``edit_serial``: the edit count when its text was read from
+        the editor (None: the text as set); later edits keep mapping its offsets."""
         self._result = result
         self._offsets = result.offsets
         self._spans = result.layout.spans
-        self._stale = False
+        if edit_serial is not None and edit_serial >= self._edit_base:
+            self._edits = self._edits[edit_serial - self._edit_base :]
+            self._edit_base = edit_serial
         self._decorate_timer.stop()
         self._decorate()  # at once: a new layout is the thing a user waits to see
 
@@ -119,9 +201,9 @@ class ChunkEditor(QPlainTextEdit):
         if index is not None and scroll and 0 <= index < len(self._spans):
             span = self._spans[index]
             cursor = QTextCursor(self.document())
-            cursor.setPosition(self.to_editor(span.end))
+            cursor.setPosition(self._position(span.end))
             self.setTextCursor(cursor)
-            cursor.setPosition(self.to_editor(span.own_start))
+            cursor.setPosition(self._position(span.own_start))
             self.setTextCursor(cursor)
             self.centerCursor()
         self._schedule()
@@ -136,15 +218,34 @@ class ChunkEditor(QPlainTextEdit):
 
     def show_position(self, point: int) -> None:
         cursor = QTextCursor(self.document())
-        cursor.setPosition(self.to_editor(point))
+        cursor.setPosition(self._position(point))
         self.setTextCursor(cursor)
         self.centerCursor()
 
     # ----- offsets ------------------------------------------------------------------
     def to_editor(self, point: int) -> int:
-        return self._offsets.to_editor(point) if self._offsets else point
+        """Editor position of code point ``point`` of the shown layout's text, moved by
+        the edits made since (a point in removed text goes to where it was)."""
+        position = self._offsets.to_editor(point) if self._offsets else point
+        for at, removed, added in self._edits:
+            if position >= at + removed:
+                position += added - removed
+            elif position > at:
+                position = at
+        return position
+
+    def _position(self, point: int) -> int:
+        """``to_editor`` within the text the editor holds (less than all while loading)."""
+        return min(self.to_editor(point), self.document().characterCount() - 1)
 
     def to_point(self, position: int) -> int:
+        """Code point of the shown layout's text at editor ``position`` (typed text maps
+        to where it was typed)."""
+        for at, removed, added in reversed(self._edits):
+            if position >= at + added:
+                position -= added - removed
+            elif position > at:
+                position = at
         return self._offsets.to_point(position) if self._offsets else position
 
     def visible_points(self) -> tuple[int, int]:
@@ -158,7 +259,7 @@ class ChunkEditor(QPlainTextEdit):
 
     def visible_spans(self) -> list[Span]:
         """Spans meeting the viewport."""
-        if self._result is None or self._stale:
+        if self._result is None:
             return []
         return self._result.layout.spans_between(*self.visible_points())
 
@@ -169,8 +270,8 @@ class ChunkEditor(QPlainTextEdit):
     def _selection(self, start: int, end: int, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
         selection = QTextEdit.ExtraSelection()
         cursor = QTextCursor(self.document())
-        cursor.setPosition(self.to_editor(start))
-        cursor.setPosition(self.to_editor(end), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(self._position(start))
+        cursor.setPosition(self._position(end), QTextCursor.MoveMode.KeepAnchor)
         selection.cursor = cursor
         selection.format = fmt
         return selection
@@ -179,7 +280,7 @@ class ChunkEditor(QPlainTextEdit):
         """Turn the visible runs into extra selections (backgrounds, overlaps, hits); the
         boundary and pinned runs are drawn by paintEvent."""
         dark = theme.is_dark(self.palette())
-        if self._result is None or self._stale:
+        if self._result is None:
             self._runs = []
         else:
             first, last = self.visible_points()
@@ -288,7 +389,7 @@ class ChunkEditor(QPlainTextEdit):
             if run.kind not in ("boundary", "diff"):
                 continue
             cursor = QTextCursor(self.document())
-            cursor.setPosition(self.to_editor(run.start))
+            cursor.setPosition(self._position(run.start))
             rect = self.cursorRect(cursor)
             if run.kind == "diff":
                 if run.label != "kept":  # a kept one is the boundary already drawn
@@ -306,10 +407,10 @@ class ChunkEditor(QPlainTextEdit):
         painter = QPainter(self._gutter)
         palette = self.palette()
         painter.fillRect(event.rect(), palette.color(QPalette.ColorRole.AlternateBase))
-        if not self._spans or self._stale:
+        if not self._spans:
             painter.end()
             return
-        visible = self.visible_spans() if not self._stale else []
+        visible = self.visible_spans()
         width = self._gutter.width()
         block = self.firstVisibleBlock()
         top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
@@ -356,7 +457,7 @@ class ChunkEditor(QPlainTextEdit):
 
     # ----- mouse ----------------------------------------------------------------------
     def span_at_position(self, position: int) -> Span | None:
-        if not self._result or self._stale:
+        if not self._result:
             return None
         return self._result.layout.span_at(self.to_point(position))
 

@@ -47,7 +47,8 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = settings or QSettings("chunkview", "chunkview")
-        self.model = InspectorModel(runner=self._run)
+        # the app searches the shown layout itself, in slices (result_tabs' SliceSearch)
+        self.model = InspectorModel(runner=self._run, search_in_runner=False)
         self.worker = ChunkWorker(self)
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.editor, self.search_box = self.view.editor, self.view.search_box
         self.table, self.stats = self.tabs.table, self.tabs.stats
         self.warnings, self.hits = self.tabs.warnings, self.tabs.hits
+        self.searcher = self.tabs.searcher
 
         self.status_doc = QLabel()
         self.status_run = QLabel()

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QTabWidget
+from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtWidgets import QTabWidget
 
 from chunkview.app.chunk_table import ChunkTable
+from chunkview.app.lists import RowsModel, RowsView
+from chunkview.app.searcher import SliceSearch
 from chunkview.app.stats import StatsPanel
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
-
-#: rows a list shows at most (the rest are counted in the tab's title)
-LIST_LIMIT = 5000
+from chunkview.core.search import SearchHit
+from chunkview.core.spans import Warning
 
 
 class ResultTabs(QTabWidget):
@@ -21,19 +22,21 @@ class ResultTabs(QTabWidget):
     def __init__(self, model: InspectorModel) -> None:
         super().__init__()
         self.model = model
-        self._warning_targets: list[tuple[int, int | None]] = []
-        self._hit_targets: list[tuple[int, int]] = []
         self.table = ChunkTable()
         self.table.clicked.connect(lambda index: model.select_chunk(index.row()))
         self.table.activated.connect(lambda index: model.select_chunk(index.row()))
         self.stats = StatsPanel()
-        self.warnings = QListWidget()
-        self.warnings.itemActivated.connect(self._warning_clicked)
-        self.warnings.itemClicked.connect(self._warning_clicked)
-        self.hits = QListWidget()
-        self.hits.setWordWrap(True)
-        self.hits.itemClicked.connect(self._hit_clicked)
-        self.hits.itemActivated.connect(self._hit_clicked)
+        # lazy lists: a row is formatted when it is painted, rows come in batches
+        self.warnings = RowsView(RowsModel(lambda w: f"⚠ {w.message}", lambda w: w.message))
+        self.warnings.activated.connect(self._warning_clicked)
+        self.warnings.clicked.connect(self._warning_clicked)
+        self.hits = RowsView(RowsModel(lambda h: f"#{h.chunk}  {h.snippet}", lambda h: h.snippet))
+        self.hits.clicked.connect(self._hit_clicked)
+        self.hits.activated.connect(self._hit_clicked)
+        self.searcher = SliceSearch(model, self)
+        self.searcher.started.connect(self._search_started)
+        self.searcher.found.connect(self.hits.rows.append)
+        self.searcher.finished.connect(self._search_finished)
         self.addTab(self.table, "Chunks")
         self.addTab(self.stats, "Stats")
         self.addTab(self.warnings, "Warnings")
@@ -46,20 +49,17 @@ class ResultTabs(QTabWidget):
     def _show_result(self, result: ChunkResult) -> None:
         self.table.chunk_model.set_result(result)
         self._show_stats()
-        layout = result.layout
-        # targets stay on the Python side: row i of the list is entry i here
-        warnings = layout.warnings[:LIST_LIMIT]
-        self._warning_targets = [(w.start, w.chunk) for w in warnings]
-        self.warnings.clear()
-        self.warnings.addItems([f"⚠ {w.message}" for w in warnings])
-        count = len(layout.warnings)
-        self.setTabText(2, f"Warnings ({count})" if count else "Warnings")
-        hits = result.hits[:LIST_LIMIT]
-        self._hit_targets = [(h.at, h.chunk) for h in hits]
-        self.hits.clear()
-        self.hits.addItems([f"#{h.chunk}  {h.snippet}" for h in hits])
-        query = result.request.query.strip()
-        self.setTabText(3, f"Search ({len(result.hits)})" if query else "Search")
+        warnings = result.layout.warnings
+        self.warnings.rows.set_items(warnings)
+        self.setTabText(2, f"Warnings ({len(warnings)})" if warnings else "Warnings")
+
+    def _search_started(self, query: str) -> None:
+        self.hits.rows.set_items([])
+        self.setTabText(3, "Search (…)" if query.strip() else "Search")
+
+    def _search_finished(self, count: int) -> None:
+        query = self.model.query.strip()
+        self.setTabText(3, f"Search ({count})" if query else "Search")
 
     def _show_stats(self) -> None:
         result = self.model.result
@@ -74,14 +74,14 @@ class ResultTabs(QTabWidget):
         if index is not None and self.table.selected_chunk() != index:
             self.table.select_chunk(index)
 
-    def _warning_clicked(self, item: QListWidgetItem) -> None:
-        start, chunk = self._warning_targets[self.warnings.row(item)]
-        if chunk is not None:
-            self.model.select_chunk(chunk)
+    def _warning_clicked(self, index: QModelIndex) -> None:
+        warning: Warning = self.warnings.rows.item(index.row())
+        if warning.chunk is not None:
+            self.model.select_chunk(warning.chunk)
         else:
-            self.show_position.emit(start)
+            self.show_position.emit(warning.start)
 
-    def _hit_clicked(self, item: QListWidgetItem) -> None:
-        at, chunk = self._hit_targets[self.hits.row(item)]
-        self.model.select_chunk(chunk)
-        self.show_position.emit(at)
+    def _hit_clicked(self, index: QModelIndex) -> None:
+        hit: SearchHit = self.hits.rows.item(index.row())
+        self.model.select_chunk(hit.chunk)
+        self.show_position.emit(hit.at)

@@ -119,7 +119,7 @@ class StatsPanel(QWidget):
                 else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
             )
             rows.append(("cl100k tokens", f"{ordered[0]} / {median:g} / {ordered[-1]}"))
-        overlap = sum(e - s for s, e in layout.overlaps)
+        overlap = layout.overlap_chars
         rows.append(("repeated by overlaps", f"{overlap} chars"))
         rows.append(("run time", f"{result.seconds * 1000:.0f} ms"))
         table = "".join(

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from chunkview.core.entry import RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.offsets import EditorOffsets
 from chunkview.core.pipeline import ChunkRequest, ChunkResult, Pipeline
 
 
@@ -31,6 +32,13 @@ class _Worker(QObject):
         self._pending: ChunkRequest | None = None
         self._running_ctx: RunContext | None = None
         self._pipeline = Pipeline()
+
+    def _offsets(self, text: str) -> EditorOffsets:
+        """The editor offsets of ``text`` (kept for the same text object)."""
+        cached = getattr(self, "_last_offsets", None)
+        if cached is None or cached[0] is not text:
+            cached = self._last_offsets = (text, EditorOffsets(text))
+        return cached[1]
 
     def offer(self, request: ChunkRequest) -> None:
         """Called from the UI thread: make ``request`` the next job, cancel the current."""
@@ -57,6 +65,9 @@ class _Worker(QObject):
         self.started.emit(request.generation)
         try:
             result = self._pipeline.run(request, ctx)
+            result.layout.prepare()  # lookup tables here, not on the UI thread
+            if result.offsets is None:
+                result.offsets = self._offsets(result.layout.document.text)
             self._last_result = result
             self.finished.emit(result)
         except Cancelled:

@@ -69,8 +69,13 @@ def boundaries(result: ChunkResult) -> list[int]:
 
 
 class InspectorModel:
-    def __init__(self, runner: Callable[[ChunkRequest], None] | None = None) -> None:
+    def __init__(
+        self, runner: Callable[[ChunkRequest], None] | None = None, search_in_runner: bool = True
+    ) -> None:
         self.runner = runner
+        #: False when the caller searches the shown layout itself (the app, in slices):
+        #: a query change then needs no run, and requests carry no query
+        self.search_in_runner = search_in_runner
         #: where the current text comes from after edits (the app's editor); None: as set
         self.text_source: Callable[[], str] | None = None
         self.document = Document("")
@@ -186,7 +191,8 @@ class InspectorModel:
     def set_query(self, query: str) -> None:
         self.query = query
         self._emit("query", query)
-        self._emit("stale")  # hits come with the result (the chunks are reused)
+        if self.search_in_runner:
+            self._emit("stale")  # hits come with the result (the chunks are reused)
 
     def limits(self, result: ChunkResult | None = None) -> dict[str, float]:
         """The size lines of a result (default: the shown one): target, max, min."""
@@ -207,7 +213,7 @@ class InspectorModel:
             self.entry_id,
             self.sync_text(),
             self.options,
-            query=self.query,
+            query=self.query if self.search_in_runner else "",
             embedder=self.embedder if entry.uses_embedder else None,
             tokenizer=self.tokenizer if entry.uses_tokenizer else None,
             explain=self.explain,

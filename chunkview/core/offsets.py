@@ -38,7 +38,9 @@ class EditorOffsets:
 
         if text.startswith("\ufeff"):
             add(0, 1, 0)
-        for match in _EVENT_RE.finditer(text):
+        # an ASCII text without CR has no events (isascii is O(1) on str)
+        events = () if text.isascii() and "\r" not in text else _EVENT_RE.finditer(text)
+        for match in events:
             if match.group() == "\r\n":
                 add(match.start(), 2, 1)
             else:

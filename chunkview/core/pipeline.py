@@ -16,8 +16,8 @@ from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.offsets import EditorOffsets
+from chunkview.core.search import SearchHit, search
 from chunkview.core.spans import Layout, chunk_layout
-from chunkview.core.text.lexical import lexical_tokens, snippet_around
 from chunkview.core.text.tokens import count_many
 
 
@@ -48,13 +48,6 @@ class ChunkRequest:
         )
 
 
-@dataclass(frozen=True)
-class SearchHit:
-    chunk: int
-    at: int  # code point in the document
-    snippet: str
-
-
 @dataclass
 class ChunkResult:
     request: ChunkRequest
@@ -68,22 +61,6 @@ class ChunkResult:
     @property
     def generation(self) -> int:
         return self.request.generation
-
-
-def search(layout: Layout, query: str) -> list[SearchHit]:
-    """The first matching word of each chunk (lexicalTokens + snippetAround), in order."""
-    words = lexical_tokens(query)
-    if not words:
-        return []
-    text = layout.document.text
-    hits = []
-    for span in layout.spans:
-        if span.located == "missing":
-            continue
-        found = snippet_around(text[span.start : span.end], words)
-        if found.at >= 0:
-            hits.append(SearchHit(span.index, span.start + found.at, found.text))
-    return hits
 
 
 class Pipeline:

@@ -124,6 +124,8 @@ class Layout:
     _order: list[Span] | None = field(default=None, init=False, repr=False, compare=False)
     _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _max_ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _kinds: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _overlap_chars: int = field(default=0, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,13 +142,36 @@ class Layout:
             "stats": {"chars": vars(self.chars), "bytes": vars(self.bytes)},
         }
 
+    def prepare(self) -> Layout:
+        """Build the lookup tables the views use (off the UI thread: the worker calls this
+        before handing a layout over, so the first paint only searches)."""
+        if self._order is None:
+            spans = self.spans
+            if all(a.start <= b.start for a, b in zip(spans, spans[1:])):
+                self._order = spans
+            else:
+                self._order = sorted(spans, key=lambda s: s.start)
+            self._starts = [s.start for s in self._order]
+            self._max_ends = list(accumulate((s.end for s in self._order), max))
+        if self._kinds is None:
+            self._kinds = list(dict.fromkeys(s.kind for s in self.spans))
+            self._overlap_chars = sum(end - start for start, end in self.overlaps)
+        return self
+
+    @property
+    def kinds(self) -> list[str]:
+        """The boundary kinds present, in order of first appearance."""
+        return self.prepare()._kinds or []
+
+    @property
+    def overlap_chars(self) -> int:
+        """Characters repeated by overlaps, in total."""
+        return self.prepare()._overlap_chars
+
     def spans_between(self, first: int, last: int) -> list[Span]:
         """The spans meeting ``first..last`` (a span ending at ``first`` does not; an empty
         one at ``first`` does), in start order: a binary search, then a short scan."""
-        if self._order is None:
-            self._order = sorted(self.spans, key=lambda s: s.start)
-            self._starts = [s.start for s in self._order]
-            self._max_ends = list(accumulate((s.end for s in self._order), max))
+        self.prepare()
         found = []
         i = bisect.bisect_right(self._max_ends, first)
         while i < len(self._order) and self._starts[i] <= last:

@@ -1,0 +1,99 @@
+"""Search hits of a query in a layout: the first matching word of each chunk.
+
+``search`` gives them all at once (the CLI, the pipeline); ``HitSearch`` gives them in
+slices of bounded time, so the app can search a 10 MB document on its UI thread between
+two paints and drop the search when the next keystroke comes. Both give the same hits:
+agentos ``lexicalTokens`` + ``snippetAround`` on each chunk's text, in chunk order.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from dataclasses import dataclass
+
+from chunkview.core.spans import Layout
+from chunkview.core.text.lexical import lexical_tokens, snippet_around
+
+#: the folded text of the last document searched (one entry: the document shown)
+_folded_cache: tuple[str, str | None] | None = None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chunk: int
+    at: int  # code point in the document
+    snippet: str
+
+
+def folded_text(text: str) -> str | None:
+    """``text`` in lower case, aligned with it character for character, or None when
+    folding would move offsets (text not in NFC, or a character lowering to several)."""
+    global _folded_cache
+    if _folded_cache is not None and _folded_cache[0] is text:
+        return _folded_cache[1]
+    folded: str | None = None
+    if unicodedata.is_normalized("NFC", text):
+        lowered = text.lower()
+        folded = lowered if len(lowered) == len(text) else None
+    _folded_cache = (text, folded)
+    return folded
+
+
+class HitSearch:
+    """An incremental search: call ``step`` until ``done``; ``hits`` holds what is found."""
+
+    def __init__(self, layout: Layout, query: str) -> None:
+        self.layout = layout
+        self.query = query
+        self.words = lexical_tokens(query)
+        self.hits: list[SearchHit] = []
+        self._next = 0
+        self._folded: str | None = None
+        self._prefiltered = False
+
+    @property
+    def done(self) -> bool:
+        return not self.words or self._next >= len(self.layout.spans)
+
+    def step(self, seconds: float = float("inf")) -> list[SearchHit]:
+        """Search on for about ``seconds``; the hits found in this step."""
+        if self.done:
+            return []
+        deadline = time.perf_counter() + seconds
+        text = self.layout.document.text
+        if not self._prefiltered:
+            self._prefiltered = True
+            # a chunk without any query word in its folded text cannot match: skip it
+            # with a C-level find instead of walking its words (the final sigma folds by
+            # context, so a query with sigma walks every chunk)
+            if not any(c in word for word in self.words for c in "σς"):
+                self._folded = folded_text(text)
+        folded, words, spans = self._folded, self.words, self.layout.spans
+        found: list[SearchHit] = []
+        i, count = self._next, len(spans)
+        while i < count:
+            if i % 64 == 0 and time.perf_counter() > deadline:
+                break
+            span = spans[i]
+            i += 1
+            if span.located == "missing":
+                continue
+            if folded is not None and all(
+                folded.find(word, span.start, span.end) < 0 for word in words
+            ):
+                continue
+            snippet = snippet_around(text[span.start : span.end], words)
+            if snippet.at >= 0:
+                found.append(SearchHit(span.index, span.start + snippet.at, snippet.text))
+        self._next = i
+        self.hits.extend(found)
+        return found
+
+
+def search(layout: Layout, query: str) -> list[SearchHit]:
+    """All the hits at once: the first matching word of each chunk, in chunk order."""
+    searcher = HitSearch(layout, query)
+    while not searcher.done:
+        searcher.step()
+    return searcher.hits
