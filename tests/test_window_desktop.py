@@ -146,7 +146,7 @@ def test_find_copy_chunk_and_navigate(qtbot, window):
     window.search_box.setText("pears")
     settle(qtbot, window)
     window.menus.next_hit.trigger()
-    hit = window.result.hits[0]
+    hit = window.searcher.hits[0]
     assert window.model.selected == hit.chunk
     spans = window.result.layout.spans
     window.menus.first_chunk.trigger()

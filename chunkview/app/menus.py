@@ -271,11 +271,11 @@ class Menus:
         return places[i]  # -1 wraps to the last
 
     def step_hit(self, step: int) -> None:
-        result = self.window.model.result
-        if result is None or not result.hits:
+        found = self.window.searcher.finish()  # hits are searched in slices: all of them
+        if not found:
             self.window.statusBar().showMessage("No search hits", 5000)
             return
-        hits = sorted(result.hits, key=lambda h: h.at)
+        hits = sorted(found, key=lambda h: h.at)
         at = self._step_to([h.at for h in hits], step)
         hit = next(h for h in hits if h.at == at)
         self.window.model.select_chunk(hit.chunk)

@@ -48,6 +48,16 @@ class SliceSearch(QObject):
         self.started.emit(query)
         self._slice()
 
+    def finish(self) -> list[SearchHit]:
+        """Search the rest at once (for a user waiting on the answer); all the hits."""
+        if self.search is not None and not self.search.done:
+            self._timer.stop()
+            found = self.search.step()
+            if found:
+                self.found.emit(found)
+            self.finished.emit(len(self.search.hits))
+        return self.hits
+
     def _slice(self) -> None:
         search = self.search
         if search is None or search.done:
