@@ -6,9 +6,11 @@ from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QTabWidget
 
 from chunkview.app.chunk_table import ChunkTable
+from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.lists import RowsModel, RowsView
 from chunkview.app.searcher import SliceSearch
 from chunkview.app.stats import StatsPanel
+from chunkview.app.warnings_panel import WarningsPanel
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
 from chunkview.core.search import SearchHit
@@ -27,9 +29,11 @@ class ResultTabs(QTabWidget):
         self.table.activated.connect(lambda index: model.select_chunk(index.row()))
         self.stats = StatsPanel()
         # lazy lists: a row is formatted when it is painted, rows come in batches
-        self.warnings = RowsView(RowsModel(lambda w: f"⚠ {w.message}", lambda w: w.message))
-        self.warnings.activated.connect(self._warning_clicked)
-        self.warnings.clicked.connect(self._warning_clicked)
+        self.warnings_panel = WarningsPanel(model)  # fills itself on each result
+        self.warnings_panel.show_position.connect(self.show_position)
+        self.warnings = self.warnings_panel.list
+        self.eval_panel = EvalPanel(model)
+        self.eval_panel.show_position.connect(self.show_position)
         self.hits = RowsView(RowsModel(lambda h: f"#{h.chunk}  {h.snippet}", lambda h: h.snippet))
         self.hits.clicked.connect(self._hit_clicked)
         self.hits.activated.connect(self._hit_clicked)
@@ -39,8 +43,9 @@ class ResultTabs(QTabWidget):
         self.searcher.finished.connect(self._search_finished)
         self.addTab(self.table, "Chunks")
         self.addTab(self.stats, "Stats")
-        self.addTab(self.warnings, "Warnings")
+        self.addTab(self.warnings_panel, "Warnings")
         self.addTab(self.hits, "Search")
+        self.addTab(self.eval_panel, "Eval")
         self.setMinimumWidth(280)  # small screens: the window must still fit
         model.subscribe("result", self._show_result)
         model.subscribe("tokens", lambda _tokens: self._show_stats())
@@ -50,7 +55,6 @@ class ResultTabs(QTabWidget):
         self.table.chunk_model.set_result(result)
         self._show_stats()
         warnings = result.layout.warnings
-        self.warnings.rows.set_items(warnings)
         self.setTabText(2, f"Warnings ({len(warnings)})" if warnings else "Warnings")
 
     def _search_started(self, query: str) -> None:
@@ -73,13 +77,6 @@ class ResultTabs(QTabWidget):
     def _show_selection(self, index: int | None) -> None:
         if index is not None and self.table.selected_chunk() != index:
             self.table.select_chunk(index)
-
-    def _warning_clicked(self, index: QModelIndex) -> None:
-        warning: Warning = self.warnings.rows.item(index.row())
-        if warning.chunk is not None:
-            self.model.select_chunk(warning.chunk)
-        else:
-            self.show_position.emit(warning.start)
 
     def _hit_clicked(self, index: QModelIndex) -> None:
         hit: SearchHit = self.hits.rows.item(index.row())

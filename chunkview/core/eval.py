@@ -350,3 +350,25 @@ def evaluate(
             result.recall, result.precision, result.iou = found.recall, found.precision, found.iou
         results.append(result)
     return EvalReport(results, retriever, top_k, len(located))
+
+
+def question_from_selection(text: str, start: int, end: int, question: str) -> Question:
+    """A question whose answer is ``text[start:end]`` (a selection marked as the answer)."""
+    if not question.strip():
+        raise QuestionsError("type the question first")
+    if not 0 <= start < end <= len(text):
+        raise QuestionsError("select the answer's text first")
+    return Question(question.strip(), (Reference(text[start:end], start, end),))
+
+
+def questions_jsonl(questions: Sequence[Question]) -> str:
+    """Questions in chunking_evaluation's JSONL format (what ``load_questions`` reads)."""
+    lines = []
+    for q in questions:
+        references = [
+            {"content": r.content, "start_index": r.start, "end_index": r.end} for r in q.references
+        ]
+        lines.append(
+            json.dumps({"question": q.question, "references": references}, ensure_ascii=False)
+        )
+    return "".join(line + "\n" for line in lines)

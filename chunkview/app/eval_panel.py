@@ -1,0 +1,247 @@
+"""The Eval tab: questions whose answers are ranges of the document, and how well the
+shown chunks retrieve them (recall, precision, IoU at top-k, and the Ω pair)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from chunkview.core.eval import (
+    RETRIEVERS,
+    EvalReport,
+    Question,
+    QuestionsError,
+    evaluate,
+    load_questions,
+    question_from_selection,
+    questions_jsonl,
+)
+from chunkview.core.model import InspectorModel
+from chunkview.core.pipeline import ChunkResult
+
+COLUMNS = ("Question", "Whole", "Chunks", "Recall", "Precision", "IoU", "Prec. Ω", "IoU Ω")
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+class EvalPanel(QWidget):
+    #: a row asks to show a place in the document (code points)
+    show_position = Signal(int)
+
+    def __init__(self, model: InspectorModel) -> None:
+        super().__init__()
+        self.model = model
+        self.questions: list[Question] = []
+        self.report: EvalReport | None = None
+        #: the selected text range (code points of the shown text): the window's editor's
+        self.selection: Callable[[], tuple[int, int] | None] = self._editor_selection
+        self._dirty = True
+
+        self.question_box = QLineEdit()
+        self.question_box.setPlaceholderText("Type a question, select its answer in the text…")
+        self.question_box.returnPressed.connect(self.mark_answer)
+        self.mark_button = QPushButton("Mark as answer")
+        self.mark_button.setToolTip("The selected text answers the typed question")
+        self.mark_button.clicked.connect(self.mark_answer)
+        ask = QHBoxLayout()
+        ask.addWidget(self.question_box, 1)
+        ask.addWidget(self.mark_button)
+
+        self.retriever_box = QComboBox()
+        for name in RETRIEVERS:
+            self.retriever_box.addItem(name, name)
+        self.retriever_box.setToolTip("BM25 over the chunks, or an embedder (cosine)")
+        self.retriever_box.currentIndexChanged.connect(self.refresh)
+        self.top_k = QSpinBox()
+        self.top_k.setRange(1, 100)
+        self.top_k.setValue(5)
+        self.top_k.setPrefix("top ")
+        self.top_k.valueChanged.connect(self.refresh)
+        load = QPushButton("Load…")
+        load.setToolTip("Questions from a JSONL file (question, references)")
+        load.clicked.connect(self._load_dialog)
+        save = QPushButton("Save…")
+        save.clicked.connect(self._save_dialog)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self.remove_selected)
+        tools = QHBoxLayout()
+        tools.addWidget(QLabel("Retriever"))
+        tools.addWidget(self.retriever_box)
+        tools.addWidget(self.top_k)
+        tools.addStretch(1)
+        for button in (load, save, self.remove_button):
+            tools.addWidget(button)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.cellClicked.connect(lambda row, _column: self._go(row))
+        self.means = QLabel("No questions yet: load a file or mark an answer.")
+        self.means.setWordWrap(True)
+        self.means.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(ask)
+        layout.addLayout(tools)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.means)
+        model.subscribe("result", self._new_result)
+
+    # ----- questions ----------------------------------------------------------------
+    def set_questions(self, questions: list[Question]) -> None:
+        self.questions = list(questions)
+        self.refresh()
+
+    def load_questions(self, path: str) -> bool:
+        try:
+            self.set_questions(load_questions(path))
+        except QuestionsError as exc:
+            self.means.setText(f"⚠ {exc}")
+            return False
+        return True
+
+    def save_questions(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(questions_jsonl(self.questions))
+
+    def mark_answer(self) -> None:
+        """Add the typed question with the selected text as its answer."""
+        result = self.model.result
+        chosen = self.selection()
+        text = result.layout.document.text if result is not None else ""
+        start, end = chosen if chosen else (0, 0)
+        try:
+            question = question_from_selection(text, start, end, self.question_box.text())
+        except QuestionsError as exc:
+            self.means.setText(f"⚠ {exc}")
+            return
+        self.questions.append(question)
+        self.question_box.clear()
+        self.refresh()
+
+    def _editor_selection(self) -> tuple[int, int] | None:
+        editor = getattr(self.window(), "editor", None)
+        if editor is None or not editor.textCursor().hasSelection():
+            return None
+        cursor = editor.textCursor()
+        return editor.to_point(cursor.selectionStart()), editor.to_point(cursor.selectionEnd())
+
+    def remove_selected(self) -> None:
+        rows = sorted({index.row() for index in self.table.selectedIndexes()}, reverse=True)
+        for row in rows:
+            if row < len(self.questions):
+                del self.questions[row]
+        self.refresh()
+
+    def _load_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load questions", "", "JSONL (*.jsonl)")
+        if path:
+            self.load_questions(path)
+
+    def _save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save questions", "", "JSONL (*.jsonl)")
+        if path:
+            self.save_questions(path)
+
+    # ----- figures ------------------------------------------------------------------
+    def _new_result(self, _result: ChunkResult) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event) -> None:  # figures only for a tab someone looks at
+        super().showEvent(event)
+        if self._dirty:
+            self.refresh()
+
+    def refresh(self) -> None:
+        result = self.model.result
+        self._dirty = False
+        if result is None or not self.questions:
+            self.report = None
+            self._show()
+            return
+        try:
+            self.report = evaluate(
+                result.layout,
+                self.questions,
+                self.retriever_box.currentData(),
+                self.top_k.value(),
+            )
+        except (QuestionsError, ValueError) as exc:
+            self.report = None
+            self._show(f"⚠ {exc}")
+            return
+        except Exception as exc:  # an embedder that is not installed, in its words
+            self.report = None
+            self._show(f"⚠ {getattr(exc, 'message', exc)}")
+            return
+        self._show()
+
+    def _show(self, problem: str = "") -> None:
+        report = self.report
+        self.table.setRowCount(len(self.questions))
+        for row, question in enumerate(self.questions):
+            figures = report.questions[row] if report is not None else None
+            holding = sorted({c for r in figures.references for c in r.chunks}) if figures else []
+            cells = [
+                question.question,
+                ("yes" if figures.whole else "no") if figures else "–",
+                ", ".join(map(str, holding[:6])) + ("…" if len(holding) > 6 else ""),
+                _figure(figures.recall if figures else None),
+                _figure(figures.precision if figures else None),
+                _figure(figures.iou if figures else None),
+                _figure(figures.precision_omega if figures else None),
+                _figure(figures.iou_omega if figures else None),
+            ]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(row, column, item)
+        if problem:
+            self.means.setText(problem)
+        elif report is None:
+            self.means.setText("No questions yet: load a file or mark an answer.")
+        else:
+            m = report.means
+            self.means.setText(
+                f"Mean of {len(report.questions)} questions over {report.chunks} chunks "
+                f"({report.retriever}, top {report.top_k}): recall {_figure(m['recall'])} · "
+                f"precision {_figure(m['precision'])} · IoU {_figure(m['iou'])} · "
+                f"precision Ω {_figure(m['precision_omega'])} · IoU Ω {_figure(m['iou_omega'])} · "
+                f"{100 * (m['whole'] or 0):.0f}% of answers whole in one chunk"
+            )
+
+    def _go(self, row: int) -> None:
+        if not 0 <= row < len(self.questions):
+            return
+        first = self.questions[row].references[0]
+        report = self.report
+        if report is not None and report.questions[row].references[0].chunks:
+            self.model.select_chunk(report.questions[row].references[0].chunks[0])
+        self.show_position.emit(first.start)

@@ -1,0 +1,112 @@
+"""The Warnings tab: warnings grouped by kind, with counts and previous / next."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from chunkview.app.lists import RowsModel, RowsView
+from chunkview.core.model import InspectorModel
+from chunkview.core.pipeline import ChunkResult
+from chunkview.core.spans import Warning
+
+ALL = ""
+
+
+class WarningsPanel(QWidget):
+    #: a row asks to show a place in the document (code points)
+    show_position = Signal(int)
+
+    def __init__(self, model: InspectorModel) -> None:
+        super().__init__()
+        self.model = model
+        self._warnings: list[Warning] = []
+        self._shown: list[Warning] = []
+        self.kind_box = QComboBox()
+        self.kind_box.setToolTip("Show one kind of warning")
+        self.kind_box.currentIndexChanged.connect(self._fill)
+        self.previous_button = QPushButton("◀ Previous")
+        self.next_button = QPushButton("Next ▶")
+        self.previous_button.setToolTip("Go to the previous warning of this kind")
+        self.next_button.setToolTip("Go to the next warning of this kind")
+        self.previous_button.clicked.connect(lambda: self.step(forward=False))
+        self.next_button.clicked.connect(lambda: self.step(forward=True))
+        # a lazy list: rows are formatted when painted, handed to the view in batches
+        self.list = RowsView(RowsModel(lambda w: f"⚠ {w.message}", lambda w: w.message))
+        self.list.activated.connect(self._clicked)
+        self.list.clicked.connect(self._clicked)
+        bar = QHBoxLayout()
+        bar.addWidget(self.kind_box, 1)
+        bar.addWidget(self.previous_button)
+        bar.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.list)
+        model.subscribe("result", self.show_result)
+        self._set_enabled()
+
+    # ----- filling ------------------------------------------------------------------
+    def show_result(self, result: ChunkResult) -> None:
+        self._warnings = list(result.layout.warnings)
+        counts = Counter(w.kind for w in self._warnings)
+        chosen = self.kind()
+        self.kind_box.blockSignals(True)
+        self.kind_box.clear()
+        self.kind_box.addItem(f"All kinds ({len(self._warnings)})", ALL)
+        for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            self.kind_box.addItem(f"{kind} ({count})", kind)
+        index = self.kind_box.findData(chosen)
+        self.kind_box.setCurrentIndex(max(index, 0))
+        self.kind_box.blockSignals(False)
+        self._fill()
+
+    def kind(self) -> str:
+        return self.kind_box.currentData() or ALL
+
+    def counts(self) -> dict[str, int]:
+        """Warnings per kind in the shown layout."""
+        return dict(Counter(w.kind for w in self._warnings))
+
+    def shown(self) -> list[Warning]:
+        return list(self._shown)
+
+    def _fill(self) -> None:
+        kind = self.kind()
+        chosen = [w for w in self._warnings if not kind or w.kind == kind]
+        self._shown = chosen
+        self.list.rows.set_items(chosen)
+        for row, warning in enumerate(self._shown):
+            self.list.item(row).setToolTip(f"{warning.kind} · offset {warning.start}")
+        self._set_enabled()
+
+    def _set_enabled(self) -> None:
+        for button in (self.previous_button, self.next_button):
+            button.setEnabled(bool(self._shown))
+
+    # ----- going to one ---------------------------------------------------------------
+    def step(self, forward: bool = True) -> Warning | None:
+        """Select and show the next (previous) warning of the chosen kind, wrapping."""
+        if not self._shown:
+            return None
+        row = self.list.currentIndex().row()
+        if row < 0:
+            row = 0 if forward else len(self._shown) - 1
+        else:
+            row = (row + (1 if forward else -1)) % len(self._shown)
+        rows = self.list.rows
+        while rows.rowCount() <= row and rows.canFetchMore():
+            rows.fetchMore()  # the view holds the rows up to it first
+        self.list.setCurrentIndex(rows.index(row))
+        self._go(self._shown[row])
+        return self._shown[row]
+
+    def _clicked(self, index: QModelIndex) -> None:
+        self._go(self._shown[index.row()])
+
+    def _go(self, warning: Warning) -> None:
+        if warning.chunk is not None:
+            self.model.select_chunk(warning.chunk)
+        self.show_position.emit(warning.start)

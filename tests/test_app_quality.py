@@ -1,0 +1,148 @@
+"""The Warnings and Eval tabs in the real window, offscreen (real widgets and worker)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextCursor
+
+from chunkview.app.main_window import MainWindow
+from chunkview.core.document import Document
+
+TEXT = (
+    "# Apples\n\nApples grow on trees in orchards and ripen in the autumn sun.\n\n"
+    "## Pears\n\nPears are sweet and soft when ripe, and they bruise easily.\n\n"
+    "## Plums\n\nPlums are small stone fruit, purple or yellow, picked in summer.\n"
+)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    # fixed windows of 40 units: cut sentences, and headings left at chunk ends
+    win.select_entry(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 40, "chunkOverlap": 5}
+    )
+    win.resize(1300, 800)
+    win.show()
+    win.set_document(Document(TEXT, None, "markdown"))
+    settle(qtbot, win)
+    yield win
+    win.worker.stop()
+
+
+def settle(qtbot, win, timeout=20000):
+    qtbot.waitUntil(
+        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
+        timeout=timeout,
+    )
+    qtbot.wait(20)
+
+
+def test_warnings_are_grouped_by_kind_with_counts(qtbot, window):
+    panel = window.tabs.warnings_panel
+    layout = window.result.layout
+    counts = {}
+    for w in layout.warnings:
+        counts[w.kind] = counts.get(w.kind, 0) + 1
+    assert counts.get("mid-sentence", 0) >= 2
+    labels = [panel.kind_box.itemText(i) for i in range(panel.kind_box.count())]
+    assert labels[0] == f"All kinds ({len(layout.warnings)})"
+    assert f"mid-sentence ({counts['mid-sentence']})" in labels
+    panel.kind_box.setCurrentIndex(panel.kind_box.findData("mid-sentence"))
+    assert window.warnings.rows.total() == counts["mid-sentence"]
+    assert all(w.kind == "mid-sentence" for w in panel.shown())
+
+
+def test_next_and_previous_step_through_one_kind_and_select_its_chunk(qtbot, window):
+    panel = window.tabs.warnings_panel
+    panel.kind_box.setCurrentIndex(panel.kind_box.findData("mid-sentence"))
+    shown = panel.shown()
+    shown_at = []
+    window.tabs.show_position.connect(shown_at.append)
+    first = panel.step(forward=True)
+    second = panel.step(forward=True)
+    assert (first, second) == (shown[0], shown[1])
+    assert window.model.selected == second.chunk
+    assert shown_at[-1] == second.start
+    assert panel.step(forward=False) == shown[0]
+    assert panel.step(forward=False) == shown[-1]  # wraps round
+
+
+def test_the_kind_chosen_stays_when_the_layout_changes(qtbot, window):
+    panel = window.tabs.warnings_panel
+    panel.kind_box.setCurrentIndex(panel.kind_box.findData("mid-sentence"))
+    window.params.set_value("chunkSize", 50)
+    settle(qtbot, window)
+    assert panel.kind() == "mid-sentence"
+    assert window.warnings.rows.total() == sum(
+        1 for w in window.result.layout.warnings if w.kind == "mid-sentence"
+    )
+
+
+def select(window, start: int, end: int) -> None:
+    cursor = window.editor.textCursor()
+    cursor.setPosition(window.editor.to_editor(start))
+    cursor.setPosition(window.editor.to_editor(end), QTextCursor.MoveMode.KeepAnchor)
+    window.editor.setTextCursor(cursor)
+
+
+def test_mark_as_answer_adds_a_question_with_its_figures(qtbot, window, tmp_path):
+    panel = window.tabs.eval_panel
+    window.tabs.setCurrentWidget(panel)
+    start = TEXT.index("Pears are sweet")
+    end = start + len("Pears are sweet")
+    select(window, start, end)
+    panel.question_box.setText("Which fruit is sweet?")
+    panel.mark_button.click()
+    assert len(panel.questions) == 1
+    (result,) = panel.report.questions
+    assert result.references[0].start == start and result.references[0].end == end
+    assert panel.table.rowCount() == 1
+    assert panel.table.item(0, 0).text() == "Which fruit is sweet?"
+    assert panel.table.item(0, 6).text() == f"{result.precision_omega:.3f}"
+    assert "Mean of 1 questions" in panel.means.text()
+    # the figures follow the layout
+    before = result.precision_omega
+    window.params.set_value("chunkSize", 200)
+    settle(qtbot, window)
+    assert panel.report.questions[0].precision_omega != before
+    assert panel.report.questions[0].references[0].whole_in is not None
+    path = tmp_path / "q.jsonl"
+    panel.save_questions(str(path))
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["references"][0]["content"] == "Pears are sweet"
+
+
+def test_loading_questions_and_a_bad_file(qtbot, window, tmp_path):
+    panel = window.tabs.eval_panel
+    window.tabs.setCurrentWidget(panel)
+    good = tmp_path / "good.jsonl"
+    start = TEXT.index("Plums are")
+    ref = {"content": "Plums", "start_index": start, "end_index": start + 5}
+    good.write_text(json.dumps({"question": "plums purple", "references": [ref]}) + "\n")
+    assert panel.load_questions(str(good))
+    assert panel.table.rowCount() == 1 and panel.report is not None
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{nope\n")
+    assert not panel.load_questions(str(bad))
+    assert panel.means.text().startswith("⚠ ") and "bad.jsonl:1" in panel.means.text()
+    panel.question_box.setText("No selection?")
+    window.editor.setTextCursor(window.editor.textCursor())  # nothing selected
+    cursor = window.editor.textCursor()
+    cursor.clearSelection()
+    window.editor.setTextCursor(cursor)
+    panel.mark_answer()
+    assert panel.means.text() == "⚠ select the answer's text first"
+
+
+def test_screenshots_of_the_tabs(qtbot, window, tmp_path):
+    panel = window.tabs.warnings_panel
+    window.tabs.setCurrentWidget(panel)
+    qtbot.wait(50)
+    assert not window.tabs.grab().isNull()
+    window.tabs.grab().save(str(tmp_path / "warnings.png"))
