@@ -14,7 +14,6 @@ from chunkview.app.warnings_panel import WarningsPanel
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
 from chunkview.core.search import SearchHit
-from chunkview.core.spans import Warning
 
 
 class ResultTabs(QTabWidget):

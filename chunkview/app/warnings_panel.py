@@ -78,8 +78,6 @@ class WarningsPanel(QWidget):
         chosen = [w for w in self._warnings if not kind or w.kind == kind]
         self._shown = chosen
         self.list.rows.set_items(chosen)
-        for row, warning in enumerate(self._shown):
-            self.list.item(row).setToolTip(f"{warning.kind} · offset {warning.start}")
         self._set_enabled()
 
     def _set_enabled(self) -> None:
