@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLa
 from chunkview.app import theme
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
-from chunkview.core.decorations import DIFF_STYLES
+from chunkview.core.decorations import DIFF_STYLES, boundary_label
 from chunkview.core.document import KINDS
 from chunkview.core.model import InspectorModel
 from chunkview.core.offsets import text_from_editor
@@ -36,6 +36,14 @@ class DocumentView(QWidget):
         )
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.colour_by = QComboBox()
+        self.colour_by.addItem("boundaries by kind", False)
+        self.colour_by.addItem("boundaries by reason", True)
+        self.colour_by.setToolTip(
+            "colour each boundary by its kind, or by the rule that put it there "
+            "(hover a chunk to read why it starts and ends where it does)"
+        )
+        self.colour_by.currentIndexChanged.connect(self._colour_by_changed)
         self.editor = ChunkEditor()
         self.editor.edited.connect(model.text_edited)
         self.editor.chunk_clicked.connect(model.select_chunk)
@@ -43,6 +51,7 @@ class DocumentView(QWidget):
         search_row.addWidget(self.search_box, 1)
         search_row.addWidget(QLabel("kind"))
         search_row.addWidget(self.kind_combo)
+        search_row.addWidget(self.colour_by)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(search_row)
@@ -112,10 +121,21 @@ class DocumentView(QWidget):
     def _show_selection(self, index: int | None) -> None:
         self.editor.select_chunk(index, scroll=not self.editor.chunk_visible(index))
 
+    def _colour_by_changed(self) -> None:
+        self.editor.set_by_reason(bool(self.colour_by.currentData()))
+        self.update_legend()
+
     def update_legend(self) -> None:
-        """The boundary kinds of the layout shown (in order of first appearance)."""
+        """The boundary kinds (or reason rules) of the layout shown, in order of first
+        appearance."""
         result = self.model.result
-        kinds = result.layout.kinds if result else []
+        by_reason = self.editor.by_reason
+        if result is None:
+            kinds = []
+        elif by_reason:  # walks the spans: only when asked
+            kinds = list(dict.fromkeys(boundary_label(s, True) for s in result.layout.spans))
+        else:
+            kinds = result.layout.kinds
         swatches = "&nbsp;&nbsp;".join(
             f'<span style="color:{theme.kind_colour(k).name()}">▌</span>{escape(k)}'
             for k in kinds[:12]

@@ -14,6 +14,7 @@ so the chunks after an edit move with it and nothing blanks while the new layout
 from __future__ import annotations
 
 import bisect
+import html
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -32,7 +33,8 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from chunkview.app import theme
 from chunkview.core.compare import BoundaryComparison
-from chunkview.core.decorations import Run, decorations
+from chunkview.core.decorations import Run, boundary_label, decorations
+from chunkview.core.explain import chunk_ends
 from chunkview.core.offsets import EditorOffsets, editor_text
 from chunkview.core.pipeline import ChunkResult
 from chunkview.core.spans import Span
@@ -83,6 +85,8 @@ class ChunkEditor(QPlainTextEdit):
         self._query = ""
         self._diff: BoundaryComparison | None = None
         self._selected: int | None = None
+        #: colour boundaries by the rule of their reason instead of their kind
+        self.by_reason = False
         self._programmatic = False
         # the edits made since the shown layout's text: (editor position, removed, added);
         # _edit_base is the serial number of the first of them
@@ -285,7 +289,13 @@ class ChunkEditor(QPlainTextEdit):
         else:
             first, last = self.visible_points()
             self._runs = decorations(
-                self._result.layout, first, last, self._query, self._diff, self._selected
+                self._result.layout,
+                first,
+                last,
+                self._query,
+                self._diff,
+                self._selected,
+                by_reason=self.by_reason,
             )
         hatch = QTextCharFormat()
         hatch.setBackground(QBrush(theme.hatch_colour(dark), Qt.BrushStyle.BDiagPattern))
@@ -435,7 +445,7 @@ class ChunkEditor(QPlainTextEdit):
                     if s.start < last and s.end > first and s.located != "missing"
                 ]
                 for lane, span in enumerate(covering[-2:]):
-                    colour = theme.kind_colour(span.kind)
+                    colour = theme.kind_colour(boundary_label(span, self.by_reason))
                     painter.fillRect(QRect(width - 6 + lane * 3, top, 3, height), colour)
                 starting = [
                     s for s in covering if first <= s.own_start < last and s.index not in labelled
@@ -496,4 +506,24 @@ class ChunkEditor(QPlainTextEdit):
             lines.append(f"placed: {span.located}")
         for key, value in list(span.metadata.items())[:6]:
             lines.append(f"{key}: {str(value)[:80]}")
+        lines.extend(self._reason_lines(span))
         return "<br>".join(lines)
+
+    def set_by_reason(self, by_reason: bool) -> None:
+        """Colour boundaries by the rule of their reason (True) or by their kind."""
+        self.by_reason = by_reason
+        self._schedule()
+
+    def _reason_lines(self, span: Span) -> list[str]:
+        """Why the chunk starts and ends where it does, when the run recorded it."""
+        if self._result is None:
+            return []
+        spans = self._result.layout.spans
+        if not 0 <= span.index < len(spans) or spans[span.index] is not span:
+            return []
+        start, end = chunk_ends(spans, span.index)
+        lines = []
+        for label, reason in (("starts here", start), ("ends here", end)):
+            if reason is not None:
+                lines.append(f"<b>{label}:</b> {html.escape(reason.text)}")
+        return lines

@@ -31,6 +31,7 @@ from chunkview.app.icon import app_icon
 from chunkview.app.menus import Menus
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
+from chunkview.app.step_through import StepThrough
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.document import Document
 from chunkview.core.model import Failure, InspectorModel
@@ -69,6 +70,9 @@ class MainWindow(QMainWindow):
         splitter.setSizes([340, 620, 460])
         self.splitter = splitter
         self.setCentralWidget(splitter)
+        # teaching mode: hides the three panels and walks the boundaries (step_through.py)
+        self.step_through = StepThrough(self.model, [self.chunker, self.view, self.tabs])
+        splitter.addWidget(self.step_through)
         # the widgets tests and the headless render reach for
         self.params, self.error_label = self.chunker.params, self.chunker.error_label
         self.pin_button, self.compare_label = self.chunker.pin_button, self.chunker.compare_label

@@ -150,6 +150,7 @@ class Menus:
         self.white_space = self._action(view, "Show &White Space", None)
         self.white_space.setCheckable(True)
         self.white_space.toggled.connect(window.set_white_space)
+        view.addAction(window.step_through.toggle_action)  # teaching mode (step_through.py)
 
         help_menu = bar.addMenu("&Help")
         self.shortcuts = self._action(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chunkview.core.compare import BoundaryComparison
-from chunkview.core.spans import Layout
+from chunkview.core.spans import Layout, Span
 from chunkview.core.text.lexical import WORD_RE, fold, lexical_tokens
 
 #: the run kinds, in the order they are painted (later ones on top)
@@ -60,6 +60,14 @@ def matching_words(
     ]
 
 
+def boundary_label(span: Span, by_reason: bool = False) -> str:
+    """What a boundary is coloured and listed by: its kind, or the rule of its reason (the
+    kind when it has none)."""
+    if by_reason and span.reason is not None:
+        return span.reason.rule
+    return span.kind
+
+
 def decorations(
     layout: Layout,
     start: int = 0,
@@ -67,12 +75,14 @@ def decorations(
     query: str = "",
     diff: BoundaryComparison | None = None,
     selected: int | None = None,
+    by_reason: bool = False,
 ) -> list[Run]:
     """The runs meeting ``start..end`` of ``layout.document.text``, in painting order:
     each chunk's own part and the overlap it repeats, the stretches moved boundaries
     travelled, the search hits, the boundaries (where each chunk's own part starts, after
     the first) and the changes of a comparison with a layout B (``diff``, from
-    compare.py). The cost follows the range, not the text."""
+    compare.py). The cost follows the range, not the text. A boundary's label is its kind,
+    or with ``by_reason`` the rule of its reason (``boundary_label``)."""
     text = layout.document.text
     end = len(text) if end is None else end
     chunks: list[Run] = []
@@ -88,7 +98,13 @@ def decorations(
             overlaps.append(Run("overlap", span.start, span.own_start, span.index))
         if span.index > 0 and start <= span.own_start <= end:
             boundaries.append(
-                Run("boundary", span.own_start, span.own_start, span.index, span.kind)
+                Run(
+                    "boundary",
+                    span.own_start,
+                    span.own_start,
+                    span.index,
+                    boundary_label(span, by_reason),
+                )
             )
     hits = []
     if query:

@@ -68,6 +68,14 @@ def attach_by_chunk(spans: Sequence[Span], reasons: Iterable[Reason]) -> None:
             span.reason = combine(found)
 
 
+def chunk_ends(spans: Sequence[Span], index: int) -> tuple[Reason | None, Reason | None]:
+    """Why chunk ``index`` starts where it does and why it ends where it does (the reason
+    of the boundary after it; None at the end of the text or where none was recorded)."""
+    start = spans[index].reason
+    end = spans[index + 1].reason if index + 1 < len(spans) else None
+    return start, end
+
+
 def number(value: float) -> str:
     """A number as the reasons write it: thousands separated, at most three decimals."""
     if isinstance(value, float) and not value.is_integer():

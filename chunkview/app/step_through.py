@@ -1,0 +1,355 @@
+"""Step-through mode, for teaching: the text large, the side panels hidden, and Next /
+Previous walking the boundaries in order with the reason for each shown beside the text.
+
+The mode is a panel of its own over the same InspectorModel: it shows the model's result
+in a ChunkEditor at a presentation size (Ctrl+plus / Ctrl+minus zoom, Ctrl+0 back to the
+presentation size) and a card that says which boundary this is, the rule that put it
+there and why, in the library's terms with the numbers. Entering it hides the window's
+other panels; leaving it (Esc) shows them again.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from chunkview.app import theme
+from chunkview.app.editor import ChunkEditor
+from chunkview.core.explain import chunk_ends
+from chunkview.core.model import InspectorModel
+from chunkview.core.pipeline import ChunkResult
+from chunkview.core.spans import Span
+
+#: the text size a class can read from the back of the room (points), and the zoom limits
+PRESENTATION_POINTS = 20
+SMALLEST_POINTS, LARGEST_POINTS = 8, 72
+ZOOM_STEP = 2
+
+
+#: the colour of the boundary being explained (reads on the chunk colours and on white)
+CURRENT_COLOUR = "#D7263D"
+
+
+class _StepEditor(ChunkEditor):
+    """The chunk editor with the boundary being explained drawn large."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.current: int | None = None  # code point
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.current is None:
+            return
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.to_editor(self.current))
+        rect = self.cursorRect(cursor)
+        painter = QPainter(self.viewport())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = QColor(CURRENT_COLOUR)
+        width = max(4, rect.height() // 8)
+        x = max(rect.left(), width // 2 + 1)  # at a line's start, keep it all in view
+        painter.fillRect(QRect(x - width // 2, rect.top(), width, rect.height()), colour)
+        tip = rect.height() // 3
+        painter.setBrush(colour)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawPolygon(
+            [
+                QPoint(x - tip, rect.top() - 1),
+                QPoint(x + tip, rect.top() - 1),
+                QPoint(x, rect.top() + tip),
+            ]
+        )
+        painter.end()
+
+
+class StepThrough(QWidget):
+    """The step-through panel. ``panels`` are the widgets it hides while it is shown."""
+
+    #: the boundary now shown: the index of the chunk whose start it is
+    stepped = Signal(int)
+
+    def __init__(self, model: InspectorModel, panels: list[QWidget] | None = None) -> None:
+        super().__init__()
+        self.model = model
+        self.panels = list(panels or [])
+        self._hidden: list[QWidget] = []
+        self._text: str | None = None
+        self._result: ChunkResult | None = None
+        #: the chunk whose start boundary is shown (0: the start of the text)
+        self.index = 0
+
+        self.editor = _StepEditor()
+        self.editor.setReadOnly(True)
+        self.editor.chunk_clicked.connect(self.go_to)
+        self.points = PRESENTATION_POINTS
+        self._apply_points()
+
+        self.title = QLabel()
+        self.title.setObjectName("stepTitle")
+        self.counter = QLabel()
+        self.counter.setObjectName("stepCounter")
+        self.rule = QLabel()
+        self.rule.setObjectName("stepRule")
+        self.rule.setAlignment(Qt.AlignmentFlag.AlignLeft)
+        self.reason = QLabel()
+        self.reason.setObjectName("stepReason")
+        self.reason.setWordWrap(True)
+        self.reason.setTextFormat(Qt.TextFormat.RichText)
+        self.reason.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details = QLabel()
+        self.details.setObjectName("stepDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.previous_button = QPushButton("◀  Previous")
+        self.next_button = QPushButton("Next  ▶")
+        self.exit_button = QPushButton("Leave (Esc)")
+        self.previous_button.clicked.connect(self.previous)
+        self.next_button.clicked.connect(self.next)
+        self.exit_button.clicked.connect(lambda: self.set_active(False))
+        for button in (self.previous_button, self.next_button, self.exit_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows stay with the panel
+            button.setMinimumHeight(44)
+
+        card = QFrame()
+        card.setObjectName("stepCard")
+        card.setMinimumWidth(380)
+        card.setMaximumWidth(560)
+        card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        column = QVBoxLayout(card)
+        column.setContentsMargins(22, 20, 22, 20)
+        column.setSpacing(14)
+        column.addWidget(self.counter)
+        column.addWidget(self.rule)
+        column.addWidget(self.reason, 1)
+        column.addWidget(self.details)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.previous_button)
+        buttons.addWidget(self.next_button)
+        column.addLayout(buttons)
+        column.addWidget(self.exit_button)
+
+        body = QHBoxLayout()
+        body.setSpacing(0)
+        body.addWidget(self.editor, 1)
+        body.addWidget(card)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.title)
+        outer.addLayout(body, 1)
+        self._style()
+
+        context = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        for keys, slot in (
+            (("Right", "Space", "PgDown", "N"), self.next),
+            (("Left", "Backspace", "PgUp", "P"), self.previous),
+            (("Home",), lambda: self.go_to(0)),
+            (("End",), lambda: self.go_to(self._last())),
+            ((QKeySequence.StandardKey.ZoomIn, "Ctrl+="), lambda: self.zoom(ZOOM_STEP)),
+            ((QKeySequence.StandardKey.ZoomOut,), lambda: self.zoom(-ZOOM_STEP)),
+            (("Ctrl+0",), self.presentation_size),
+            (("Esc",), lambda: self.set_active(False)),
+        ):
+            for key in keys:
+                shortcut = QShortcut(QKeySequence(key), self, context=context)
+                shortcut.activated.connect(slot)
+
+        self.toggle_action = QAction("Step &through boundaries", self)
+        self.toggle_action.setCheckable(True)
+        self.toggle_action.setShortcut(QKeySequence("F9"))
+        self.toggle_action.setToolTip(
+            "Teaching mode: the text large, Next / Previous walks the boundaries and says why "
+            "each is there"
+        )
+        self.toggle_action.toggled.connect(self.set_active)
+
+        model.subscribe("result", self._show_result)
+        model.subscribe("document", self._forget_text)
+        self.hide()
+
+    # ----- the mode ---------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.toggle_action.isChecked()
+
+    def set_active(self, active: bool) -> None:
+        """Enter the mode (hide the other panels, show the current result from its first
+        boundary) or leave it (show them again)."""
+        if self.toggle_action.isChecked() != active:
+            self.toggle_action.setChecked(active)  # comes back here through toggled
+            return
+        if active:
+            self._hidden = [panel for panel in self.panels if panel.isVisible()]
+            for panel in self._hidden:
+                panel.hide()
+            self.show()
+            if self.model.result is not None:
+                self._show_result(self.model.result, keep_place=True)
+            else:
+                self._show_step()
+            self.setFocus()
+        else:
+            self.hide()
+            for panel in self._hidden:
+                panel.show()
+            self._hidden = []
+
+    # ----- walking ------------------------------------------------------------------------
+    def spans(self) -> list[Span]:
+        return list(self._result.layout.spans) if self._result is not None else []
+
+    def _last(self) -> int:
+        return max(len(self._result.layout.spans) - 1, 0) if self._result is not None else 0
+
+    def next(self) -> None:
+        self.go_to(self.index + 1)
+
+    def previous(self) -> None:
+        self.go_to(self.index - 1)
+
+    def go_to(self, index: int) -> None:
+        """Show the boundary where chunk ``index``'s own part starts (clamped)."""
+        self.index = min(max(index, 0), self._last())
+        self._show_step()
+        self.stepped.emit(self.index)
+
+    # ----- zoom ---------------------------------------------------------------------------
+    def zoom(self, step: int) -> None:
+        self.points = min(max(self.points + step, SMALLEST_POINTS), LARGEST_POINTS)
+        self._apply_points()
+
+    def presentation_size(self) -> None:
+        self.points = PRESENTATION_POINTS
+        self._apply_points()
+
+    def _apply_points(self) -> None:
+        font = QFont(QApplication.font())
+        font.setPointSize(self.points)
+        self.editor.setFont(font)
+        self.editor._update_margins()
+        self.editor._schedule()
+
+    # ----- showing ------------------------------------------------------------------------
+    def _forget_text(self) -> None:
+        self._text = None
+
+    def _show_result(self, result: ChunkResult, keep_place: bool = False) -> None:
+        if not self.active:
+            return
+        self._result = result
+        shown = result.layout.document.text
+        if shown != self._text:
+            self.editor.set_text(shown)
+            self._text = shown
+            if not keep_place:
+                self.index = 0
+        self.editor.set_result(result)
+        self.index = min(self.index, self._last())
+        self._show_step()
+
+    def _show_step(self) -> None:
+        result = self._result
+        entry = self.model.entry_id or "no chunker"
+        self.title.setText(f"  {html.escape(entry)}  ·  {html.escape(self._options_text())}")
+        spans = self.spans()
+        if not spans:
+            self.counter.setText("No chunks yet")
+            self.rule.setText("")
+            self.reason.setText("Open a document and pick a chunker, then step through.")
+            self.details.setText("")
+            self._enable()
+            return
+        span = spans[self.index]
+        start, end = chunk_ends(spans, self.index)
+        self.counter.setText(
+            "Start of the text" if self.index == 0 else f"Boundary {self.index} of {len(spans) - 1}"
+        )
+        rule = start.rule if start is not None else span.kind
+        colour = theme.kind_colour(rule)
+        self.rule.setText(
+            f'<span style="background:{colour.name()};color:{_ink(colour)};">'
+            f"&nbsp;{html.escape(rule)}&nbsp;</span>"
+            f'&nbsp;&nbsp;<span style="color:gray">kind: {html.escape(span.kind)}</span>'
+        )
+        why = start.text if start is not None else _no_reason(result, self.index)
+        self.reason.setText(_sentences(why))
+        size = len(span.text)
+        bytes_ = len(span.text.encode("utf-8", "surrogatepass"))
+        repeated = span.own_start - span.start
+        lines = [f"<b>chunk {span.index}</b>: {size:,} chars · {bytes_:,} bytes"]
+        if repeated > 0:
+            lines.append(f"repeats {repeated:,} chars of the chunk before (hatched)")
+        if end is not None:
+            lines.append(f"<b>it ends</b> where chunk {span.index + 1} starts: press Next")
+        else:
+            lines.append("it runs to the end of the text")
+        self.details.setText("<br>".join(lines))
+        self.editor.current = span.own_start if self.index > 0 else None
+        self.editor.select_chunk(span.index, scroll=False)
+        self.editor.show_position(span.own_start)
+        self.editor.viewport().update()
+        self._enable()
+
+    def _enable(self) -> None:
+        self.previous_button.setEnabled(self.index > 0)
+        self.next_button.setEnabled(self.index < self._last())
+
+    def _options_text(self) -> str:
+        options = self._result.request.options if self._result is not None else {}
+        shown = [f"{k}={v}" for k, v in options.items() if v is not None][:6]
+        return ", ".join(shown) if shown else "default options"
+
+    def _style(self) -> None:
+        self.setStyleSheet(
+            """
+            QLabel#stepTitle { font-size: 15pt; padding: 8px 4px; }
+            QFrame#stepCard { border-left: 1px solid palette(mid); background: palette(base); }
+            QLabel#stepCounter { font-size: 24pt; font-weight: 600; }
+            QLabel#stepRule { font-size: 16pt; }
+            QLabel#stepReason { font-size: 19pt; }
+            QLabel#stepDetails { font-size: 13pt; color: palette(text); }
+            QPushButton { font-size: 14pt; padding: 6px 14px; }
+            """
+        )
+
+
+def _ink(colour: QColor) -> str:
+    """Black or white, whichever reads on ``colour``."""
+    return "#000000" if colour.lightnessF() > 0.55 else "#ffffff"
+
+
+def _sentences(text: str) -> str:
+    """A reason as paragraphs: its parts (joined by "; ") one under the other."""
+    parts = [html.escape(part.strip()) for part in text.split("; ") if part.strip()]
+    return "".join(f"<p style='margin:0 0 10px 0'>{part}</p>" for part in parts)
+
+
+def _no_reason(result: ChunkResult | None, index: int) -> str:
+    if index == 0:
+        return "the start of the text"
+    if result is not None and not result.request.explain:
+        return "the run did not record reasons"
+    return "this chunker does not say why yet; its boundary kind is shown above"

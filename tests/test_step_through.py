@@ -1,0 +1,98 @@
+"""The step-through mode and the reasons in the window: real widgets, the real worker."""
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from chunkview.app.main_window import MainWindow
+from chunkview.app.step_through import PRESENTATION_POINTS
+from chunkview.core.document import Document
+
+TEXT = "First paragraph here.\n\nSecond one, short.\n\n" + " ".join(f"word{i}" for i in range(30))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.select_entry("smartchunk", {"maxSize": 60, "minSize": 0})
+    win.resize(1300, 800)
+    win.show()
+    win.set_document(Document(TEXT, None, "text"))
+    qtbot.waitUntil(
+        lambda: win.result is not None and win.shown_generation == win.generation, timeout=20000
+    )
+    yield win
+    win.worker.stop()
+
+
+def test_next_walks_to_the_next_boundary_and_shows_its_reason(qtbot, window):
+    step = window.step_through
+    window.step_through.toggle_action.trigger()
+    assert step.isVisible() and not window.chunker.isVisible() and not window.tabs.isVisible()
+    assert step.index == 0 and "Start of the text" in step.counter.text()
+    assert not step.previous_button.isEnabled()
+    spans = window.result.layout.spans
+    qtbot.mouseClick(step.next_button, Qt.MouseButton.LeftButton)
+    assert step.index == 1
+    assert step.counter.text() == f"Boundary 1 of {len(spans) - 1}"
+    assert "new paragraph" in step.reason.text() and "20 bytes ≤ maxSize 60" in step.reason.text()
+    assert step.editor.current == spans[1].own_start
+    assert step.editor.textCursor().position() == spans[1].own_start
+    qtbot.keyClick(step, Qt.Key.Key_Right)
+    assert step.index == 2
+    assert "cut at words" in step.reason.text()
+    qtbot.keyClick(step, Qt.Key.Key_Left)
+    assert step.index == 1
+    qtbot.keyClick(step, Qt.Key.Key_End)
+    assert step.index == len(spans) - 1 and not step.next_button.isEnabled()
+    assert "overlap" in step.reason.text()
+
+
+def test_zoom_and_leaving_the_mode(qtbot, window):
+    step = window.step_through
+    step.set_active(True)
+    assert step.editor.font().pointSize() == PRESENTATION_POINTS
+    qtbot.keyClick(step, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert step.editor.font().pointSize() == PRESENTATION_POINTS + 2
+    qtbot.keyClick(step, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert step.editor.font().pointSize() == PRESENTATION_POINTS
+    qtbot.keyClick(step, Qt.Key.Key_Escape)
+    assert not step.isVisible() and window.chunker.isVisible() and window.tabs.isVisible()
+    assert not step.toggle_action.isChecked()
+
+
+def test_a_new_result_while_stepping_keeps_the_walk_in_range(qtbot, window):
+    step = window.step_through
+    step.set_active(True)
+    step.go_to(99)
+    assert step.index == len(window.result.layout.spans) - 1
+    window.params.set_value("maxSize", 400)
+    qtbot.waitUntil(
+        lambda: (
+            window.shown_generation == window.generation
+            and window.result.request.options["maxSize"] == 400
+        ),
+        timeout=20000,
+    )
+    assert step.index <= len(window.result.layout.spans) - 1
+    assert step.counter.text()
+
+
+def test_tooltip_says_why_a_chunk_starts_and_ends(window):
+    spans = window.result.layout.spans
+    tip = window.editor.tooltip_for(spans[1])
+    assert "<b>starts here:</b> new paragraph" in tip
+    assert "<b>ends here:</b> new paragraph, " in tip
+
+
+def test_boundaries_coloured_by_reason(qtbot, window):
+    window.view.colour_by.setCurrentIndex(1)
+    qtbot.wait(20)
+    labels = {run.label for run in window.editor.runs() if run.kind == "boundary"}
+    assert labels <= {"paragraph", "full-word", "start"} and "paragraph" in labels
+    assert "full-word" in window.view.legend.text()
+    window.view.colour_by.setCurrentIndex(0)
+    qtbot.wait(20)
+    labels = {run.label for run in window.editor.runs() if run.kind == "boundary"}
+    assert "paragraph" in labels and "full-word" not in labels
