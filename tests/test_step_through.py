@@ -87,12 +87,21 @@ def test_tooltip_says_why_a_chunk_starts_and_ends(window):
 
 
 def test_boundaries_coloured_by_reason(qtbot, window):
-    window.view.colour_by.setCurrentIndex(1)
+    assert 'href="reason"' in window.view.legend.text()
+    window.view.legend.linkActivated.emit("reason")
     qtbot.wait(20)
     labels = {run.label for run in window.editor.runs() if run.kind == "boundary"}
     assert labels <= {"paragraph", "full-word", "start"} and "paragraph" in labels
     assert "full-word" in window.view.legend.text()
-    window.view.colour_by.setCurrentIndex(0)
+    assert 'href="kind"' in window.view.legend.text()
+    window.view.legend.linkActivated.emit("kind")
     qtbot.wait(20)
     labels = {run.label for run in window.editor.runs() if run.kind == "boundary"}
     assert "paragraph" in labels and "full-word" not in labels
+
+
+def test_chunk_table_rows_say_why_the_chunk_starts_and_ends(window):
+    model = window.table.model()
+    tip = model.data(model.index(1, 0), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("<b>starts here:</b> new paragraph: at the first level")
+    assert "<b>ends here:</b> new paragraph, " in tip

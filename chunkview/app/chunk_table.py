@@ -7,6 +7,7 @@ resets 20,000 rows at once.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -14,6 +15,7 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
+from chunkview.core.explain import chunk_ends
 from chunkview.core.pipeline import ChunkResult
 
 COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "first words")
@@ -110,6 +112,8 @@ class ChunkTableModel(QAbstractTableModel):
             return theme.kind_colour(self._spans[index.row()].kind)
         if role == _TOOLTIP and index.column() == _PLACED_COLUMN:
             return PLACED_HELP.get(self._spans[index.row()].located)
+        if role == _TOOLTIP:
+            return ends_tooltip(self._spans, index.row())
         if role == _FOREGROUND and self._spans[index.row()].located == "missing":
             return QBrush(theme.kind_colour("code"))
         return None
@@ -130,6 +134,17 @@ PLACED_HELP = {
     "white-space-insensitive match",
     "missing": "the chunk's text is not in the document",
 }
+
+
+def ends_tooltip(spans: Any, row: int) -> str | None:
+    """Why chunk ``row`` starts and ends where it does, when the run recorded it."""
+    start, end = chunk_ends(spans, row)
+    lines = [
+        f"<b>{label}:</b> {html.escape(reason.text)}"
+        for label, reason in (("starts here", start), ("ends here", end))
+        if reason is not None
+    ]
+    return "<br>".join(lines) or None
 
 
 class ChunkTable(QTableView):

@@ -36,14 +36,13 @@ class DocumentView(QWidget):
         )
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.colour_by = QComboBox()
-        self.colour_by.addItem("boundaries by kind", False)
-        self.colour_by.addItem("boundaries by reason", True)
-        self.colour_by.setToolTip(
-            "colour each boundary by its kind, or by the rule that put it there "
-            "(hover a chunk to read why it starts and ends where it does)"
+        # a link in the legend switches between colouring boundaries by kind and by the
+        # rule of their reason (a link takes no room from the search row)
+        self.legend.linkActivated.connect(lambda link: self.set_colour_by_reason(link == "reason"))
+        self.legend.setToolTip(
+            "boundaries coloured by their kind, or by the rule that put them there; hover a "
+            "chunk to read why it starts and ends where it does"
         )
-        self.colour_by.currentIndexChanged.connect(self._colour_by_changed)
         self.editor = ChunkEditor()
         self.editor.edited.connect(model.text_edited)
         self.editor.chunk_clicked.connect(model.select_chunk)
@@ -51,7 +50,6 @@ class DocumentView(QWidget):
         search_row.addWidget(self.search_box, 1)
         search_row.addWidget(QLabel("kind"))
         search_row.addWidget(self.kind_combo)
-        search_row.addWidget(self.colour_by)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(search_row)
@@ -121,8 +119,9 @@ class DocumentView(QWidget):
     def _show_selection(self, index: int | None) -> None:
         self.editor.select_chunk(index, scroll=not self.editor.chunk_visible(index))
 
-    def _colour_by_changed(self) -> None:
-        self.editor.set_by_reason(bool(self.colour_by.currentData()))
+    def set_colour_by_reason(self, by_reason: bool) -> None:
+        """Colour the boundaries by the rule of their reason (True) or by their kind."""
+        self.editor.set_by_reason(by_reason)
         self.update_legend()
 
     def update_legend(self) -> None:
@@ -153,8 +152,15 @@ class DocumentView(QWidget):
                 f"{text} {comparison.diff.count(kind)}"
                 for kind, (colour, style, text) in DIFF_STYLES.items()
             )
+        title = "boundary"
+        if result is not None and any(s.reason is not None for s in result.layout.spans):
+            title = (
+                'boundary reason (<a href="kind">colour by kind</a>)'
+                if by_reason
+                else 'boundary (<a href="reason">colour by reason</a>)'
+            )
         self.legend.setText(
-            f"<small>boundary: {swatches}{overlap}{compared}</small>"
+            f"<small>{title}: {swatches}{overlap}{compared}</small>"
             if kinds
             else "<small>&nbsp;</small>"
         )
