@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import islice
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
@@ -153,7 +155,9 @@ class DocumentView(QWidget):
                 for kind, (colour, style, text) in DIFF_STYLES.items()
             )
         title = "boundary"
-        if result is not None and any(s.reason is not None for s in result.layout.spans):
+        if result is not None and any(
+            s.reason is not None for s in islice(result.layout.spans, 64)
+        ):
             title = (
                 'boundary reason (<a href="kind">colour by kind</a>)'
                 if by_reason
