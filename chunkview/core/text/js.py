@@ -164,3 +164,13 @@ def number_text(value: Any) -> str:
             return str(int(value))
         return repr(value)
     return str(value)
+
+
+def last_index_of(text: str, search: str, from_index: float) -> int:
+    """``text.lastIndexOf(search, fromIndex)``: NaN searches from the end, any other
+    number is truncated and clamped to the string."""
+    if from_index != from_index:
+        start = len(text)
+    else:
+        start = int(min(max(to_integer(from_index), 0), len(text)))
+    return text.rfind(search, 0, start + len(search))

@@ -14,14 +14,19 @@ from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
-from chunkview.core.errors import ChunkerError
+from chunkview.core.errors import ChunkerError, OptionError
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
 from chunkview.core.text.js import (
     W_CLASS,
+    char_at,
     from_units,
     is_blank,
+    js_slice,
+    last_index_of,
+    number_text,
     option,
+    to_number,
     to_units,
     trim,
     truthy,
@@ -44,13 +49,27 @@ class Config:
     @classmethod
     def from_options(cls, options: dict[str, Any] | None) -> Config:
         return cls(
-            target_size=option(options, "targetSize", 1000),
-            max_size=option(options, "maxSize", 2000),
-            min_size=option(options, "minSize", 200),
-            overlap=option(options, "overlap", 100),
+            target_size=_number(options, "targetSize", 1000),
+            max_size=_number(options, "maxSize", 2000),
+            min_size=_number(options, "minSize", 200),
+            overlap=_number(options, "overlap", 100),
             preserve_code_blocks=truthy(option(options, "preserveCodeBlocks", True)),
             respect_headings=truthy(option(options, "respectHeadings", True)),
         )
+
+
+def _number(options: dict[str, Any] | None, name: str, default: int) -> int | float:
+    """A size option as JS uses it: booleans count as 0 and 1, any number goes through."""
+    value = option(options, name, default)
+    try:
+        return to_number(value)
+    except TypeError:
+        raise OptionError(name, f"takes a number, got {js_literal(value)}") from None
+
+
+def _offset(value: int | float) -> int | float:
+    """An offset as JSON shows a JS number: whole values without a fraction."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 @dataclass
@@ -73,7 +92,7 @@ def semantic_chunk(
         return []
     segments = []
     for segment in line_pass(units, config):
-        if len(segment.text) > config.max_size:
+        if not len(segment.text) <= config.max_size:  # NaN re-splits, as in JS
             segments.extend(paragraph_split(segment.text, segment.offset, config))
         else:
             segments.append(segment)
@@ -204,33 +223,61 @@ def sentence_split(text: str, base: int, config: Config) -> list[Segment]:
 
 
 def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
-    """Windows of targetSize, backed off to the last ASCII space past minSize."""
+    """Windows of targetSize, backed off to the last ASCII space past minSize.
+
+    The sizes are any JS numbers: a fractional position indexes nothing (no space is
+    skipped there) and slices truncate. Where the loop would run forever: ``Hang``.
+    """
     pieces: list[Segment] = []
-    length, position = len(text), 0
-    visited: set[int] = set()
+    length, target, minimum = len(text), config.target_size, config.min_size
+    if target != target:  # NaN: one empty window, then the position is NaN
+        return pieces
+    if target <= 0:
+        _check_backward_split(text, base, config)
+        return pieces  # only spaces: every window trims to nothing
+    position: int | float = 0
+    stepped_back_from: set[int | float] = set()
     while position < length:
-        end = min(position + config.target_size, length)
+        end = min(position + target, length)
         if end < length:
-            space = text.rfind(" ", 0, end + 1)
-            if space > position + config.min_size:
+            space = last_index_of(text, " ", end)
+            if space > position + minimum:
                 end = space
-        piece = trim(text[position:end])
+        piece = trim(js_slice(text, position, end))
         if piece:
-            pieces.append(Segment(piece, base + position, "fixed"))
+            pieces.append(Segment(piece, _offset(base + position), "fixed"))
         previous, position = position, end
-        while position < length and text[position] == " ":
+        while position < length and char_at(text, position) == " ":
             position += 1
-        if position <= previous:
+        if not position > previous:
             # the JS loop has no other state than the position: a repeat never ends
-            if position in visited or position == previous:
+            if previous in stepped_back_from:
                 raise ChunkerError(
                     "Hang",
-                    f"the fixed split cannot advance at unit {base + previous} "
-                    f"(targetSize {config.target_size}): the original never returns",
-                    base + previous,
+                    f"the fixed split keeps going back to position {base + previous} "
+                    f"(targetSize {number_text(target)}, minSize {number_text(minimum)}); "
+                    "the original library would never return",
+                    int(base + previous) if previous == previous else base,
                 )
-            visited.add(previous)
+            stepped_back_from.add(previous)
     return pieces
+
+
+def _check_backward_split(text: str, base: int, config: Config) -> None:
+    """targetSize <= 0: every window ends at or before its start, so the position only
+    moves on over spaces and never passes the first other character. The loop ends
+    only on a text of spaces, and then every piece is empty."""
+    target, minimum = config.target_size, config.min_size
+    spaces_only = not text.strip(" ")
+    # a text of spaces ends once a back-off lands on 0 (minSize finite) or at once (0)
+    if spaces_only and (target == 0 or minimum - minimum == 0):
+        return
+    raise ChunkerError(
+        "Hang",
+        f"the fixed split cannot move forward from position {base} with targetSize "
+        f"{number_text(target)} (not above 0); the original library would never return",
+        base,
+    )
 
 
 def merge_small(segments: list[Segment], min_size: Any) -> list[Segment]:
@@ -262,19 +309,23 @@ def with_overlap(
     for index, segment in enumerate(segments):
         prefix = ""
         if index > 0 and overlap > 0:
-            previous = segments[index - 1].text
-            prefix = previous[max(len(previous) - int(overlap), 0) :]
+            prefix = overlap_prefix(segments[index - 1].text, overlap)
         chunk = {
             "text": as_text(prefix + segment.text),
             "index": index,
             "startOffset": segment.offset,
-            "endOffset": segment.offset + len(segment.text),
+            "endOffset": _offset(segment.offset + len(segment.text)),
             "boundaryType": segment.boundary,
         }
         if metadata is not None:  # undefined in JS: JSON has no key
             chunk["metadata"] = metadata
         chunks.append(chunk)
     return chunks
+
+
+def overlap_prefix(previous: str, overlap: Any) -> str:
+    """``prevText.slice(-overlap)`` (a fraction truncates: 0.5 takes the whole text)."""
+    return js_slice(previous, -overlap)
 
 
 class SemanticChunkerEntry(Entry):
@@ -354,11 +405,7 @@ class SemanticChunkerEntry(Entry):
         previous_own = ""
         for i, chunk in enumerate(native):
             units = to_units(chunk["text"])
-            prefix = (
-                previous_own[max(len(previous_own) - int(overlap), 0) :]
-                if i and overlap > 0
-                else ""
-            )
+            prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
             previous_own = units[len(prefix) :]
             prefixes.append(from_units(prefix))
             owns.append(from_units(previous_own))

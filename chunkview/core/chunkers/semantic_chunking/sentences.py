@@ -15,7 +15,7 @@ import html5lib
 import regex
 from icu4py.breakers import SentenceBreaker
 
-from chunkview.core.text.js import W_CLASS, from_units, to_units, trim
+from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, to_units, trim
 
 ABBREVIATIONS = frozenset(
     """a.d. a.m. a.s.a.p. adm. ala. apr. ariz. ark. aug. b.c. b.c.e.
@@ -27,7 +27,8 @@ rep. rev. sen. sep. sept. sr. st. tenn. va. vs. wash. wis.""".split()
 )
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
 _AFTER_PERIOD_RE = re.compile(f"\\.[{W_CLASS}]+[^{W_CLASS}]")
-_LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+$")
+_LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+$")  # the rule; _last_word runs it
+_LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _LETTER_RE = regex.compile(r"\p{L}")
 _NEEDS_HTML_RE = re.compile("[<&\x00]")
 
@@ -91,6 +92,17 @@ def _uppercase_after_period(units: str) -> str:
     return _AFTER_PERIOD_RE.sub(lambda m: m.group()[:-1] + to_units(m.group()[-1].upper()), units)
 
 
+def _last_word(segment: str) -> str | None:
+    """``_LAST_WORD_RE.search(segment).group(1)`` in linear time: the last run without
+    white space when white space follows it to the end (the regex retries every start
+    in a long run: quadratic). None where the regex finds no match."""
+    end = len(segment.rstrip(W_CHARS))
+    if end == 0 or end == len(segment):
+        return None
+    space = _LAST_W_RE.search(segment, 0, end)
+    return segment[space.end() if space else 0 : end]
+
+
 @lru_cache(maxsize=16)
 def split_sentences(text: str, exclude_non_letter: bool = False) -> list[str]:
     """The sentences of a document's text, as sentence-parse returns them (cached: the
@@ -107,8 +119,8 @@ def _sentences(normalized: str, exclude_non_letter: bool) -> list[str]:
     pieces, left = [], 0
     for start, end in SentenceBreaker(from_units(upper), "en").segments():
         segment = upper[start:end]
-        word = _LAST_WORD_RE.search(segment)
-        if word and (word.group(1).lower() in ABBREVIATIONS or word.group(1).endswith(")")):
+        word = _last_word(segment)
+        if word and (word.lower() in ABBREVIATIONS or word.endswith(")")):
             continue  # joined to the next segment
         pieces.append(normalized[left:end])
         left = end

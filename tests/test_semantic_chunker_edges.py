@@ -1,0 +1,67 @@
+"""SemanticChunker on edge option values: each row was run on @framers/agentos 0.9.164
+under node 20 ("Hang": the loop never ended). JS coerces the sizes: a fraction
+truncates where it slices and indexes nothing, a negative slice counts from the end."""
+
+import pytest
+
+import chunkview
+from chunkview import ChunkerError
+
+NAN = float("nan")
+
+
+def _chunks(text, options):
+    return chunkview.run("agentos.SemanticChunker", text, options)
+
+
+def test_negative_target_hangs_instead_of_index_error():
+    with pytest.raises(ChunkerError) as info:
+        _chunks("N", {"targetSize": -50, "maxSize": 0})
+    assert info.value.name == "Hang"
+    assert "targetSize -50" in info.value.message
+    assert "the original library would never return" in info.value.message
+
+
+def test_fractional_overlap_slices_from_zero():
+    chunks = _chunks("a\n\nb", {"targetSize": 1, "minSize": 0, "overlap": 0.5})
+    assert [c["text"] for c in chunks] == ["a\n", "a\nb\n"]  # slice(-0.5) is slice(0)
+    assert [(c["startOffset"], c["endOffset"]) for c in chunks] == [(0, 2), (3, 5)]
+
+
+def test_fractional_target_cuts_where_js_truncates():
+    chunks = _chunks("ab", {"targetSize": 1.5, "maxSize": 1})
+    assert chunks == [
+        {"text": "a\n\nb", "index": 0, "startOffset": 0, "endOffset": 4, "boundaryType": "fixed"}
+    ]
+    assert isinstance(chunks[0]["endOffset"], int)  # JSON shows 4, not 4.0
+
+
+def test_fractional_offsets_stay_fractional():
+    chunks = _chunks("ab", {"targetSize": 1.5, "maxSize": 1, "minSize": 0, "overlap": 0})
+    assert [(c["text"], c["startOffset"]) for c in chunks] == [("a", 0), ("b", 1.5)]
+
+
+@pytest.mark.parametrize(
+    ("options", "texts"),
+    [
+        ({"targetSize": NAN, "maxSize": 1}, []),  # NaN window: nothing, then the loop ends
+        ({"maxSize": NAN, "minSize": 0, "overlap": 0}, ["alpha beta. "]),
+        ({"targetSize": True, "maxSize": 0, "minSize": 0, "overlap": 0}, list("ab")),
+    ],
+)
+def test_nan_and_booleans_as_js(options, texts):
+    text = "ab" if "targetSize" in options else "alpha beta."
+    assert [c["text"] for c in _chunks(text, options)] == texts
+
+
+def test_backward_fixed_split_with_negative_min_size_is_a_hang():
+    with pytest.raises(ChunkerError) as info:
+        _chunks("ab cd ef gh", {"targetSize": 2, "maxSize": 1, "minSize": -5})
+    assert info.value.name == "Hang"
+
+
+def test_options_of_the_wrong_type_are_refused_with_the_name():
+    with pytest.raises(ChunkerError) as info:
+        _chunks("text", {"targetSize": "abc"})
+    assert info.value.name == "OptionError"
+    assert "targetSize" in info.value.message
