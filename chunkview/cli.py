@@ -23,7 +23,7 @@ from chunkview.core.document import (
 from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
 from chunkview.jsonout import dumps
 
-SUBCOMMANDS = ("run", "spans", "list", "render", "diff", "eval", "audit")
+SUBCOMMANDS = ("run", "spans", "list", "render", "diff", "sweep", "eval", "audit")
 
 
 class UsageError(Exception):
@@ -170,6 +170,14 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     diff.add_argument("--options-b", help="B: options object as JSON")
     diff.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
     diff.add_argument("--json", action="store_true", help="print JSON")
+    sweep = sub.add_parser("sweep", help="chunk at each value of one numeric option")
+    sweep.add_argument("file")
+    sweep.add_argument("--entry", required=True, help="entry id")
+    sweep.add_argument("--options", help="options object as JSON (the other options)")
+    sweep.add_argument("--param", required=True, help="the numeric option to step")
+    sweep.add_argument("--values", required=True, help="start:stop:step or a,b,c")
+    sweep.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
+    sweep.add_argument("--json", action="store_true", help="print JSON")
     return parser.parse_args(argv)
 
 
@@ -180,25 +188,40 @@ def _options_arg(name: str, value: str | None) -> dict[str, Any]:
     return options
 
 
+def _layouts_in_pool(document: Document, sides: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """The Layout JSON of each (entry, options) on ``document``, side by side in chunking
+    processes; a ChunkerError (with the side's letter) for a side that fails."""
+    from chunkview.core.service import ChunkPool, chunk_job
+
+    jobs = [chunk_job(entry_id, document, options, "spans") for entry_id, options in sides]
+    with ChunkPool(len(jobs)) as pool:
+        outcomes = list(pool.map(jobs))
+    for side, outcome in zip("ab", outcomes):
+        if not outcome.ok:
+            raise ChunkerError(outcome.error.name, f"{side.upper()}: {outcome.error.message}")
+    return [outcome.value for outcome in outcomes]
+
+
 def diff_command(args: argparse.Namespace) -> int:
     """``chunkview diff``: layout A against layout B of one file, boundary by boundary."""
-    from chunkview.core.compare import compare_layouts
+    from chunkview.core.compare import compare_boundaries
 
     sides = [
         (args.entry, _options_arg("--options", args.options)),
         (args.entry_b or args.entry, _options_arg("--options-b", args.options_b)),
     ]
-    for entry_id, _options in sides:
-        registry.get(entry_id)
-    document = _read_input(args.file, args.doc)
-    layouts = []
     for entry_id, options in sides:
-        try:
-            layouts.append(api.spans(entry_id, document, options))
-        except ChunkerError as exc:
-            print(dumps({**exc.to_json(), "side": "ab"[len(layouts)]}))
-            return 1
-    comparison = compare_layouts(*layouts)
+        registry.get(entry_id).check_options(options)
+    document = _read_input(args.file, args.doc)
+    try:
+        layouts = _layouts_in_pool(document, sides)
+    except ChunkerError as exc:
+        print(dumps(exc.to_json()))
+        return 1
+    a, b = (
+        [s["own_start"] for s in layout["spans"] if s["located"] != "missing"] for layout in layouts
+    )
+    comparison = compare_boundaries(a, b, len(document.text))
     if args.json:
         data = comparison.to_json()
         for side, (entry_id, options) in zip("ab", sides):
@@ -211,6 +234,38 @@ def diff_command(args: argparse.Namespace) -> int:
             print(f"moved    {change.a} -> {change.b} ({change.distance:+d})")
         elif change.kind != "kept":
             print(f"{change.kind:8} {change.at}")
+    return 0
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    """``chunkview sweep``: a row of figures per value of one numeric option."""
+    from chunkview.core.sweep import FIGURES, SweepPlan, numeric_params, parse_values, sweep
+
+    entry = registry.get(args.entry)
+    options = _options_arg("--options", args.options)
+    params = {p.name: p for p in entry.params}
+    if args.param not in params or params[args.param].kind not in ("int", "float"):
+        names = ", ".join(p.name for p in numeric_params(entry, options))
+        raise UsageError(f"{args.entry} has no numeric option {args.param!r} (it has: {names})")
+    try:
+        values = parse_values(args.values, params[args.param].kind == "int")
+    except ValueError as exc:
+        raise UsageError(f"--values: {exc}") from None
+    document = _read_input(args.file, args.doc)
+    rows = sweep(SweepPlan(args.entry, document, options, args.param, values))
+    if args.json:
+        print(dumps(rows, indent=None))
+        return 0
+    print("\t".join([args.param, *FIGURES]))
+    for row in rows:
+        if row["error"]:
+            print(f"{row['value']}\t{row['error']['name']}: {row['error']['message']}")
+        else:
+            print(
+                "\t".join(
+                    f"{row[k]:.3g}" if k == "over_max" else f"{row[k]}" for k in ["value", *FIGURES]
+                )
+            )
     return 0
 
 
@@ -254,6 +309,8 @@ def headless(argv: list[str]) -> int:
             return 0
         if args.command == "diff":
             return diff_command(args)
+        if args.command == "sweep":
+            return sweep_command(args)
         if args.command == "render":
             from chunkview.app.render import render_file
 
@@ -329,6 +386,8 @@ USAGE = (
     "minilm|none] [--top-k 5] [--json]\n"
     "       chunkview audit PATH... --entry ENTRY [--options JSON] [--jobs N] "
     "[--format jsonl|csv|table] [--fail-on KINDS]\n"
+    "       chunkview sweep FILE --entry E [--options JSON] --param NAME --values 200:2000:100 "
+    "[--json]\n"
     "       chunkview --version"
 )
 NO_DISPLAY_HINT = (

@@ -1,6 +1,8 @@
 """`chunkview diff` and `chunkview sweep` against plain `chunkview spans` runs."""
 
 import json
+import math
+import statistics
 import subprocess
 import sys
 
@@ -67,3 +69,67 @@ def test_diff_prints_a_summary_and_one_line_errors():
     same = cli("diff", FILE, "--entry", "agentos.SemanticChunker")
     assert same.returncode == 0, same.stderr
     assert same.stdout.split(",")[1:] == [" 0 moved", " 0 added", " 0 removed\n"]
+
+
+def test_sweep_rows_equal_spans_runs_at_each_value():
+    base = {"maxSize": 900, "overlap": 0}
+    result = cli(
+        "sweep",
+        FILE,
+        "--entry",
+        "agentos.SemanticChunker",
+        "--options",
+        json.dumps(base),
+        "--param",
+        "targetSize",
+        "--values",
+        "200:1000:400",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [row["value"] for row in rows] == [200, 600, 1000]
+    for row in rows:
+        layout = spans("agentos.SemanticChunker", {**base, "targetSize": row["value"]})
+        sizes = sorted(s["chars"] for s in layout["spans"] if s["located"] != "missing")
+        assert row["chunks"] == len(layout["spans"])
+        assert row["median"] == statistics.median(sizes)
+        assert row["p95"] == sizes[math.ceil(0.95 * len(sizes)) - 1]
+        assert row["warnings"] == len(layout["warnings"])
+        over = [w for w in layout["warnings"] if w["kind"] == "over-max"]
+        assert row["over_max"] == len(over) / len(sizes)
+        assert row["error"] is None
+    assert rows[0]["chunks"] > rows[-1]["chunks"]
+
+
+def test_sweep_reports_a_refused_value_in_its_row_and_bad_usage_in_one_line():
+    result = cli(
+        "sweep",
+        FILE,
+        "--entry",
+        "agentos.ChunkingEngine",
+        "--options",
+        '{"strategy": "fixed", "chunkOverlap": 50}',
+        "--param",
+        "chunkSize",
+        "--values",
+        "0,400",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert rows[0]["error"]["name"] == "Hang" and rows[0]["chunks"] is None
+    assert rows[1]["error"] is None and rows[1]["chunks"] > 1
+    bad = cli("sweep", FILE, "--entry", "agentos.SemanticChunker", "--param", "x", "--values", "1")
+    assert bad.returncode == 2 and "no numeric option 'x'" in bad.stderr
+    bad = cli(
+        "sweep",
+        FILE,
+        "--entry",
+        "agentos.SemanticChunker",
+        "--param",
+        "targetSize",
+        "--values",
+        "9:1:1",
+    )
+    assert bad.returncode == 2 and "--values" in bad.stderr and "\n" == bad.stderr[-1]

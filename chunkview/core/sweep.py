@@ -1,0 +1,168 @@
+"""A parameter sweep: one numeric option stepped over a range, a row of figures per value.
+
+Each row is computed from the Layout's JSON data, the very data ``chunkview spans`` prints
+for that value, so a row can be checked against a ``spans`` run. The jobs run in chunking
+processes (``service.ChunkPool``, all cores) behind a small runner interface, so tests and
+the app can plug in their own.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chunkview.core.document import Document
+from chunkview.core.entry import Entry, Param
+
+#: the figures of a row, with the words the plots and the CLI label them with
+FIGURES = {
+    "chunks": "chunks",
+    "median": "median size (chars)",
+    "p95": "95th percentile size (chars)",
+    "over_max": "share of chunks over maxSize",
+    "lost": "text lost (chars)",
+    "warnings": "warnings",
+}
+
+#: most values one sweep takes (each is a whole chunking run)
+MAX_VALUES = 500
+
+
+def parse_values(text: str, integer: bool = False) -> list[float]:
+    """``200:2000:100`` (start:stop:step, stop included) or ``100,150,400``, each value
+    once; ValueError with a line a person can act on."""
+    text = text.strip()
+    try:
+        if ":" in text:
+            parts = [float(p) for p in text.split(":")]
+            if len(parts) != 3:
+                raise ValueError
+            start, stop, step = parts
+            if step == 0 or (stop - start) / step < 0:
+                raise ValueError("the step must go from start towards stop")
+            count = math.floor((stop - start) / step + 1e-9) + 1
+            values = [start + i * step for i in range(count)]
+        else:
+            values = [float(p) for p in text.split(",") if p.strip()]
+    except ValueError as error:
+        detail = f": {error}" if str(error) else ""
+        raise ValueError(
+            f"values are start:stop:step (e.g. 200:2000:100) or a list like 100,200,400{detail}"
+        ) from None
+    if not values:
+        raise ValueError("no values to sweep")
+    if len(values) > MAX_VALUES:
+        raise ValueError(f"{len(values)} values; at most {MAX_VALUES} in one sweep")
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("values must be finite numbers")
+    return list(dict.fromkeys(_as_number(v, integer) for v in values))  # each value once
+
+
+def _as_number(value: float, integer: bool) -> float:
+    """An int where the option is an integer or the value is whole (as JSON would give it)."""
+    rounded = round(value, 9)
+    if integer or rounded == int(rounded):
+        return round(rounded)
+    return rounded
+
+
+def percentile(values: list[int], share: float) -> float:
+    """Nearest-rank percentile (the smallest value with ``share`` of the values at or
+    below it); 0 for none."""
+    if not values:
+        return 0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize(value: float, layout: Mapping[str, Any]) -> dict[str, Any]:
+    """The sweep row of one value, from a Layout's JSON data (``Layout.to_json()``)."""
+    sizes = [s["chars"] for s in layout["spans"] if s["located"] != "missing"]
+    warnings = layout["warnings"]
+    over = sum(1 for w in warnings if w["kind"] == "over-max")
+    lost = sum(w["end"] - w["start"] for w in warnings if w["kind"] == "text-lost")
+    return {
+        "value": value,
+        "chunks": len(layout["spans"]),
+        "median": statistics.median(sizes) if sizes else 0,
+        "p95": percentile(sizes, 0.95),
+        "over_max": over / len(sizes) if sizes else 0.0,
+        "lost": lost,
+        "warnings": len(warnings),
+        "error": None,
+    }
+
+
+def failed_row(value: float, name: str, message: str) -> dict[str, Any]:
+    return {"value": value, **dict.fromkeys(FIGURES), "error": {"name": name, "message": message}}
+
+
+def sweep_point(
+    entry_id: str, document: Document, options: Mapping[str, Any], param: str, value: float
+) -> dict[str, Any]:
+    """One row: chunk ``document`` with ``options`` and ``param`` set to ``value`` (run in
+    a chunking process)."""
+    from chunkview.core.service import chunk_file
+
+    layout = chunk_file(entry_id, document, {**options, param: value}, output="spans")
+    return summarize(value, layout)
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    entry_id: str
+    document: Document
+    options: dict[str, Any]
+    param: str
+    values: list[float]
+
+    def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
+        return [
+            (sweep_point, (self.entry_id, self.document, self.options, self.param, value))
+            for value in self.values
+        ]
+
+
+#: runs (function, args) pairs somewhere and yields (index, row or ChunkerError) as each ends
+Runner = Callable[[list[tuple[Callable[..., Any], tuple]]], Iterable[tuple[int, Any]]]
+
+
+def pool_runner(workers: int | None = None, timeout: float | None = None) -> Runner:
+    """A runner over ``service.ChunkPool``: every job in a chunking process under the
+    watchdog, as many at once as there are cores (or ``workers``)."""
+    from chunkview.core.service import DEFAULT_TIMEOUT, ChunkPool, Job
+
+    def run(pairs: list[tuple[Callable[..., Any], tuple]]) -> Iterator[tuple[int, Any]]:
+        jobs = [Job(function, args, label=f"{args[3]}={args[4]}") for function, args in pairs]
+        with ChunkPool(workers, timeout=timeout or DEFAULT_TIMEOUT) as pool:
+            for outcome in pool.map(jobs, ordered=False):
+                yield outcome.index, outcome.value if outcome.ok else outcome.error
+
+    return run
+
+
+def run_sweep(plan: SweepPlan, runner: Runner | None = None) -> Iterator[dict[str, Any]]:
+    """The rows of ``plan`` as they finish (each carries its ``value``); a value the
+    library refuses gives a row with ``error`` set and no figures."""
+    runner = runner or pool_runner()
+    for index, outcome in runner(plan.jobs()):
+        value = plan.values[index]
+        if isinstance(outcome, dict):
+            yield outcome
+        else:
+            name = getattr(outcome, "name", type(outcome).__name__)
+            yield failed_row(value, name, getattr(outcome, "message", str(outcome)))
+
+
+def sweep(plan: SweepPlan, runner: Runner | None = None) -> list[dict[str, Any]]:
+    """Every row of ``plan``, in the order of its values."""
+    return sorted(run_sweep(plan, runner), key=lambda row: plan.values.index(row["value"]))
+
+
+def numeric_params(entry: Entry, options: Mapping[str, Any]) -> list[Param]:
+    """The entry's number options that apply with ``options``: what a sweep can step."""
+    return [p for p in entry.params if p.kind in ("int", "float") and p.applies(options)]

@@ -1,0 +1,57 @@
+"""The sweep's values, rows and runner interface (no processes: a runner in place)."""
+
+import pytest
+
+from chunkview.core.document import Document
+from chunkview.core.entry import RunContext
+from chunkview.core.errors import ChunkerError
+from chunkview.core.pipeline import ChunkRequest, Pipeline
+from chunkview.core.sweep import SweepPlan, parse_values, percentile, summarize, sweep
+
+TEXT = "One sentence here. Another one there.\n\n" * 30
+
+
+def in_place(pairs):
+    """Run each job here, last first (rows arrive out of order, as from a pool)."""
+    for index in reversed(range(len(pairs))):
+        function, args = pairs[index]
+        try:
+            yield index, function(*args)
+        except ChunkerError as error:
+            yield index, error
+
+
+def test_values():
+    assert parse_values("200:1000:400") == [200, 600, 1000]
+    assert parse_values("0.1:0.3:0.1") == [0.1, 0.2, 0.3]
+    assert parse_values("5, 1,2.5") == [5, 1, 2.5]
+    assert parse_values("1:3:0.5", integer=True) == [1, 2, 3]  # rounded for an int option
+    for bad in ("9:1:1", "1:2", "a:b:c", "1:5:0"):
+        with pytest.raises(ValueError, match="start:stop:step"):
+            parse_values(bad)
+
+
+def test_percentile_is_nearest_rank():
+    assert percentile([], 0.95) == 0
+    assert percentile(list(range(1, 101)), 0.95) == 95
+    assert percentile([7], 0.95) == 7
+
+
+def test_rows_come_back_in_value_order_with_failures_kept():
+    document = Document(TEXT)
+    plan = SweepPlan(
+        "agentos.ChunkingEngine",
+        document,
+        {"strategy": "fixed", "chunkOverlap": 20},
+        "chunkSize",
+        [300, 0, 100],
+    )
+    rows = sweep(plan, in_place)
+    assert [row["value"] for row in rows] == [300, 0, 100]
+    assert rows[1]["error"]["name"] == "Hang" and rows[1]["chunks"] is None
+    options = {"strategy": "fixed", "chunkOverlap": 20, "chunkSize": 100}
+    result = Pipeline().run(
+        ChunkRequest(1, "agentos.ChunkingEngine", document, options), RunContext()
+    )
+    assert rows[2] == summarize(100, result.layout.to_json())
+    assert rows[0]["chunks"] < rows[2]["chunks"]
