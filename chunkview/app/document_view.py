@@ -13,7 +13,6 @@ from chunkview.app.editor import ChunkEditor
 from chunkview.core.decorations import DIFF_STYLES, boundary_label
 from chunkview.core.document import KINDS
 from chunkview.core.model import InspectorModel
-from chunkview.core.offsets import text_from_editor
 from chunkview.core.pipeline import ChunkResult
 
 
@@ -69,7 +68,10 @@ class DocumentView(QWidget):
         self.update_legend()
 
     def _editor_text(self) -> str:
-        text = text_from_editor(self.editor.document().toRawText(), self.model.document.newline)
+        text = self.editor.plain_text()
+        newline = self.model.document.newline
+        if newline in ("\r\n", "\r"):
+            text = text.replace("\n", newline)
         self._mark(text)
         return text
 

@@ -100,7 +100,8 @@ class ChunkEditor(QPlainTextEdit):
         self._load_timer.timeout.connect(self._load_piece)
         self._decorate_timer = QTimer(self, singleShot=True, interval=0)
         self._decorate_timer.timeout.connect(self._decorate)
-        self.blockCountChanged.connect(self._update_margins)
+        # no slot on blockCountChanged: it fires once per line inserted, and each call
+        # into Python waits for the interpreter lock while the worker runs
         self.updateRequest.connect(self._on_update_request)
         self.document().contentsChange.connect(self._on_contents_change)
         self._update_margins()
@@ -129,6 +130,13 @@ class ChunkEditor(QPlainTextEdit):
             self._load_timer.start()
         # the offsets come with each layout (built off the UI thread); none until then
         self._offsets = None
+        # the text as the editor holds it ("\n" between blocks), and once edited the same
+        # as UTF-16 bytes kept in step with each edit: reading the text for a run is then
+        # one decode, not a walk of the whole QTextDocument
+        self._shown_text = shown if not self.loading else self._load_text
+        self._mirror: bytearray | None = None
+        self._edited = False  # since the text was set
+        self._mirror_ok = True
         self._spans, self._result = [], None
         self._edit_base += len(self._edits)
         self._edits = []
@@ -148,13 +156,14 @@ class ChunkEditor(QPlainTextEdit):
 
     def _load_piece(self) -> None:
         end = self._cut(self._loaded, LOAD_PIECE)
-        cursor = QTextCursor(self.document())
+        document = self.document()
+        cursor = QTextCursor(document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        self._programmatic = True
+        document.contentsChange.disconnect(self._on_contents_change)  # not an edit
         try:
             cursor.insertText(self._load_text[self._loaded : end])
         finally:
-            self._programmatic = False
+            document.contentsChange.connect(self._on_contents_change)
         self._loaded = end
         if self.loading:
             self._load_timer.start()
@@ -177,9 +186,36 @@ class ChunkEditor(QPlainTextEdit):
         """How many edits were made so far (a mark for ``set_result``)."""
         return self._edit_base + len(self._edits)
 
+    def plain_text(self) -> str:
+        """The text the editor holds, with "\n" between lines."""
+        if not self._edited:
+            return self._shown_text
+        if self._mirror is None:
+            return self.document().toRawText().replace("\u2029", "\n")
+        return self._mirror.decode("utf-16-le", "surrogatepass")
+
+    def _follow_in_mirror(self, position: int, removed: int, added: int) -> None:
+        document = self.document()
+        if not self._mirror_ok:
+            return
+        if self._mirror is None:
+            self._mirror = bytearray(self._shown_text.encode("utf-16-le", "surrogatepass"))
+        cursor = QTextCursor(document)
+        cursor.setPosition(position)
+        cursor.setPosition(position + added, QTextCursor.MoveMode.KeepAnchor)
+        inserted = cursor.selectedText().replace("\u2029", "\n")
+        self._mirror[2 * position : 2 * (position + removed)] = inserted.encode(
+            "utf-16-le", "surrogatepass"
+        )
+        if len(self._mirror) != 2 * (document.characterCount() - 1):
+            self._mirror = None  # out of step (an odd change report): read the document
+            self._mirror_ok = False
+
     def _on_contents_change(self, position: int, removed: int, added: int) -> None:
         if self._programmatic:
             return
+        self._follow_in_mirror(position, removed, added)
+        self._edited = True
         self._edits.append((position, removed, added))
         self._schedule()
         self.edited.emit()
@@ -193,6 +229,7 @@ class ChunkEditor(QPlainTextEdit):
         if edit_serial is not None and edit_serial >= self._edit_base:
             self._edits = self._edits[edit_serial - self._edit_base :]
             self._edit_base = edit_serial
+        self._update_margins()  # the gutter is as wide as the largest chunk number
         self._decorate_timer.stop()
         self._decorate()  # at once: a new layout is the thing a user waits to see
 

@@ -98,7 +98,12 @@ class MainWindow(QMainWindow):
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.model.subscribe("stale", self._debounce.start)
+        self.model.subscribe("stale", lambda: self._debounce.start(DEBOUNCE_MS))
+        # typing: the layout follows the edits meanwhile, so a long text is re-chunked
+        # after a longer pause (reading 10 MB out of the editor costs tens of ms)
+        self.editor.edited.connect(
+            lambda: self._debounce.start(DEBOUNCE_MS + len(self.model.document.text) // 40_000)
+        )
         self.model.subscribe("document", self._update_title)
         self.model.subscribe("modified", lambda _modified: self._update_title())
         self.model.subscribe("result", self._show_result)

@@ -71,9 +71,10 @@ class HitSearch:
                 self._folded = folded_text(text)
         folded, words, spans = self._folded, self.words, self.layout.spans
         found: list[SearchHit] = []
-        i, count = self._next, len(spans)
+        first = i = self._next
+        count = len(spans)
         while i < count:
-            if i % 64 == 0 and time.perf_counter() > deadline:
+            if i % 64 == 0 and i > first and time.perf_counter() > deadline:
                 break
             span = spans[i]
             i += 1

@@ -1,0 +1,168 @@
+"""What keeps the window live on long documents: the layout follows edits until the next
+one arrives, colours never blank on a keystroke, a new query drops the old search, the
+chunk table hands rows over in batches, a long text loads in pieces."""
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextCursor
+from PySide6.QtTest import QTest
+
+from chunkview.app import chunk_table, editor, searcher
+from chunkview.app.main_window import MainWindow
+from chunkview.core.document import Document
+
+PARAGRAPH = "Apples grow on trees in the orchard. Pears ripen later in the year.\n\n"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(win)
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 60, "minSize": 0, "overlap": 0})
+    win.resize(1300, 800)
+    win.show()
+    yield win
+    win.worker.stop()
+
+
+def settle(qtbot, win, timeout=30000):
+    qtbot.waitUntil(
+        lambda: (
+            not win._debounce.isActive()
+            and win.shown_generation == win.generation
+            and not win.editor.loading
+        ),
+        timeout=timeout,
+    )
+    qtbot.wait(20)
+
+
+def open_text(qtbot, win, text):
+    win.set_document(Document(text, None, "markdown"))
+    settle(qtbot, win)
+
+
+def painted_positions(ed):
+    """Editor positions of each painted chunk background: {chunk: (start, end)}."""
+    return {
+        int(s.format.property(editor.QTextFormat.Property.UserProperty)): (
+            s.cursor.selectionStart(),
+            s.cursor.selectionEnd(),
+        )
+        for s in ed.extraSelections()
+        if s.format.property(editor.QTextFormat.Property.UserProperty) is not None
+    }
+
+
+def type_at(qtbot, win, point, keys):
+    ed = win.editor
+    cursor = QTextCursor(ed.document())
+    cursor.setPosition(point)
+    ed.setTextCursor(cursor)
+    ed.setFocus()
+    QTest.keyClicks(ed, keys)
+    win._debounce.stop()  # hold the new layout back: what shows is the old one, moved
+    qtbot.wait(10)  # the queued decoration pass
+
+
+def test_the_layout_follows_an_edit_and_the_colours_stay(qtbot, window):
+    open_text(qtbot, window, PARAGRAPH * 6)
+    spans = window.result.layout.spans
+    assert len(spans) >= 4
+    before = painted_positions(window.editor)
+    generation = window.shown_generation
+    edit_at = spans[1].own_start + 3  # inside chunk 1
+    type_at(qtbot, window, edit_at, "xyz")
+    assert window.shown_generation == generation  # still the old layout
+    after = painted_positions(window.editor)
+    assert after, "a keystroke blanked the chunk colours"
+    for index, (start, end) in before.items():
+        if start > edit_at:  # chunks after the edit moved by its length
+            assert after[index] == (start + 3, end + 3)
+        elif end <= edit_at:  # chunks before it stayed
+            assert after[index] == (start, end)
+    assert after[1] == (before[1][0], before[1][1] + 3)  # the edited chunk grew
+    assert window.editor.to_editor(spans[3].own_start) == spans[3].own_start + 3
+    # the new layout, when it comes, is of the edited text and drops the shift
+    window._debounce.start(0)
+    settle(qtbot, window)
+    assert window.shown_generation > generation
+    assert "xyz" in window.result.layout.document.text
+    assert window.editor.to_editor(5) == 5
+
+
+def test_a_deletion_moves_later_chunks_back(qtbot, window):
+    open_text(qtbot, window, PARAGRAPH * 6)
+    before = painted_positions(window.editor)
+    spans = window.result.layout.spans
+    ed = window.editor
+    cursor = QTextCursor(ed.document())
+    cursor.setPosition(spans[0].own_start + 2)
+    cursor.setPosition(spans[0].own_start + 6, QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()
+    window._debounce.stop()
+    qtbot.wait(10)
+    after = painted_positions(ed)
+    assert after[2] == (before[2][0] - 4, before[2][1] - 4)
+
+
+def test_edits_made_while_a_layout_runs_keep_following(qtbot, window):
+    open_text(qtbot, window, PARAGRAPH * 6)
+    spans = window.result.layout.spans
+    type_at(qtbot, window, spans[1].own_start, "ab")
+    window.submit()  # the run reads the text with "ab" ...
+    type_at(qtbot, window, 0, "cd")  # ... and this edit comes after it
+    settle(qtbot, window)
+    layout = window.result.layout
+    assert layout.document.text.startswith("Apples") and "ab" in layout.document.text
+    # the shown layout is of the text before "cd": its offsets are still shifted by 2
+    assert window.editor.to_editor(layout.spans[2].own_start) == layout.spans[2].own_start + 2
+    assert window.editor.plain_text() == window.editor.document().toRawText().replace(
+        "\u2029", "\n"
+    )
+
+
+def test_a_new_query_drops_the_search_under_way(qtbot, window, monkeypatch):
+    monkeypatch.setattr(searcher, "SLICE", 0.0)  # the smallest slices: 64 chunks each
+    open_text(qtbot, window, PARAGRAPH * 400)
+    assert len(window.result.layout.spans) > 200
+    window.search_box.setText("apple")
+    first = window.searcher.search
+    assert window.searcher.running and not first.done
+    window.search_box.setText("pear")
+    assert window.searcher.search is not first and not first.done  # dropped mid-way
+    qtbot.waitUntil(lambda: not window.searcher.running)
+    assert first.hits and len(first.hits) < len(window.result.layout.spans)
+    hits = window.searcher.hits
+    assert len(hits) == len(window.result.layout.spans)
+    assert all("Pears" in h.snippet for h in hits)
+    assert window.hits.model().total() == len(hits)
+
+
+def test_the_chunk_table_hands_rows_over_in_batches(qtbot, window, monkeypatch):
+    monkeypatch.setattr(chunk_table, "BATCH", 50)
+    open_text(qtbot, window, PARAGRAPH * 200)
+    model = window.table.chunk_model
+    total = len(window.result.layout.spans)
+    assert total > 120
+    assert model.rowCount() == 50 and model.total() == total
+    assert model.canFetchMore()
+    model.fetchMore()
+    assert model.rowCount() == 100
+    window.model.select_chunk(total - 1)  # selecting a chunk fetches up to it
+    assert model.rowCount() == total and window.table.selected_chunk() == total - 1
+    assert not model.canFetchMore()
+
+
+def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
+    monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
+    monkeypatch.setattr(editor, "LOAD_PIECE", 1500)
+    text = PARAGRAPH * 200
+    window.set_document(Document(text, None, "markdown"))
+    ed = window.editor
+    assert ed.loading and ed.isReadOnly()
+    assert 0 < ed.document().characterCount() - 1 <= 2000
+    settle(qtbot, window)
+    assert not ed.isReadOnly()
+    assert ed.document().toRawText().replace("\u2029", "\n") == text
+    assert ed.chunk_ranges()
