@@ -192,3 +192,37 @@ def test_shards_split_the_paths_without_overlap():
     shards = [[p for p in paths if shard_of(p, k, 3)] for k in range(3)]
     assert sorted(itertools.chain(*shards)) == sorted(paths)
     assert all(40 < len(s) < 100 for s in shards)
+
+
+def test_a_progress_bar_on_a_terminal(corpus: Path):
+    """stderr on a pseudo-terminal of 100 columns: tqdm draws the bar there."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    entry, options = ENGINE
+    command = [sys.executable, "-m", "chunkview", "audit", str(corpus), "--entry", entry]
+    process = subprocess.Popen(
+        [*command, "--options", json.dumps(options), "--format", "jsonl"],
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # the other end closed
+            break
+        if not data:
+            break
+        shown += data
+    os.close(master)
+    assert process.wait(timeout=120) == 0
+    assert "5/5 [" in shown.decode("utf-8", "replace")
