@@ -19,7 +19,7 @@ CASES = [
     ("smartchunk", {"maxSize": 1000, "minSize": 100}, 1_000_000),
     ("smartchunk", {"maxSize": 200, "minSize": 20}, 1_000_000),
     ("agentos.SemanticChunker", {}, 1_000_000),
-    ("agentos.ChunkingEngine", {"strategy": "fixed"}, 1_000_000),
+    ("agentos.ChunkingEngine", {"strategy": "fixed", "chunkOverlap": 0}, 1_000_000),
     ("mastra.chunk", {"strategy": "recursive", "maxSize": 1000}, 300_000),
     ("mastra.chunk", {"strategy": "markdown", "maxSize": 1000}, 300_000),
     ("semantic-chunking.chunkit", {}, 100_000),

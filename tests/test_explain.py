@@ -247,3 +247,108 @@ def test_reasons_cross_the_chunking_process():
     with ChunkService(timeout=30) as service:
         result = service.run(request)
     assert [s.reason for s in result.layout.spans] == expected
+
+
+# ----- semantic-chunking ---------------------------------------------------------------------
+SENTENCES = "One two three. Four five six. Seven eight nine. Ten eleven twelve."
+
+
+def test_cramit_token_limit():
+    spans = explained("semantic-chunking.cramit", SENTENCES, {"maxTokenSize": 7})
+    assert len(spans) == 4
+    assert reasons(spans)[1] == (
+        "token-limit",
+        "token limit: the chunk's 4 tokens + the next sentence's 4 = 8 > maxTokenSize 7",
+    )
+
+
+def test_chunkit_similarity_against_the_threshold_and_its_bounds():
+    from chunkview.core.chunkers.semantic_chunking.chunker import similarities
+    from chunkview.core.embed import embed_cached
+
+    options = {
+        "similarityThreshold": 0.99,
+        "dynamicThresholdLowerBound": 0.5,
+        "dynamicThresholdUpperBound": 0.5,
+        "combineChunks": False,
+    }
+    spans = explained("semantic-chunking.chunkit", SENTENCES, options, embedder="hash64")
+    sentences = [s + "." for s in SENTENCES.rstrip(".").split(". ")]
+    sims = similarities(embed_cached("hash64", sentences), 3)[0]
+    assert len(spans) == 4
+    assert reasons(spans)[2] == (
+        "similarity",
+        f"similarity {sims[1]:.3f} < dynamic threshold 0.990: sentence 2's best similarity "
+        "with the next 3 sentences is too low (similarityThreshold 0.99, unadjusted: the "
+        "bounds 0.5 ≥ 0.5)",
+    )
+
+
+def test_chunkit_dynamic_threshold_steps():
+    from chunkview.core.chunkers.semantic_chunking.explain import threshold_words
+
+    options = {
+        "similarityThreshold": 0.5,
+        "dynamicThresholdLowerBound": 0.4,
+        "dynamicThresholdUpperBound": 0.8,
+    }
+
+    class Call:
+        def get(self, name):
+            return options[name]
+
+    assert threshold_words(Call(), 0.2, 0.004, 0.45) == (
+        "similarityThreshold 0.5 − 0.1 (similarities vary little: variance 0.0040 < 0.01) "
+        "+ 0.05 (mean similarity 0.200 < 0.3), kept within the bounds 0.4–0.8"
+    )
+
+
+def test_chunkit_rebalancing_merges_and_keeps():
+    options = {
+        "similarityThreshold": 0.99,
+        "dynamicThresholdLowerBound": 0.5,
+        "dynamicThresholdUpperBound": 0.5,
+        "combineChunksSimilarityThreshold": 0,
+        "maxTokenSize": 9,
+    }
+    spans = explained("semantic-chunking.chunkit", SENTENCES, options, embedder="hash64")
+    assert [s.text for s in spans] == [
+        "One two three. Four five six.",
+        "Seven eight nine. Ten eleven twelve.",
+    ]
+    rule, text = reasons(spans)[1]
+    assert rule == "similarity"
+    assert (
+        "; merged in rebalancing pass 1: a boundary inside the chunk before went, "
+        "similarity " in text
+    )
+    assert "≥ combineChunksSimilarityThreshold 0 and together 8 tokens ≤ maxTokenSize 9" in text
+    assert text.endswith("; kept by the rebalancing: together 16 tokens > maxTokenSize 9")
+
+
+def test_chunkit_rebalancing_keeps_dissimilar_chunks():
+    options = {
+        "similarityThreshold": 0.99,
+        "dynamicThresholdLowerBound": 0.5,
+        "dynamicThresholdUpperBound": 0.5,
+        "combineChunksSimilarityThreshold": 1,
+    }
+    spans = explained("semantic-chunking.chunkit", SENTENCES, options, embedder="hash64")
+    assert len(spans) == 4
+    text = reasons(spans)[1][1]
+    assert "; kept by the rebalancing: the two chunks' similarity " in text
+    assert text.endswith(" < combineChunksSimilarityThreshold 1")
+
+
+def test_sentenceit_and_a_second_document():
+    entry = registry.get("semantic-chunking.sentenceit")
+    documents = [
+        {"document_name": "a", "document_text": "First one. Second one."},
+        {"document_name": "b", "document_text": "Third one."},
+    ]
+    ctx = RunContext(explain=[], raw_input=documents)
+    spans = entry.chunk(Document(""), {}, ctx).spans
+    assert [r.rule for r in ctx.explain] == ["sentence", "document"]
+    assert ctx.explain[0].at == 1 and ctx.explain[1].at == 2
+    assert ctx.explain[1].text == "a new document (b): each is split on its own"
+    assert len(spans) == 3

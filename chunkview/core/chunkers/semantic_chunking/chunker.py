@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from chunkview.core.chunkers.semantic_chunking.explain import explain_chunks, explain_sentences
 from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
 from chunkview.core.embed import cosine_rows, embed_cached
 from chunkview.core.entry import RunContext
@@ -186,6 +187,7 @@ def create_chunks(
     max_tokens: float,
     count: Callable[[str], int],
     additive: bool = False,
+    notes: list | None = None,
 ) -> list[str]:
     """§6.4 (and §7 with every similarity passing): sentences packed under maxTokenSize.
 
@@ -203,6 +205,9 @@ def create_chunks(
             current.append(sentences[i])
             current_count += sentence_count
         else:
+            if notes is not None:  # why a chunk starts at sentence i (explain.py)
+                sim = sims[i - 1] if sims is not None else None
+                notes.append(("cut", i, passes, sim, joined_count, sentence_count))
             chunks.append(" ".join(current))
             current, current_count = [sentences[i]], sentence_count
     chunks.append(" ".join(current))
@@ -217,7 +222,12 @@ class _Node:
         self.next: _Node | None = None
 
 
-def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: Call) -> list[str]:
+def combine(
+    chunks: list[str],
+    sentence_vectors: dict[str, list[float]],
+    call: Call,
+    notes: list | None = None,
+) -> list[str]:
     """§6.5: passes of highest-similarity-first merges of neighbours, with the library's
     limits and its phantom-merge quirk."""
     if len(chunks) <= 1:
@@ -235,6 +245,8 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
     for a, b in zip(nodes, nodes[1:]):
         a.next = b
     head = nodes[0]
+    if notes is not None:
+        notes.append(("nodes", [id(n) for n in nodes]))
     for _ in range(int(call.get("maxUncappedPasses"))):
         call.ctx.check()
         listed = []
@@ -255,6 +267,8 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
             for (a, b), similarity in zip(pairs, sims)
             if similarity >= threshold
         ]
+        if notes is not None:  # the pass's view of every neighbour pair (explain.py)
+            notes.append(("pass", listed, pairs, sims))
         if not candidates:
             break
         candidates.sort(key=lambda c: -c[2])  # stable: ties keep their order
@@ -275,6 +289,8 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
             if id(a) in marked or id(b) in marked:
                 continue
             # b is not marked: a later (b, c) still "merges" b, which is no longer listed
+            if notes is not None:
+                notes.append(("merge", id(a), id(b), _similarity, a.tokens, b.tokens))
             a.text = f"{a.text} {b.text}"
             a.tokens = size
             a.vector = None
@@ -290,6 +306,8 @@ def combine(chunks: list[str], sentence_vectors: dict[str, list[float]], call: C
     while node is not None:
         texts.append(node.text)
         node = node.next
+    if notes is not None:
+        notes.append(("final", head))
     return texts
 
 
@@ -370,11 +388,14 @@ def chunkit(
             call.get("dynamicThresholdLowerBound"),
             call.get("dynamicThresholdUpperBound"),
         )
+        notes = [] if call.ctx.explain is not None else None
         chunks = create_chunks(
-            sentences, sims, threshold, call.get("maxTokenSize"), call.count, call.additive
+            sentences, sims, threshold, call.get("maxTokenSize"), call.count, call.additive, notes
         )
         if call.get("combineChunks"):
-            chunks = combine(chunks, vectors, call)
+            chunks = combine(chunks, vectors, call, notes)
+        if notes is not None:
+            explain_chunks(call, notes, len(results), name, (average, variance, threshold))
         results += _assemble(name, chunks, call, "chunk")
     return results
 
@@ -387,9 +408,12 @@ def cramit(
     results = []
     for name, text in _documents(documents, "cramit"):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
+        notes = [] if call.ctx.explain is not None else None
         chunks = create_chunks(
-            sentences, None, 0, call.get("maxTokenSize"), call.count, call.additive
+            sentences, None, 0, call.get("maxTokenSize"), call.count, call.additive, notes
         )
+        if notes is not None:
+            explain_chunks(call, notes, len(results), name)
         results += _assemble(name, chunks, call, "chunk")
     return results
 
@@ -402,5 +426,7 @@ def sentenceit(
     results = []
     for name, text in _documents(documents, "sentenceit"):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
+        if call.ctx.explain is not None:
+            explain_sentences(call, len(sentences), len(results), name)
         results += _assemble(name, sentences, call, "sentence")
     return results
