@@ -4,6 +4,7 @@ import time
 
 import pytest
 from conftest import CORPUS
+from process_helpers import break_semantic_chunker
 from PySide6.QtCore import QSettings, QTimer
 
 from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
@@ -207,17 +208,10 @@ def test_transcript_shows_turns_and_passages(qtbot, window):
     assert window.editor.toPlainText().startswith('{"seq": 1')
 
 
-def test_a_chunker_that_throws_is_reported_and_nothing_is_lost(qtbot, window, monkeypatch):
-    from chunkview.core import registry
-
+def test_a_chunker_that_throws_is_reported_and_nothing_is_lost(qtbot, window):
     open_text(qtbot, window, "# Keep\n\nthis text\n")
     good = window.result
-    entry = registry.get("agentos.SemanticChunker")
-
-    def broken(*_args, **_kwargs):
-        raise ZeroDivisionError("a bug in a port")
-
-    monkeypatch.setattr(entry, "run", broken)
+    window.worker.call_in_process(break_semantic_chunker)
     window.params.set_value("targetSize", 321)
     settle(qtbot, window)
     assert "ZeroDivisionError" in window.error_label.text()

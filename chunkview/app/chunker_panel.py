@@ -189,6 +189,8 @@ class ChunkerPanel(QWidget):
             text = "<b>The original library would never return with these settings.</b>"
         elif failure.name == "OptionError":
             text = "<b>Option refused.</b>"
+        elif failure.name == "Stopped":  # the watchdog's words follow
+            text = "<b>Chunking stopped.</b>"
         else:
             text = f"<b>{escape(failure.entry_id)} threw {escape(failure.name)}</b>"
         text += f"<br>{escape(failure.message)}"

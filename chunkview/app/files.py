@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QWidget
 
 from chunkview.app.settings import AppSettings
-from chunkview.core.document import load_document
+from chunkview.core.document import ReadOnlyError, load_document, save_document
 from chunkview.core.errors import DocumentError
 from chunkview.core.model import InspectorModel
 
@@ -98,25 +97,35 @@ class DocumentFiles:
         return bool(path) and self.write(path)
 
     def write(self, path: str) -> bool:
-        """Write atomically (temp file + rename), keeping newline style and BOM."""
+        """Save losing nothing (core save_document: mode, owner, symlinks, encoding,
+        newline style and BOM kept; no temp file left); ask before a read-only file."""
         document = self.model.sync_text()
-        data = document.text.encode("utf-8", "surrogatepass")
-        if document.bom:
-            data = b"\xef\xbb\xbf" + data
-        folder = os.path.dirname(os.path.abspath(path))
         try:
-            handle, temp = tempfile.mkstemp(prefix=".chunkview-", dir=folder)
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temp, path)
-        except OSError as error:
-            self.tell("Cannot save", f"{path}: {error.strerror or error}")
+            try:
+                save_document(document, path)
+            except ReadOnlyError:
+                if not self._confirm_read_only(path):
+                    return False
+                save_document(document, path, overwrite_read_only=True)
+        except DocumentError as error:
+            self.tell("Cannot save", str(error))
             return False
         self.model.saved(path)
         self.sample = False
         self.remember(path)
         self.remembered.set_last_document(path)
         return True
+
+    def _confirm_read_only(self, path: str) -> bool:
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self.window,
+            "Read-only file",
+            f"{path} is read-only. Replace it anyway (it stays read-only)?",
+            buttons.Yes | buttons.Cancel,
+            buttons.Cancel,
+        )
+        return answer == buttons.Yes
 
     def may_discard(self) -> bool:
         """True when the document has no unsaved edits, or the user lets them go."""

@@ -32,7 +32,7 @@ from chunkview.app.menus import Menus
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.step_through import StepThrough
-from chunkview.app.worker import ChunkWorker
+from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core.document import Document
 from chunkview.core.model import Failure, InspectorModel
 from chunkview.core.pipeline import ChunkResult
@@ -50,7 +50,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings("chunkview", "chunkview")
         # the app searches the shown layout itself, in slices (result_tabs' SliceSearch)
         self.model = InspectorModel(runner=self._run, search_in_runner=False)
-        self.worker = ChunkWorker(self)
+        self.worker = ChunkWorker(self, **chunking_budgets(self.settings))
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
         self.worker.progress.connect(self._on_progress)

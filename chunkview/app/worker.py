@@ -1,22 +1,45 @@
-"""One long-lived worker thread that runs chunking requests, latest wins.
+"""One long-lived worker thread that owns the chunking process, latest wins.
 
-``submit`` stores the request as the pending one (replacing any older pending request),
-cancels the running job cooperatively and wakes the worker with a queued signal; the
-worker takes whatever is pending when it gets to it. Results carry the generation of
-their request, and the window drops any older than what it shows. No polling anywhere.
+No chunker runs in the app's process: the worker thread hands each request to a
+``ChunkService`` (core/service.py), whose process holds the document and builds the
+layout, and blocks on its answer, so the UI thread never waits on a pipe. ``submit``
+stores the request as the pending one (replacing any older pending request), supersedes
+the running job (the service cancels it, or kills its process when it does not stop at
+once) and wakes the worker with a queued signal. A job past its time or memory budget is
+stopped by the service's watchdog and reported in words through ``failed``; the window
+keeps the last good layout. Quitting kills the process; it never waits on it.
 """
 
 from __future__ import annotations
 
 import threading
-import traceback
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, QThread, Signal, Slot
 
-from chunkview.core.entry import RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
-from chunkview.core.offsets import EditorOffsets
-from chunkview.core.pipeline import ChunkRequest, ChunkResult, Pipeline
+from chunkview.core.pipeline import ChunkRequest, ChunkResult
+from chunkview.core.service import DEFAULT_TIMEOUT, ChunkService, Stopped, parse_size
+
+#: how long quitting waits for the worker thread to leave its slot, ms
+QUIT_WAIT_MS = 400
+
+
+def chunking_budgets(settings: QSettings) -> dict[str, Any]:
+    """The watchdog's budgets from the settings ``chunking/timeout`` (seconds) and
+    ``chunking/maxMemory`` (``2G``, ``512M``); the defaults where unset or unreadable."""
+    budgets: dict[str, Any] = {"timeout": DEFAULT_TIMEOUT, "max_memory": None}
+    try:
+        budgets["timeout"] = float(settings.value("chunking/timeout", DEFAULT_TIMEOUT))
+    except (TypeError, ValueError):
+        pass
+    memory = settings.value("chunking/maxMemory")
+    if memory:
+        try:
+            budgets["max_memory"] = parse_size(str(memory))
+        except ValueError:
+            pass
+    return budgets
 
 
 class _Worker(QObject):
@@ -26,94 +49,103 @@ class _Worker(QObject):
     tokens_ready = Signal(int, object)  # generation, list[int]
     started = Signal(int)
 
-    def __init__(self) -> None:
+    def __init__(self, service: ChunkService) -> None:
         super().__init__()
         self._lock = threading.Lock()
         self._pending: ChunkRequest | None = None
-        self._running_ctx: RunContext | None = None
-        self._pipeline = Pipeline()
-
-    def _offsets(self, text: str) -> EditorOffsets:
-        """The editor offsets of ``text`` (kept for the same text object)."""
-        cached = getattr(self, "_last_offsets", None)
-        if cached is None or cached[0] is not text:
-            cached = self._last_offsets = (text, EditorOffsets(text))
-        return cached[1]
+        self._busy = False
+        self._last_result: ChunkResult | None = None
+        self.service = service
 
     def offer(self, request: ChunkRequest) -> None:
-        """Called from the UI thread: make ``request`` the next job, cancel the current."""
+        """Called from the UI thread: make ``request`` the next job, supersede the current."""
         with self._lock:
             self._pending = request
-            if self._running_ctx is not None:
-                self._running_ctx.cancel_event.set()
+            if self._busy:
+                self.service.interrupt()
+
+    def _take(self) -> ChunkRequest | None:
+        with self._lock:
+            request, self._pending = self._pending, None
+            if request is not None:
+                self._busy = True
+                self.service.reset_interrupt()  # under the lock: a later offer still counts
+            return request
+
+    def _done(self) -> None:
+        with self._lock:
+            self._busy = False
+
+    @Slot()
+    def start_process(self) -> None:
+        """Start the chunking process ahead of the first request."""
+        try:
+            self.service.start()
+        except (Cancelled, OSError):
+            pass
 
     @Slot()
     def work(self) -> None:
-        with self._lock:
-            request, self._pending = self._pending, None
-            if request is None:
-                return  # an earlier wake already took it
-            ctx = RunContext(
-                metadata=request.metadata,
-                embedder=request.embedder,
-                tokenizer=request.tokenizer,
+        request = self._take()
+        if request is None:
+            return  # an earlier wake already took it
+        self.started.emit(request.generation)
+        try:
+            result = self.service.run(
+                request,
                 on_progress=lambda done, total, g=request.generation: self.progress.emit(
                     g, done, total
                 ),
             )
-            self._running_ctx = ctx
-        self.started.emit(request.generation)
-        try:
-            result = self._pipeline.run(request, ctx)
             result.layout.prepare()  # lookup tables here, not on the UI thread
-            if result.offsets is None:
-                result.offsets = self._offsets(result.layout.document.text)
             self._last_result = result
             self.finished.emit(result)
         except Cancelled:
             pass
         except ChunkerError as error:
             self.failed.emit(request.generation, error.name, error.message, error.position)
-        except Exception as error:  # a port's bug must not take the app down
-            where = traceback.extract_tb(error.__traceback__)[-1]
-            self.failed.emit(
-                request.generation,
-                type(error).__name__,
-                f"{error} (in {where.name}, {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-                None,
-            )
+            if isinstance(error, Stopped):
+                self.start_process()  # ready for the next change at once
+        except Exception as error:  # the pipe or a result that did not cross: say so
+            self.failed.emit(request.generation, type(error).__name__, str(error), None)
         finally:
-            with self._lock:
-                self._running_ctx = None
+            self._done()
+
+    @Slot(object)
+    def call(self, call: tuple) -> None:
+        """Run ``function(*args)`` in the chunking process, in turn with the jobs."""
+        function, args = call
+        try:
+            self.service.call(function, *args)
+        except (Cancelled, ChunkerError):
+            pass
 
     @Slot(int)
     def count_tokens(self, generation: int) -> None:
         """Token counts for the result the window has painted, unless newer work waits
         (asked for after painting, so counting never competes with the paint)."""
-        result = getattr(self, "_last_result", None)
-        if result is None or result.generation != generation or self._superseded():
+        result = self._last_result
+        if result is None or result.generation != generation:
             return
-        ctx = RunContext()
         with self._lock:
-            self._running_ctx = ctx
+            if self._pending is not None:
+                return
+            self._busy = True
+            self.service.reset_interrupt()
         try:
-            tokens = result.tokens or self._pipeline.tokens(result, ctx)
-            self.tokens_ready.emit(generation, tokens)
+            tokens = result.tokens or self.service.tokens(result.layout)
+            if tokens is not None:
+                self.tokens_ready.emit(generation, tokens)
         except Cancelled:
             pass
         except Exception as error:  # counts are extra; never take the app down for them
             self.failed.emit(generation, "TokenCountError", str(error), None)
         finally:
-            with self._lock:
-                self._running_ctx = None
-
-    def _superseded(self) -> bool:
-        with self._lock:
-            return self._pending is not None
+            self._done()
 
 
 class ChunkWorker(QObject):
-    """The UI's handle on the worker thread."""
+    """The UI's handle on the worker thread and its chunking process."""
 
     finished = Signal(object)
     failed = Signal(int, str, str, object)
@@ -122,18 +154,29 @@ class ChunkWorker(QObject):
     started = Signal(int)
     _wake = Signal()
     _count = Signal(int)
+    _start_process = Signal()
+    _call = Signal(object)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        max_memory: int | None = None,
+    ) -> None:
         super().__init__(parent)
+        self.service = ChunkService(timeout=timeout, max_memory=max_memory)
         self._thread = QThread()
         self._thread.setObjectName("chunkview-worker")
-        self._worker = _Worker()
+        self._worker = _Worker(self.service)
         self._worker.moveToThread(self._thread)
         self._wake.connect(self._worker.work)
         self._count.connect(self._worker.count_tokens)
+        self._start_process.connect(self._worker.start_process)
+        self._call.connect(self._worker.call)
         for name in ("finished", "failed", "progress", "tokens_ready", "started"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._thread.start()
+        self._start_process.emit()
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.stop)
@@ -145,16 +188,27 @@ class ChunkWorker(QObject):
     def request_tokens(self, generation: int) -> None:
         self._count.emit(generation)
 
+    def call_in_process(self, function: Any, *args: Any) -> None:
+        """Run ``function(*args)`` (importable by name) in the chunking process before
+        the next job: set-up such as a test's stand-in for a port."""
+        self._call.emit((function, args))
+
+    def set_budgets(self, timeout: float | None = None, max_memory: int | None = None) -> None:
+        """Change the watchdog's budgets for the next jobs."""
+        if timeout is not None:
+            self.service.timeout = timeout or None
+        if max_memory is not None:
+            self.service.max_memory = max_memory
+
     def stop(self) -> None:
-        """Cancel what runs, drop what waits, and end the thread (idempotent)."""
-        if not self._thread.isRunning():
-            return
+        """Kill the chunking process, drop what waits and end the thread (idempotent; it
+        never waits on the process, and on the thread at most QUIT_WAIT_MS)."""
         with self._worker._lock:
             self._worker._pending = None
-            if self._worker._running_ctx is not None:
-                self._worker._running_ctx.cancel_event.set()
-        self._thread.quit()
-        self._thread.wait(5000)
+        self.service.close()
+        if self._thread.isRunning():
+            self._thread.quit()
+            self._thread.wait(QUIT_WAIT_MS)
 
 
-__all__ = ["ChunkResult", "ChunkWorker"]
+__all__ = ["ChunkResult", "ChunkWorker", "chunking_budgets"]

@@ -42,8 +42,15 @@ DEFAULT_MEMORY_FRACTION = 0.5
 CANCEL_GRACE = 0.25
 #: how often the watchdog reads the child's resident set while it waits, seconds
 SAMPLE_EVERY = 0.05
-#: modules the forkserver imports once, so a restarted process is ready in milliseconds
-PRELOAD = ("chunkview.core.service", "chunkview.core.pipeline", "chunkview.core.registry")
+#: modules the forkserver imports once (the ports among them), so a new or restarted
+#: process is ready in milliseconds
+PRELOAD = (
+    "chunkview.core.service",
+    "chunkview.core.pipeline",
+    "chunkview.core.registry",
+    "chunkview.jsonout",
+    "chunkview.core.process_warmup",
+)
 
 
 class Stopped(ChunkerError):
@@ -388,9 +395,10 @@ def _child_main(conn: Connection, cancel: Any) -> None:
                     )
                     payload = (layout_id, packed, hits, result.seconds)
                 reply: tuple = ("ok", job, payload)
-            elif kind == "tokens":
+            elif kind == "tokens":  # of the layout the caller holds, if still the last one
                 last = pipeline.last_result()
-                reply = ("ok", job, None if last is None else pipeline.tokens(last, ctx))
+                fresh = last is not None and message[2] == layout_id
+                reply = ("ok", job, pipeline.tokens(last, ctx) if fresh else None)
             elif kind == "call":
                 function, args, kwargs = message[2]
                 reply = ("ok", job, function(*args, **kwargs))
@@ -617,9 +625,12 @@ class ChunkService:
             hits=[SearchHit(*hit) for hit in hits],
         )
 
-    def tokens(self) -> list[int] | None:
-        """cl100k token counts of every chunk of the last layout, counted in the process."""
-        return self._job(("tokens", None), "counting tokens", None)
+    def tokens(self, layout: Layout | None = None) -> list[int] | None:
+        """cl100k token counts of every chunk of the last layout (or of ``layout``, when
+        it is the last one; None otherwise), counted in the process."""
+        if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
+            return None
+        return self._job(("tokens", self._last_layout[0]), "counting tokens", None)
 
     def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``function(*args, **kwargs)`` in the process, under the watchdog (the function
@@ -651,10 +662,15 @@ class ChunkService:
     ) -> Any:
         self.begin(message, what, on_progress, document)
         while True:
-            ready = wait(self._waitables(), timeout=self._wait_time())
-            if self._interrupted.is_set() or self._closed:
-                self._supersede()
-            done, value = self.step(ready)
+            try:
+                ready = wait(self._waitables(), timeout=self._wait_time())
+                if self._interrupted.is_set() or self._closed:
+                    self._supersede()
+                done, value = self.step(ready)
+            except (OSError, ValueError):  # closed under us by ``close``
+                if self._closed:
+                    raise Cancelled() from None
+                raise
             if done:
                 return value
 
