@@ -127,6 +127,31 @@ def quick_context() -> Any:
     return process_context()
 
 
+_main_lock = threading.Lock()
+
+
+def _start_without_main(process: Any) -> None:
+    """Start ``process`` without making it import the caller's main script again (as
+    spawn and forkserver do): the chunking process needs only chunkview, and a script
+    read from stdin, or one that imports Qt at the top, must not run in it."""
+    from multiprocessing import spawn
+
+    original = spawn.get_preparation_data
+
+    def without_main(name: str) -> dict:
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+    with _main_lock:
+        spawn.get_preparation_data = without_main
+        try:
+            process.start()
+        finally:
+            spawn.get_preparation_data = original
+
+
 def _rss(pid: int) -> int:
     """Resident set of process ``pid`` in bytes (0 when unknown)."""
     try:
@@ -499,6 +524,8 @@ class ChunkService:
         self._interrupted = threading.Event()
         self._closed = False
         self._lock = threading.Lock()
+        self._starting: threading.Event | None = None
+        self._start_error: Exception | None = None
         #: how many times the process was started (restarts after kills count), and how
         #: many times a document was sent to it
         self.starts = 0
@@ -506,22 +533,50 @@ class ChunkService:
 
     # -- lifetime
     def start(self) -> None:
-        """Start the process now (otherwise the first job does)."""
+        """Start the process now (otherwise the first job does). The start itself runs
+        on a helper thread (the first one waits for the forkserver to come up), so that
+        ``close`` from another thread ends this wait at once."""
         with self._lock:
             if self._closed:
                 raise Cancelled()
             if self._process is not None:
                 return
+            if self._starting is None:
+                self._starting = threading.Event()
+                self._start_error = None
+                threading.Thread(target=self._spawn, args=(self._starting,), daemon=True).start()
+            starting = self._starting
+        while not starting.wait(SAMPLE_EVERY):
+            if self._closed:
+                raise Cancelled()
+        if self._closed:
+            raise Cancelled()
+        if self._process is None:
+            raise Stopped("crash", f"the chunking process did not start: {self._start_error}")
+
+    def _spawn(self, done: threading.Event) -> None:
+        process = parent = None
+        try:
             parent, child = self._context.Pipe()
-            self._cancel = self._context.Event()
+            cancel = self._context.Event()
             process = self._context.Process(
-                target=_child_main, args=(child, self._cancel), name="chunkview-chunking"
+                target=_child_main, args=(child, cancel), name="chunkview-chunking"
             )
             process.daemon = True
-            process.start()
+            _start_without_main(process)
             child.close()
-            self._process, self._conn, self._document = process, parent, None
-            self.starts += 1
+        except Exception as error:  # reported by ``start``
+            self._start_error = error
+            process = None
+        with self._lock:
+            self._starting = None
+            if process is not None and self._closed:
+                process.kill()
+            elif process is not None:
+                self._process, self._conn, self._document = process, parent, None
+                self._cancel = cancel
+                self.starts += 1
+        done.set()
 
     @property
     def pid(self) -> int | None:
@@ -885,9 +940,11 @@ def chunk_job(
 class ChunkPool:
     """Several chunking processes for many jobs, each job under the same watchdog.
 
-    ``map`` reads the jobs lazily and keeps at most two per process in hand, so ten
-    thousand files run in flat memory; a process is replaced after ``jobs_per_process``
-    jobs (and whenever the watchdog kills it), so a leak in a port cannot pile up.
+    ``map`` reads the jobs lazily and runs at most four per process ahead of the next
+    outcome it yields, so ten thousand files run in flat memory; a process is replaced
+    after ``jobs_per_process`` jobs (and whenever the watchdog kills it), so a leak in a
+    port cannot pile up. Functions run by name and must live in an importable module
+    (not in the ``__main__`` script: the processes do not import it).
     """
 
     def __init__(
@@ -922,11 +979,14 @@ class ChunkPool:
         idle = list(self._services)
         running: dict[int, tuple[int, Job, float]] = {}  # service slot -> job
         finished: dict[int, JobOutcome] = {}
-        next_out = 0
+        next_out = taken = 0
         exhausted = False
+        # in order, a slow job holds back the outcomes after it: bound how far ahead we run
+        ahead = 4 * self.workers if ordered else math.inf
         while True:
-            while idle and not exhausted:
+            while idle and not exhausted and taken - next_out < ahead:
                 item = next(source, None)
+                taken += 1
                 if item is None:
                     exhausted = True
                     break
