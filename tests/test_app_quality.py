@@ -146,3 +146,19 @@ def test_screenshots_of_the_tabs(qtbot, window, tmp_path):
     qtbot.wait(50)
     assert not window.tabs.grab().isNull()
     window.tabs.grab().save(str(tmp_path / "warnings.png"))
+
+
+def test_a_token_limit_warns_about_chunks_over_it_from_the_counted_tokens(qtbot, window):
+    panel = window.tabs.warnings_panel
+    qtbot.waitUntil(lambda: window.result.tokens is not None, timeout=20000)
+    tokens = window.result.tokens
+    assert not panel.counts().get("over-limit")
+    limit = min(tokens)  # every chunk with more tokens than the smallest is over it
+    panel.limit_box.setCurrentText(str(limit))
+    over = [n for n in tokens if n > limit]
+    assert over and panel.counts()["over-limit"] == len(over)
+    assert window.tabs.tabText(2) == f"Warnings ({len(panel._warnings)})"
+    panel.kind_box.setCurrentIndex(panel.kind_box.findData("over-limit"))
+    assert all(f"over the model's limit of {limit}" in w.message for w in panel.shown())
+    panel.limit_box.setCurrentText("no token limit")
+    assert not panel.counts().get("over-limit")

@@ -30,6 +30,9 @@ class ResultTabs(QTabWidget):
         # lazy lists: a row is formatted when it is painted, rows come in batches
         self.warnings_panel = WarningsPanel(model)  # fills itself on each result
         self.warnings_panel.show_position.connect(self.show_position)
+        self.warnings_panel.counted.connect(
+            lambda count: self.setTabText(2, f"Warnings ({count})" if count else "Warnings")
+        )
         self.warnings = self.warnings_panel.list
         self.eval_panel = EvalPanel(model)
         self.eval_panel.show_position.connect(self.show_position)
@@ -52,9 +55,7 @@ class ResultTabs(QTabWidget):
 
     def _show_result(self, result: ChunkResult) -> None:
         self.table.chunk_model.set_result(result)
-        self._show_stats()
-        warnings = result.layout.warnings
-        self.setTabText(2, f"Warnings ({len(warnings)})" if warnings else "Warnings")
+        self._show_stats()  # the warnings panel counts its own in the tab's title
 
     def _search_started(self, query: str) -> None:
         self.hits.rows.set_items([])

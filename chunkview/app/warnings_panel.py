@@ -8,22 +8,37 @@ from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from chunkview.app.lists import RowsModel, RowsView
+from chunkview.core.checks import parse_token_limit
+from chunkview.core.checks.over_limit import over_limit
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
 from chunkview.core.spans import Warning
 
 ALL = ""
+#: the token limits offered (common embedding models'); any number can be typed
+LIMITS = ("no token limit", "256", "512", "8191")
 
 
 class WarningsPanel(QWidget):
     #: a row asks to show a place in the document (code points)
     show_position = Signal(int)
+    #: how many warnings there are now (the layout's and the token limit's)
+    counted = Signal(int)
 
     def __init__(self, model: InspectorModel) -> None:
         super().__init__()
         self.model = model
         self._warnings: list[Warning] = []
         self._shown: list[Warning] = []
+        self._result: ChunkResult | None = None
+        self.limit_box = QComboBox()
+        self.limit_box.setEditable(True)
+        self.limit_box.addItems(LIMITS)
+        self.limit_box.setToolTip(
+            "An embedding model's token limit: chunks over it (cl100k tokens) are warned "
+            "about, as the model would cut them. Type any number."
+        )
+        self.limit_box.currentTextChanged.connect(self._limit_changed)
         self.kind_box = QComboBox()
         self.kind_box.setToolTip("Show one kind of warning")
         self.kind_box.currentIndexChanged.connect(self._fill)
@@ -39,6 +54,7 @@ class WarningsPanel(QWidget):
         self.list.clicked.connect(self._clicked)
         bar = QHBoxLayout()
         bar.addWidget(self.kind_box, 1)
+        bar.addWidget(self.limit_box)
         bar.addWidget(self.previous_button)
         bar.addWidget(self.next_button)
         layout = QVBoxLayout(self)
@@ -46,11 +62,35 @@ class WarningsPanel(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.list)
         model.subscribe("result", self.show_result)
+        model.subscribe("tokens", lambda _tokens: self._refill())
         self._set_enabled()
 
     # ----- filling ------------------------------------------------------------------
+    def token_limit(self) -> int | None:
+        """The chosen limit; None when off or not a number yet."""
+        text = self.limit_box.currentText().strip()
+        if text == LIMITS[0]:
+            return None
+        try:
+            return parse_token_limit(text)
+        except ValueError:
+            return None
+
+    def _limit_changed(self, _text: str) -> None:
+        if self._result is not None:
+            self._refill()
+
+    def _refill(self) -> None:
+        if self._result is not None:
+            self.show_result(self._result)
+
     def show_result(self, result: ChunkResult) -> None:
+        self._result = result
         self._warnings = list(result.layout.warnings)
+        limit = self.token_limit()
+        if limit is not None and result.tokens is not None:
+            extra = over_limit(result.layout.spans, result.tokens, limit, "cl100k")
+            self._warnings = sorted([*self._warnings, *extra], key=lambda w: (w.start, w.end))
         counts = Counter(w.kind for w in self._warnings)
         chosen = self.kind()
         self.kind_box.blockSignals(True)
@@ -62,6 +102,7 @@ class WarningsPanel(QWidget):
         self.kind_box.setCurrentIndex(max(index, 0))
         self.kind_box.blockSignals(False)
         self._fill()
+        self.counted.emit(len(self._warnings))
 
     def kind(self) -> str:
         return self.kind_box.currentData() or ALL

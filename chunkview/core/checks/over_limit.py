@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from chunkview.core.checks.context import CheckInput
-from chunkview.core.spans import Warning
+from chunkview.core.spans import Span, Warning
 from chunkview.core.text.tokens import count_many
 
 KIND = "over-limit"
@@ -15,7 +17,15 @@ def check(given: CheckInput) -> list[Warning]:
         return []
     tokenizer = given.settings.tokenizer
     counts = count_many([s.text for s in given.located], tokenizer)
-    over = [(span, n) for span, n in zip(given.located, counts) if n > limit]
+    return over_limit(given.located, counts, limit, tokenizer)
+
+
+def over_limit(
+    spans: Sequence[Span], counts: Sequence[int], limit: int, tokenizer: str
+) -> list[Warning]:
+    """Warnings for the spans whose token count (``counts``, in span order) is over
+    ``limit`` (the app counts cl100k tokens of every chunk anyway, and passes them)."""
+    over = [(span, n) for span, n in zip(spans, counts) if n > limit]
     return [
         Warning(
             KIND,
