@@ -8,7 +8,7 @@ import os
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from chunkview import __version__
 from chunkview.app import theme
@@ -294,3 +294,22 @@ def test_mastra_headers_are_sent_as_shown(qtbot, window):
     window.select_entry("mastra.chunk", {"strategy": "html"})
     settle(qtbot, window)
     assert window.error_label.isHidden()
+
+
+def test_a_file_not_in_utf8_is_offered_in_its_likely_encoding(qtbot, tmp_path, monkeypatch, window):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("Café crème, déjà vu: plus de texte à deviner ici.\n".encode("cp1252"))
+    asked = []
+
+    def question(*args, **kwargs):
+        asked.append(args[2])
+        return QMessageBox.StandardButton.Open
+
+    monkeypatch.setattr(QApplication, "platformName", staticmethod(lambda: "xcb"))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    assert window.open_path(latin)
+    assert len(asked) == 1 and "not UTF-8" in asked[0]
+    # opened in the encoding the question named (charset-normalizer's guess)
+    assert f"likely {window.document.encoding}" in asked[0]
+    assert window.document.text.startswith("Café cr")
+    assert window.status_doc.text().endswith(window.document.encoding)

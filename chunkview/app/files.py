@@ -51,6 +51,9 @@ class DocumentFiles:
         try:
             document = load_document(path, encoding=encoding)
         except DocumentError as error:
+            guess = getattr(error, "guess", None)  # not UTF-8: the encoding it likely is in
+            if guess and encoding is None and self._confirm_encoding(path, guess):
+                return self.open_path(path, sample, encoding=guess)
             self.tell("Cannot open the file", str(error))
             return False
         if len(document.text) > EDITOR_MAX_CHARS:
@@ -67,6 +70,20 @@ class DocumentFiles:
         self.remembered.set_last_document(str(path), sample)
         self.model.set_document(document)
         return True
+
+    def _confirm_encoding(self, path: str | os.PathLike[str], guess: str) -> bool:
+        """Ask whether to read a file that is not UTF-8 as ``guess`` (never offscreen)."""
+        if QApplication.platformName() == "offscreen":
+            return False
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self.window,
+            "Not UTF-8",
+            f"{os.path.basename(os.fspath(path))} is not UTF-8 text; it is likely {guess}.\n"
+            f"Open it as {guess}? (File › Reopen with Encoding offers others.)",
+            buttons.Open | buttons.Cancel,
+        )
+        return answer == buttons.Open
 
     def path_on_disk(self) -> str | None:
         """The document's own file (not a built-in sample), if it has one."""

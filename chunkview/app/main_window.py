@@ -235,8 +235,11 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         document = self.model.document
         newline = NEWLINES.get(document.newline, "")
+        encoding = getattr(document, "encoding", "utf-8")
+        shown_encoding = "" if encoding.replace("_", "-") in ("utf-8", "utf8") else f" · {encoding}"
         self.status_doc.setText(
             f"{document.name} · {document.kind} · {len(document.text):,} chars · {newline}"
+            f"{shown_encoding}"
         )
 
     # ----- window events -------------------------------------------------------------
