@@ -313,3 +313,24 @@ def test_a_file_not_in_utf8_is_offered_in_its_likely_encoding(qtbot, tmp_path, m
     assert f"likely {window.document.encoding}" in asked[0]
     assert window.document.text.startswith("Café cr")
     assert window.status_doc.text().endswith(window.document.encoding)
+
+
+def test_a_document_reopened_in_an_encoding_is_saved_in_it(qtbot, tmp_path, window):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("Déjà vu.\n".encode("iso-8859-1"))
+    assert not window.open_path(latin)
+    assert window.menus.reopen("iso-8859-1")
+    window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
+    window.editor.insertPlainText("Encore été.\n")
+    assert window.save()
+    assert latin.read_bytes() == "Déjà vu.\nEncore été.\n".encode("iso-8859-1")
+
+
+def test_every_entry_fits_a_small_screen(qtbot, window):
+    """1920 x 1080 at scale 2 leaves about 960 x 500: no panel may demand more width."""
+    from chunkview.core import registry
+
+    for entry in registry.entries():
+        window.select_entry(entry.id)
+        settle(qtbot, window)
+        assert window.minimumSizeHint().width() <= 800, entry.id

@@ -65,6 +65,11 @@ class ChunkerPanel(QWidget):
         self.params = ParamsPanel()
         self.params.changed.connect(self._options_changed)
         self.embedder_combo = QComboBox()
+        # long item texts must not widen the panel (the window has to fit small screens)
+        self.embedder_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.embedder_combo.setMinimumContentsLength(12)
         self.embedder_combo.addItem("no embedder", "")
         for name in embedder_names():
             installed = name != "minilm" or MiniLM.available()

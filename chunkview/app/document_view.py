@@ -5,7 +5,14 @@ from __future__ import annotations
 from itertools import islice
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from chunkview.app import theme
 from chunkview.app.chunker_panel import escape
@@ -44,6 +51,8 @@ class DocumentView(QWidget):
             "boundaries coloured by their kind, or by the rule that put them there; hover a "
             "chunk to read why it starts and ends where it does"
         )
+        # a long legend wraps rather than widening the window past a small screen
+        self.legend.setWordWrap(True)
         self.editor = ChunkEditor()
         self.editor.edited.connect(model.text_edited)
         self.editor.chunk_clicked.connect(model.select_chunk)
