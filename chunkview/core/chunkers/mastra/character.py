@@ -7,6 +7,7 @@ from typing import Any
 from chunkview.core.chunkers.mastra.jsregex import escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
+    js_length,
     nodes,
     split_on_separator,
     splitter_from,
@@ -17,14 +18,16 @@ from chunkview.core.text.js import to_units
 
 def character_split(
     text: str, splitter: Splitter, separator: str = "\n\n", is_regex: bool = False
-) -> list[str]:
+) -> list[str | None]:
     """Every piece that fits is a chunk as it is; a longer piece is cut into windows of at
     most maxSize, each next window starting ``overlap`` before the previous end."""
     pattern = separator if is_regex else escape(separator)
-    chunks: list[str] = []
+    chunks: list[str | None] = []
     for piece in split_on_separator(text, pattern, splitter.keep_separator):
-        if splitter.length(piece) <= splitter.max_size:
-            chunks.append(piece)
+        if js_length(splitter.length, piece) <= splitter.max_size:
+            chunks.append(piece)  # None: JS's undefined, a chunk with no text
+        elif piece is None:
+            js_length(len, None)  # JS: undefined.length in __splitChunk
         else:
             chunks.extend(_windows(piece, splitter))
     return chunks

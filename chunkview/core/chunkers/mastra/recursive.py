@@ -7,6 +7,7 @@ from typing import Any
 from chunkview.core.chunkers.mastra.jsregex import compile_js, escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
+    js_length,
     merge_splits,
     nodes,
     split_on_separator,
@@ -112,25 +113,27 @@ def language_separators(language: str) -> list[str]:
 
 def recursive_split(
     text: str, separators: list[str], is_regex: bool, splitter: Splitter
-) -> list[str]:
+) -> list[str | None]:
     """Split on the first separator found, merge pieces under maxSize, recurse on the
-    others with the separators after it; a piece with no separator left stays raw."""
-    separator, remaining = separators[-1], []
+    others with the separators after it; a piece with no separator left stays raw.
+    With no separators at all JS's separator is undefined: every unit is a piece and the
+    pieces are joined with "," (``Array.join(undefined)``)."""
+    separator: str | None = separators[-1] if separators else None
+    remaining: list[str] = []
     for i, candidate in enumerate(separators):
         if candidate == "":
-            separator, remaining = candidate, []
+            separator = candidate
             break
         if compile_js(candidate if is_regex else escape(candidate)).search(text):
             separator, remaining = candidate, separators[i + 1 :]
             break
-    pieces = split_on_separator(
-        text, separator if is_regex else escape(separator), splitter.keep_separator
-    )
+    pattern = separator if is_regex or separator is None else escape(separator)
+    pieces = split_on_separator(text, pattern, splitter.keep_separator)
     joiner = "" if splitter.keep_separator else separator
-    chunks: list[str] = []
-    small: list[str] = []
+    chunks: list[str | None] = []
+    small: list[str | None] = []
     for piece in pieces:
-        if splitter.length(piece) < splitter.max_size:
+        if js_length(splitter.length, piece) < splitter.max_size:
             small.append(piece)
             continue
         if small:
@@ -138,6 +141,8 @@ def recursive_split(
             small = []
         if not remaining:
             chunks.append(piece)
+        elif piece is None:  # JS: undefined.split(...)
+            raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'split')")
         else:
             chunks.extend(recursive_split(piece, remaining, is_regex, splitter))
     if small:

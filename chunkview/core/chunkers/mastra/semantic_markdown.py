@@ -26,8 +26,8 @@ class Section:
 
 def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
     splitter = splitter_from(options)
+    encoding = load_encoding(options)  # fromTikToken loads it before the constructor checks
     check_overlap(splitter.max_size, splitter.overlap)
-    encoding = load_encoding(options)
     allowed, disallowed = special_sets(encoding, options)
     threshold = options.get("joinThreshold", 500)
 

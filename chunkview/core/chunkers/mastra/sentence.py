@@ -3,6 +3,7 @@ an overlap of whole sentences; oversized sentences fall back to words, then char
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -17,6 +18,7 @@ _DOTTED_RE = re.compile(r"(?:[a-z](?:\.[a-z])*|[A-Z](?:\.[A-Z])*)")
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
 _NON_W_RE = re.compile(f"[^{W_CLASS}]")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
+_LAST_NON_W_RE = regex.compile(f"(?r)[^{W_CLASS}]")
 
 
 def _is_abbreviation(word: str) -> bool:
@@ -44,9 +46,7 @@ def sentences(text: str, enders: list[str]) -> list[str]:
         if _NON_W_RE.search(text, rest_start) is None:  # only white space follows
             boundary = True
         elif _CAPITAL_AFTER_SPACE_RE.match(text, rest_start):
-            space = _LAST_W_RE.search(text, start, i + 1)
-            last_word = text[space.end() if space else start : i]  # minus the ender
-            boundary = not _is_abbreviation(last_word)
+            boundary = not _is_abbreviation(_last_word(text, start, i + 1)[:-1])
         else:
             boundary = False
         if boundary:
@@ -58,6 +58,16 @@ def sentences(text: str, enders: list[str]) -> list[str]:
     if rest:
         found.append(rest)
     return found
+
+
+def _last_word(text: str, start: int, end: int) -> str:
+    """JS: ``sentence.trim().split(/\\s+/)``'s last word, for ``text[start:end]``. The
+    trim comes first, so a white-space ender is cut off: in "is\\n" the word is "is"."""
+    last = _LAST_NON_W_RE.search(text, start, end)
+    if last is None:
+        return ""
+    space = _LAST_W_RE.search(text, start, last.end())
+    return text[space.end() if space else start : last.end()]
 
 
 def _split_words(words_text: str) -> list[str]:
@@ -115,7 +125,7 @@ def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any
     max_size = options["maxSize"]
     overlap = options.get("overlap", 0)
     target = options.get("targetSize")
-    target = int(max_size * 0.8) if target is None else target
+    target = math.floor(max_size * 0.8) if target is None else target
     enders = options.get("sentenceEnders", [".", "!", "?"])
     by_words = options.get("fallbackToWords", True) is not False
     by_chars = options.get("fallbackToCharacters", True) is not False

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
+from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, trim
-from chunkview.core.text.tokens import cl100k_count, wordpunct_count
+from chunkview.core.text.tokens import wordpunct_count
 
 Length = Callable[[str], float]
 
@@ -28,57 +29,74 @@ class Splitter:
     strip_whitespace: bool = True
 
 
-def split_on_separator(text: str, pattern: str, keep: Any) -> list[str]:
-    """§4.1: split ``text`` on the regex source ``pattern`` in a keepSeparator mode."""
-    if pattern == "":
+def js_length(length: Length, piece: str | None) -> float:
+    """``lengthFunction(piece)``; a piece may be JS's undefined (None): a capture group
+    of a separator regex that took no part in the match."""
+    if piece is not None:
+        return length(piece)
+    if getattr(length, "js_undefined_length", None) is not None:
+        return length.js_undefined_length  # type: ignore[attr-defined]
+    prop = getattr(length, "js_undefined_reads", "length")
+    raise ChunkerError("TypeError", f"Cannot read properties of undefined (reading '{prop}')")
+
+
+def _js_text(piece: str | None) -> str:
+    return "undefined" if piece is None else piece  # JS: undefined + "" is "undefined"
+
+
+def split_on_separator(text: str, pattern: str | None, keep: Any) -> list[str | None]:
+    """§4.1: split ``text`` on the regex source ``pattern`` in a keepSeparator mode
+    (None or "": every unit). Without keepSeparator a piece may be None (undefined)."""
+    if not pattern:
         return list(text)
     if not keep:
         return [p for p in js_split(compile_js(pattern), text) if p != ""]
     if text == "":
         return []
     splits = js_split(compile_js(f"({pattern})"), text)
-    pieces: list[str] = []
+    pieces: list[str | None] = []
     if keep == "end":
-        pieces = [splits[i] + splits[i + 1] for i in range(0, len(splits) - 1, 2)]
+        pieces = [_js_text(splits[i]) + (splits[i + 1] or "") for i in range(0, len(splits) - 1, 2)]
         if len(splits) % 2 == 1:
             pieces.append(splits[-1])
     else:  # True or "start": a separator followed by nothing is dropped
         pieces = [splits[0]]
         pieces += [
-            splits[i] + splits[i + 1]
+            splits[i] + splits[i + 1]  # type: ignore[operator]
             for i in range(1, len(splits) - 1, 2)
             if splits[i] and splits[i + 1]
         ]
     return [p for p in pieces if p != ""]
 
 
-def join_pieces(pieces: list[str], joiner: str, splitter: Splitter) -> str | None:
-    """§4.3: the pieces joined, trimmed when stripWhitespace is on; None when empty."""
-    text = joiner.join(pieces)
+def join_pieces(pieces: list[str | None], joiner: str | None, splitter: Splitter) -> str | None:
+    """§4.3: the pieces joined, trimmed when stripWhitespace is on; None when empty.
+    As in JS's ``join``, an undefined piece is empty and an undefined joiner is ","."""
+    text = ("," if joiner is None else joiner).join("" if p is None else p for p in pieces)
     if splitter.strip_whitespace:
         text = trim(text)
     return text or None
 
 
-def merge_splits(pieces: list[str], joiner: str, splitter: Splitter) -> list[str]:
+def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitter) -> list[str]:
     """§4.2: pack pieces up to maxSize; each new chunk starts with an overlap tail of whole
     pieces totalling at most ``overlap``."""
     length, max_size, overlap = splitter.length, splitter.max_size, splitter.overlap
     separator_len = length(joiner) if joiner else 0
     chunks: list[str] = []
-    current: list[str] = []
+    current: list[str | None] = []
     total: float = 0
     for piece in pieces:
-        piece_len = length(piece)
+        piece_len = js_length(length, piece)
         if current and total + piece_len + separator_len > max_size:
             joined = join_pieces(current, joiner, splitter)
             if joined is not None:
                 chunks.append(joined)
             if overlap > 0:
-                tail: list[str] = []
+                tail: list[str | None] = []
                 size: float = 0
                 for earlier in reversed(current):
-                    earlier_len = length(earlier)
+                    earlier_len = js_length(length, earlier)
                     if size + earlier_len > overlap:
                         break
                     tail.insert(0, earlier)
@@ -95,11 +113,13 @@ def merge_splits(pieces: list[str], joiner: str, splitter: Splitter) -> list[str
     return chunks
 
 
-def start_indexes(source: str, chunks: list[str], overlap: float) -> list[int]:
+def start_indexes(source: str, chunks: list[str | None], overlap: float) -> list[int]:
     """§4.4: ``source.indexOf(chunk, max(0, previous + previous length - overlap))``."""
     indexes: list[int] = []
     index, previous_len = 0, 0
     for chunk in chunks:
+        if chunk is None:  # JS: undefined.length, after indexOf("undefined")
+            js_length(len, None)
         start = min(int(max(0, index + previous_len - overlap)), len(source))
         index = source.find(chunk, start)
         indexes.append(index)
@@ -108,11 +128,30 @@ def start_indexes(source: str, chunks: list[str], overlap: float) -> list[int]:
 
 
 # ----- the options every splitter strategy shares, and the chunk nodes it returns -----
+def _utf8_length(units: str) -> int:
+    return len(from_units(units).encode("utf-8", "surrogatepass"))
+
+
+def _wordpunct_length(units: str) -> int:
+    return wordpunct_count(from_units(units))
+
+
+def _cl100k_length(units: str) -> int:
+    """What the copied JS function gives: js-tiktoken's encode, which refuses every
+    special token in the text ("The text contains a special token that is not allowed")."""
+    return cl100k_js_count(from_units(units))
+
+
+# what each JS function of entry.LENGTH_JS does with undefined (a capture group that took
+# no part in a separator match): TextEncoder encodes it as ""; the others read .match
+_utf8_length.js_undefined_length = 0  # type: ignore[attr-defined]
+_wordpunct_length.js_undefined_reads = "match"  # type: ignore[attr-defined]
+_cl100k_length.js_undefined_reads = "match"  # type: ignore[attr-defined]
 LENGTH_FUNCTIONS: dict[str, Callable[[str], int]] = {
     "utf16": len,
-    "utf8": lambda units: len(from_units(units).encode("utf-8", "surrogatepass")),
-    "wordpunct": lambda units: wordpunct_count(from_units(units)),
-    "cl100k": lambda units: cl100k_count(from_units(units)),
+    "utf8": _utf8_length,
+    "wordpunct": _wordpunct_length,
+    "cl100k": _cl100k_length,
 }
 
 
@@ -147,7 +186,7 @@ def splitter_from(options: dict[str, Any], overlap_default: float = 200) -> Spli
 
 def nodes(
     source: str,
-    chunks: list[str],
+    chunks: list[str | None],
     metadata: dict[str, Any],
     splitter: Splitter,
     overlap: float | None = None,
@@ -163,5 +202,6 @@ def nodes(
         meta = copy.deepcopy(metadata)
         if indexes is not None:
             meta["startIndex"] = indexes[i]
-        nodes.append({"text": from_units(chunk), "metadata": meta})
+        # None is JS's undefined; the library's Document makes it ""
+        nodes.append({"text": "" if chunk is None else from_units(chunk), "metadata": meta})
     return nodes

@@ -1,0 +1,376 @@
+"""Seeded cases: real documents (the corpus, the installed packages' READMEs and
+package.json files), random slices with awkward content mixed in, random options over
+each option's whole documented range (zero, negatives and fractions included)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from chunkview.core.chunkers.mastra.entry import LENGTH_JS
+from chunkview.core.chunkers.mastra.recursive import LANGUAGES
+from chunkview.core.chunkers.mastra.token import JS_ENCODINGS, MODELS
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus"
+
+EMOJI = ["😀", "👍🏽", "👨‍👩‍👧", "🇫🇷", "🎉", "𝔘", "❤️"]
+COMBINING = ["e\u0301", "a\u0308", "n\u0303", "\u0915\u094d\u0937", "o\u0302\u0323"]
+CJK = ["中文句子。", "日本語の文です。", "한국어 문장입니다.", "漢字かな交じり文！", "第一章　概要"]
+SPECIAL_TOKENS = ["<|endoftext|>", "<|endofprompt|>", "<|fim_prefix|>", "<|im_start|>"]
+FENCE = "\n```js\nconst x = 1;\n\n// comment. Next\n```\n"
+TABLE = "\n| a | b |\n|---|---|\n| 1 | 2. Two |\n| x | y |\n"
+WHITE = ["\n", "\n\n", "\r\n", "\t", "  ", "\u00a0", "\u2028", "\u3000", " \n \n", "\n\n\n"]
+PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
+
+
+def documents(cache: Path | None) -> list[tuple[str, str]]:
+    """(name, text) of every source document, in a stable order."""
+    found = [(f"corpus/{p.name}", p.read_text("utf-8")) for p in sorted(CORPUS.iterdir())]
+    if cache is not None and (cache / "node_modules").is_dir():
+        modules = cache / "node_modules"
+        paths = sorted(modules.glob("*/README.md")) + sorted(modules.glob("@*/*/README.md"))
+        paths += sorted(modules.glob("*/package.json"))[:150]
+        for path in paths:
+            try:
+                text = path.read_text("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if text.strip() and len(text) < 400_000:
+                found.append((f"npm/{path.relative_to(modules)}", text))
+    return found
+
+
+class Generator:
+    """Makes case number ``n`` of seed ``seed``: the same pair always gives the same case."""
+
+    def __init__(self, seed: int, docs: list[tuple[str, str]], entries: list[str]):
+        self.seed, self.docs, self.entries = seed, docs, entries
+        self.json_docs = [d for d in docs if d[0].endswith(".json")]
+        self.html_docs = [d for d in docs if d[0].endswith(".html")]
+
+    def case(self, n: int) -> dict:
+        rng = random.Random(f"{self.seed}:{n}")
+        entry = rng.choice(self.entries)
+        make = {
+            "mastra.chunk": self._mastra,
+            "agentos.SemanticChunker": self._semantic_chunker,
+            "agentos.ChunkingEngine": self._chunking_engine,
+        }.get(entry, self._semantic_chunking)
+        case = make(rng, entry)
+        case["entry"] = entry
+        case["source"] = f"seed {self.seed} case {n}"
+        return case
+
+    # ---- text -------------------------------------------------------------------------
+
+    def text(self, rng: random.Random, pool: list[tuple[str, str]] | None = None) -> str:
+        _name, doc = rng.choice(pool or self.docs)
+        roll = rng.random()
+        if roll < 0.04:
+            return rng.choice(["", " ", "\n", "a", ".", "\n\n", "A. B", "is\n\nA"])
+        size = (
+            rng.randint(1, 60)
+            if roll < 0.25
+            else rng.randint(60, 1500)
+            if roll < 0.75
+            else rng.randint(1500, 6000)
+            if roll < 0.96
+            else rng.randint(6000, 30000)
+        )
+        start = rng.randint(0, max(0, len(doc) - size))
+        text = doc[start : start + size]
+        for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 5])):
+            text = self._mutate(rng, text)
+        return text
+
+    def _mutate(self, rng: random.Random, text: str) -> str:
+        kind = rng.randrange(11)
+        at = rng.randint(0, len(text))
+        if kind == 0:
+            return text.replace("\n", "\r\n")
+        if kind == 1:
+            return (
+                text.replace("    ", "\t") if rng.random() < 0.5 else text[:at] + "\t" + text[at:]
+            )
+        inserts = [
+            lambda: FENCE,
+            lambda: TABLE,
+            lambda: rng.choice(EMOJI) * rng.randint(1, 3),
+            lambda: rng.choice(COMBINING),
+            lambda: rng.choice(CJK) * rng.randint(1, 4),
+            lambda: (
+                rng.choice(["x", "supercalifragilistic", "https://e.com/a/b?c=d"])
+                * rng.randint(5, 80)
+            ),
+            lambda: rng.choice(WHITE),
+            lambda: rng.choice(PUNCT) + rng.choice(["A", "The", "Dr. X", "e.g. this", "3"]),
+            lambda: rng.choice(
+                ["\n# Title\n", "\n## Sub heading\n", "\n### Deep\n", "#NoSpace\n", *SPECIAL_TOKENS]
+            ),
+        ]
+        return text[:at] + inserts[kind - 2]() + text[at:]
+
+    # ---- numbers ----------------------------------------------------------------------
+
+    @staticmethod
+    def number(rng: random.Random, low: float, high: float, integer: bool = False) -> Any:
+        """Mostly a typical value; also 0, 1, negatives, fractions and huge values."""
+        roll = rng.random()
+        if roll < 0.6 or integer:
+            value = round(low + (high - low) * rng.random() ** 2)
+        elif roll < 0.68:
+            value = 0
+        elif roll < 0.74:
+            value = 1
+        elif roll < 0.82:
+            value = -rng.choice([1, 2, 10, 50, 200])
+        elif roll < 0.95:
+            value = round(rng.uniform(0, high), rng.choice([1, 2])) or 0.5
+        else:
+            value = rng.choice([10**6, 10**9, 0.001, 2.5])
+        return value
+
+    # ---- entries ----------------------------------------------------------------------
+
+    def _mastra(self, rng: random.Random, entry: str) -> dict:
+        doc = rng.choice(["text", "text", "markdown", "markdown", "html", "json"])
+        pool = None
+        if doc == "json" and self.json_docs and rng.random() < 0.8:
+            pool = self.json_docs
+        if doc == "html" and self.html_docs and rng.random() < 0.6:
+            pool = self.html_docs
+        text = self.text(rng, pool)
+        if doc == "json" and rng.random() < 0.7:
+            name, full = rng.choice(self.json_docs or self.docs)
+            text = full if rng.random() < 0.5 else json.dumps(_json_sample(rng, text))
+        options: dict[str, Any] = {}
+        strategy = rng.choice(
+            [
+                "character",
+                "recursive",
+                "sentence",
+                "token",
+                "markdown",
+                "semantic-markdown",
+                "html",
+                "json",
+                "latex",
+                "recursive",
+                "sentence",
+                None,
+            ]
+        )
+        if strategy is not None:
+            options["strategy"] = strategy
+        else:
+            strategy = {"markdown": "markdown", "html": "html", "json": "json"}.get(
+                doc, "recursive"
+            )
+        n = self.number
+        if strategy in ("sentence", "json") or rng.random() < 0.8:
+            options["maxSize"] = n(rng, 1, 3000)
+        if strategy != "json" and rng.random() < 0.6:
+            options["overlap"] = n(rng, 0, 400)
+        splitter = strategy in ("character", "recursive", "latex", "markdown")
+        if (splitter or strategy == "sentence") and rng.random() < 0.3:
+            name = rng.choice(list(LENGTH_JS))
+            options["lengthFunction"] = {"$fn": name}
+        if splitter:
+            if rng.random() < 0.35:
+                options["keepSeparator"] = rng.choice([False, True, "start", "end"])
+            if rng.random() < 0.2:
+                options["stripWhitespace"] = rng.random() < 0.5
+            if rng.random() < 0.3:
+                options["addStartIndex"] = True
+        if strategy == "character":
+            if rng.random() < 0.5:
+                options["isSeparatorRegex"] = rng.random() < 0.5
+            regex = options.get("isSeparatorRegex", False)
+            if rng.random() < 0.7:
+                options["separator"] = rng.choice(REGEX_SEPARATORS if regex else SEPARATORS)
+        if strategy == "recursive":
+            if rng.random() < 0.15:
+                options["language"] = rng.choice(
+                    ["markdown", "latex", "cpp", "c", "ts", "markdown", *LANGUAGES]
+                )
+            else:
+                if rng.random() < 0.5:
+                    options["isSeparatorRegex"] = rng.random() < 0.5
+                regex = options.get("isSeparatorRegex", False)
+                if rng.random() < 0.6:
+                    pool = REGEX_SEPARATORS if regex else SEPARATORS
+                    options["separators"] = rng.sample(pool, rng.randint(0, 4))
+        if strategy == "sentence":
+            if rng.random() < 0.3:
+                options["minSize"] = n(rng, 1, 500)
+            if rng.random() < 0.4:
+                options["targetSize"] = n(rng, 1, 2000)
+            if rng.random() < 0.4:
+                options["sentenceEnders"] = rng.sample(
+                    [".", "!", "?", "\n", ";", ":", "。", "..", " "], rng.randint(0, 4)
+                )
+            for key in ("fallbackToWords", "fallbackToCharacters", "addStartIndex"):
+                if rng.random() < 0.25:
+                    options[key] = rng.random() < 0.5
+        if strategy in ("token", "semantic-markdown"):
+            if rng.random() < 0.3:
+                options["encodingName"] = rng.choice([*JS_ENCODINGS, "nope"])
+            if rng.random() < 0.15:
+                options["modelName"] = rng.choice([*list(MODELS)[:40], "llama-3", "gpt-4o"])
+            for key in ("allowedSpecial", "disallowedSpecial"):
+                if rng.random() < 0.15:
+                    options[key] = (
+                        "all"
+                        if rng.random() < 0.5
+                        else {"$set": rng.sample(SPECIAL_TOKENS, rng.randint(0, 2))}
+                    )
+            if rng.random() < 0.2:
+                options["stripWhitespace"] = rng.random() < 0.5
+            if strategy == "semantic-markdown" and rng.random() < 0.6:
+                options["joinThreshold"] = n(rng, 1, 2000)
+        if strategy == "json":
+            if rng.random() < 0.4:
+                options["minSize"] = n(rng, 1, 1000)
+            for key in ("ensureAscii", "convertLists"):
+                if rng.random() < 0.3:
+                    options[key] = rng.random() < 0.5
+        if strategy == "markdown" and rng.random() < 0.6:
+            options["headers"] = rng.sample(MD_HEADERS, rng.randint(0, 3))
+            for key in ("returnEachLine", "stripHeaders"):
+                if rng.random() < 0.3:
+                    options[key] = rng.random() < 0.5
+        if strategy == "html":
+            if rng.random() < 0.7:
+                options["headers"] = rng.sample(HTML_HEADERS, rng.randint(0, 3))
+            if rng.random() < 0.4:
+                options["sections"] = rng.sample(HTML_HEADERS, rng.randint(0, 2))
+            if rng.random() < 0.3:
+                options["returnEachLine"] = rng.random() < 0.5
+        case: dict[str, Any] = {"doc": doc, "input": text, "options": options}
+        if any(isinstance(v, dict) and "$fn" in v for v in options.values()):
+            case["length_js"] = LENGTH_JS
+        if rng.random() < 0.2:
+            case["metadata"] = {"source": "conformance", "n": rng.randint(0, 9)}
+        return case
+
+    def _semantic_chunker(self, rng: random.Random, entry: str) -> dict:
+        n = self.number
+        options: dict[str, Any] = {}
+        for key, low, high in (
+            ("targetSize", 1, 2000),
+            ("maxSize", 1, 4000),
+            ("minSize", 0, 500),
+            ("overlap", 0, 300),
+        ):
+            if rng.random() < 0.6:
+                options[key] = n(rng, low, high)
+        for key in ("preserveCodeBlocks", "respectHeadings"):
+            if rng.random() < 0.3:
+                options[key] = rng.random() < 0.5
+        case = {"input": self.text(rng), "options": options}
+        if rng.random() < 0.5:
+            case["metadata"] = {"doc": "conformance"}
+        return case
+
+    def _chunking_engine(self, rng: random.Random, entry: str) -> dict:
+        n = self.number
+        options: dict[str, Any] = {
+            "strategy": rng.choice(["fixed", "semantic", "hierarchical", "layout"])
+        }
+        if rng.random() < 0.8:
+            options["chunkSize"] = n(rng, 1, 2000)
+        if rng.random() < 0.6:
+            options["chunkOverlap"] = n(rng, 0, 300)
+        case: dict[str, Any] = {"input": self.text(rng), "options": options}
+        if options["strategy"] == "semantic" and rng.random() < 0.7:
+            case["embedder"] = "hash64"
+        return case
+
+    def _semantic_chunking(self, rng: random.Random, entry: str) -> dict:
+        n = self.number
+        options: dict[str, Any] = {}
+        if entry != "semantic-chunking.sentenceit" and rng.random() < 0.7:
+            options["maxTokenSize"] = n(rng, 1, 800)
+        if entry == "semantic-chunking.chunkit":
+            for key in (
+                "similarityThreshold",
+                "dynamicThresholdLowerBound",
+                "dynamicThresholdUpperBound",
+                "combineChunksSimilarityThreshold",
+            ):
+                if rng.random() < 0.3:
+                    options[key] = rng.choice(
+                        [round(rng.random(), 2), 0, 1, -0.5, 1.5, rng.random()]
+                    )
+            if rng.random() < 0.3:
+                options["numSimilaritySentencesLookahead"] = n(rng, 0, 8)
+            if rng.random() < 0.3:
+                options["combineChunks"] = rng.random() < 0.5
+            for key in ("maxMergesPerPass", "maxUncappedPasses", "uncappedCandidateMerges"):
+                if rng.random() < 0.1:
+                    options[key] = n(rng, 0, 50)
+            if rng.random() < 0.1:
+                options["maxMergesPerPassPercentage"] = n(rng, 0, 100)
+        for key in ("excludeNonLetterSentences", "excludeChunkPrefixInResults"):
+            if rng.random() < 0.2:
+                options[key] = rng.random() < 0.5
+        if rng.random() < 0.15:
+            options["returnTokenLength"] = rng.random() < 0.5
+        if rng.random() < 0.2:
+            options["chunkPrefix"] = rng.choice(["search_document", "passage", ""])
+        texts = [self.text(rng) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))]
+        return {
+            "input": texts[0] if len(texts) == 1 else None,
+            "documents": [
+                {"document_name": f"doc{i}", "document_text": t} for i, t in enumerate(texts)
+            ],
+            "options": options,
+            "embedder": "hash64",
+            "tokenizer": "wordpunct",
+            "embed_path": "stub-provider" if rng.random() < 0.1 else "embedCallback",
+        }
+
+
+SEPARATORS = ["\n\n", "\n", " ", "", ".", ". ", ",", "\t", "#", "```", "|", "\r\n", "。", "a"]
+REGEX_SEPARATORS = [
+    "\\n\\s*\\n",
+    "[.!?]\\s+",
+    "\\n",
+    "\\s+",
+    "\\b",
+    "\\w+",
+    "\\d",
+    "\\W",
+    "$",
+    "^#",
+    "(a)|b",
+    "(?<d>\\.)",
+    "\\p",
+    "\\cJ",
+    "[^]",
+    "[\\s\\S]",
+    ".",
+    "\\.",
+    "(\\n)",
+    "e|$",
+    "x*",
+    "\\u00e9",
+    "\\x41",
+    "[^\\w\\s]",
+    "#{1,6} ",
+    "",
+]
+MD_HEADERS = [["#", "title"], ["##", "section"], ["###", "sub"], ["####", "deep"]]
+HTML_HEADERS = [["h1", "Header 1"], ["h2", "Header 2"], ["h3", "Header 3"], ["p", "Para"]]
+
+
+def _json_sample(rng: random.Random, text: str) -> Any:
+    words = text.split()[:40]
+    return {
+        "title": " ".join(words[:5]),
+        "items": [{"id": i, "text": w} for i, w in enumerate(words)],
+        "nested": {"a": {"b": {"c": words[:3]}}, "n": rng.randint(0, 99), "ok": True},
+    }

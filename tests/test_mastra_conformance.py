@@ -1,0 +1,123 @@
+"""Regressions of mastra found against the original (issue 16); every expected value
+below was produced by @mastra/rag 1.3.6 under node 20."""
+
+import pytest
+
+import chunkview
+from chunkview import ChunkerError
+from chunkview.core.chunkers.mastra.entry import MastraChunkEntry
+from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
+
+
+def run(text: str, options: dict):
+    try:
+        return chunkview.run("mastra.chunk", text, options)
+    except ChunkerError as error:
+        return error.to_json()
+
+
+def texts(result) -> list[str]:
+    return [chunk["text"] for chunk in result]
+
+
+REGEX = {"strategy": "recursive", "isSeparatorRegex": True}
+
+
+@pytest.mark.parametrize(
+    ("text", "separators", "expected"),
+    [
+        ("ap q\nr", ["\\p", "\\cJ"], ["a\\p q\nr"]),  # \p is "p" without the u flag
+        ("ý\n", ["\\b"], ["ý"]),  # \b is ASCII: no boundary around ý
+        ("a\nb", ["\\cJ"], ["a\\cJb"]),  # the joiner is the source text
+    ],
+)
+def test_js_regex_escapes(text, separators, expected):
+    assert texts(run(text, {**REGEX, "separators": separators})) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "expected"),
+    [
+        ("\\p", "apb", ["a", "b"]),
+        ("\\cJ", "a\nb", ["a", "b"]),
+        ("[^]", "ab", ["", "", ""]),
+        ("[]", "ab", ["ab"]),
+        ("(?<d>\\.)", "a.b", ["a", ".", "b"]),
+        ("\\b", "ýa b", ["ý", "a", " ", "b"]),
+        ("\\w", "éa", ["é", ""]),
+        ("\\d", "٣1", ["٣", ""]),
+        ("a{,2}", "a{,2}b", ["", "b"]),
+        ("\\u{2}", "uu-", ["", "-"]),
+        ("(a)|b", "xbyaz", ["x", None, "y", "a", "z"]),
+        ("(a)|\\1b", "xb", ["x", None, ""]),  # a backreference to nothing matches ""
+        ("[\\w-]", "a-!", ["", "", "!"]),
+        ("\\x4", "x4", ["", ""]),
+        ("\\8", "8", ["", ""]),
+    ],
+)
+def test_js_split_matches_v8(source, text, expected):
+    assert js_split(compile_js(source), text) == expected
+
+
+@pytest.mark.parametrize("source", ["a++", "(?i)a", "(?P<x>a)", "[z-a]", "(", "a{2,1}", "\\"])
+def test_what_v8_refuses_is_a_syntax_error(source):
+    result = run("abc", {"strategy": "character", "separator": source, "isSeparatorRegex": True})
+    assert result["error"] == "SyntaxError"
+
+
+def test_capture_group_without_match_reads_length_of_undefined():
+    result = run("b", {**REGEX, "separators": ["(a)|b"]})
+    assert result == {
+        "error": "TypeError",
+        "message": "Cannot read properties of undefined (reading 'length')",
+    }
+
+
+def test_capture_group_without_match_keep_end_spells_undefined():
+    assert texts(run("b", {**REGEX, "separators": ["(a)|b"], "keepSeparator": "end"})) == [
+        "bundefined"
+    ]
+
+
+def test_undefined_pieces_with_other_length_functions():
+    utf8 = {"$fn": "utf8"}
+    options = {"strategy": "character", "separator": "(a)|b", "isSeparatorRegex": True}
+    assert texts(run("xb yb", {**options, "lengthFunction": utf8})) == ["x", "", " y", ""]
+    assert run("xb yb", {**options, "lengthFunction": utf8, "addStartIndex": True})["error"] == (
+        "TypeError"
+    )
+    assert texts(run("xb yb", {**REGEX, "separators": ["(a)|b"], "lengthFunction": utf8})) == [
+        "x(a)|b(a)|b y(a)|b"
+    ]
+    result = run(
+        "xb yb", {**REGEX, "separators": ["(a)|b"], "lengthFunction": {"$fn": "wordpunct"}}
+    )
+    assert result["message"] == "Cannot read properties of undefined (reading 'match')"
+
+
+def test_sentence_white_space_ender_trims_before_the_last_word():
+    options = {"strategy": "sentence", "maxSize": 100, "sentenceEnders": ["\n"]}
+    assert texts(run("is\n\nA", options)) == ["is\n\nA"]
+
+
+@pytest.mark.parametrize("strategy", ["token", "semantic-markdown"])
+def test_encoding_is_loaded_before_the_overlap_check(strategy):
+    result = run("x", {"strategy": strategy, "maxSize": 1, "modelName": "llama-3"})
+    assert result["message"].startswith("Could not load tiktoken encoding")
+
+
+def test_cl100k_length_refuses_special_tokens_like_the_copied_js():
+    result = run("<|endofprompt|> ", {"strategy": "recursive", "lengthFunction": {"$fn": "cl100k"}})
+    assert result == {
+        "error": "Error",
+        "message": "The text contains a special token that is not allowed: <|endofprompt|>",
+    }
+    code = MastraChunkEntry().code({"strategy": "recursive", "lengthFunction": {"$fn": "cl100k"}})
+    assert "import { encodingForModel } from 'js-tiktoken';" in code
+    assert "encodingForModel('gpt-4')" in code
+
+
+def test_recursive_without_separators_joins_units_with_commas():
+    assert texts(run("o#No\nr", {"strategy": "recursive", "separators": []})) == ["o,#,N,o,\n,r"]
+    options = {"strategy": "recursive", "separators": [], "keepSeparator": True}
+    assert texts(run("o#No\nr", {**options, "maxSize": 3, "overlap": 1})) == ["o#N", "No", "r"]
