@@ -71,9 +71,19 @@ class Node:
         return self.tag is not None and self.tag != ""
 
     def raw_text(self) -> str:
-        return "".join(
-            child.raw if not child.is_element else child.raw_text() for child in self.children
-        )
+        """The raw text of every descendant text node, in order (no recursion: nesting
+        has no limit)."""
+        parts: list[str] = []
+        stack = [iter(self.children)]
+        while stack:
+            for child in stack[-1]:
+                if child.is_element:
+                    stack.append(iter(child.children))
+                    break
+                parts.append(child.raw)
+            else:
+                stack.pop()
+        return "".join(parts)
 
     @property
     def text(self) -> str:
@@ -235,17 +245,25 @@ def _select(root: Node, selector: str) -> list[Node]:
     way (results of a partly matching node come after those found without it)."""
     checkers = [_checker(m) for m in _SELECTOR_PART_RE.finditer(selector) if m.group(0).strip()]
 
-    def explore(node: Node, level: int) -> list[Node]:
+    # explore(node, level) as a stack of tasks, so nesting has no limit: a task is a
+    # (node, level) to explore, or (node, None) to emit the node at that point
+    found: list[Node] = []
+    tasks: list[tuple[Node, int | None]] = [(root, 0)] if checkers else []
+    while tasks:
+        node, level = tasks.pop()
+        if level is None:
+            found.append(node)
+            continue
         advanced = bool(node.tag) and level < len(checkers) and checkers[level](node)
         children = [c for c in node.children if c.is_element]
+        then: list[tuple[Node, int | None]] = [(c, level) for c in children]
         if advanced:
-            without = [n for c in children for n in explore(c, level)]
             if level + 1 == len(checkers):
-                return [node, *without]
-            return without + [n for c in children for n in explore(c, level + 1)]
-        return [n for c in children for n in explore(c, level)]
-
-    return explore(root, 0) if checkers else []
+                then.insert(0, (node, None))
+            else:
+                then += [(c, level + 1) for c in children]
+        tasks.extend(reversed(then))
+    return found
 
 
 def query(root: Node, selectors: str) -> list[Node]:
@@ -262,14 +280,25 @@ def query(root: Node, selectors: str) -> list[Node]:
 
 # ----- the two modes --------------------------------------------------------------------
 def _text_of(node: Node) -> str:
-    if not node.is_element:
-        return html_lib.unescape(node.raw)
-    text = node.text
-    for child in node.children:
-        child_text = _text_of(child)
-        if child_text:
-            text += " " + child_text
-    return trim(text)
+    """A node's text, then each child's (recursively), joined with spaces and trimmed;
+    worked bottom-up with a stack, so nesting has no limit."""
+    done: dict[int, str] = {}
+    stack = [(node, False)]
+    while stack:
+        current, opened = stack.pop()
+        if not current.is_element:
+            done[id(current)] = html_lib.unescape(current.raw)
+        elif not opened:
+            stack.append((current, True))
+            stack.extend((child, False) for child in reversed(current.children))
+        else:
+            text = current.text
+            for child in current.children:
+                child_text = done[id(child)]
+                if child_text:
+                    text += " " + child_text
+            done[id(current)] = trim(text)
+    return done[id(node)]
 
 
 def _xpath(node: Node, indexed: bool = True) -> str:

@@ -41,26 +41,35 @@ def _parser() -> html5lib.HTMLParser:
 
 def _text_of(element, out: list[str]) -> None:
     """Text content with cheerio's insertions: <br> as LF, LF LF around <p>, <ul>, <ol>,
-    and LF LF "- " at the start of each <li>."""
-    tag = element.tag if isinstance(element.tag, str) else None
-    if tag is None:  # a comment or processing instruction: no text
-        return
-    if tag == "br":
-        out.append("\n")
-        return
-    if tag == "li":
-        out.append("\n\n- ")
-    if element.text:
-        out.append(element.text)
-    for child in element:
-        around = isinstance(child.tag, str) and child.tag in ("p", "ul", "ol")
-        if around:
-            out.append("\n\n")
-        _text_of(child, out)
-        if around:
-            out.append("\n\n")
-        if child.tail:
-            out.append(child.tail)
+    and LF LF "- " at the start of each <li>. Walks with its own stack: nesting has no
+    limit (a string on the stack is text to add, anything else an element to open)."""
+    stack = [element]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        tag = item.tag if isinstance(item.tag, str) else None
+        if tag is None:  # a comment or processing instruction: no text
+            continue
+        if tag == "br":
+            out.append("\n")
+            continue
+        if tag == "li":
+            out.append("\n\n- ")
+        if item.text:
+            out.append(item.text)
+        later: list = []
+        for child in item:
+            around = isinstance(child.tag, str) and child.tag in ("p", "ul", "ol")
+            if around:
+                later.append("\n\n")
+            later.append(child)
+            if around:
+                later.append("\n\n")
+            if child.tail:
+                later.append(child.tail)
+        stack.extend(reversed(later))
 
 
 def html_text(text: str) -> str:
