@@ -14,6 +14,14 @@ from icu4py.breakers import CharacterBreaker, SentenceBreaker, WordBreaker
 
 _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 _BREAKERS = {"sentence": SentenceBreaker, "word": WordBreaker, "grapheme": CharacterBreaker}
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _for_icu(text: str) -> str:
+    """ICU is handed UTF-8, which has no lone surrogates; a JS string can hold them and
+    Intl.Segmenter breaks around one as around U+FFFD (checked under node 20), which is
+    also one code point here, so the offsets stay the same."""
+    return text if text.isascii() else _SURROGATE_RE.sub("\ufffd", text)
 
 
 def _unit_to_point_map(text: str):
@@ -32,14 +40,18 @@ def boundaries(text: str, kind: str, locale: str = "en") -> list[tuple[int, int]
     that cover the text in order."""
     if not text:
         return []
-    breaker = _BREAKERS[kind](text, _locale(locale))
+    breaker = _BREAKERS[kind](_for_icu(text), _locale(locale))
     to_point = _unit_to_point_map(text)
     return [(to_point(start), to_point(end)) for start, end in breaker.segments()]
 
 
 def sentences(text: str, locale: str = "en") -> list[str]:
     """The sentence segments of ``text`` (each keeps its trailing white space)."""
-    return list(SentenceBreaker(text, _locale(locale))) if text else []
+    if not text:
+        return []
+    if text.isascii() or not _SURROGATE_RE.search(text):
+        return list(SentenceBreaker(text, _locale(locale)))
+    return [text[start:end] for start, end in boundaries(text, "sentence", locale)]
 
 
 @lru_cache(maxsize=32)

@@ -31,6 +31,7 @@ _LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+$")  # the rule; _last_w
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _LETTER_RE = regex.compile(r"\p{L}")
 _NEEDS_HTML_RE = re.compile("[<&\x00]")
+_LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")  # after from_units only lone ones remain
 
 
 # ----- §5.2 HTML to text ------------------------------------------------------------------
@@ -122,11 +123,18 @@ def split_sentences(text: str, exclude_non_letter: bool = False) -> list[str]:
     return _sentences(normalized, exclude_non_letter)
 
 
+def _for_icu(text: str) -> str:
+    """ICU is handed UTF-8, which has no lone surrogates; a JS string can hold them and
+    Intl.Segmenter breaks around one as around U+FFFD (checked under node 20), also one
+    UTF-16 unit, so the offsets stay the same."""
+    return _LONE_SURROGATE_RE.sub("\ufffd", text)
+
+
 @lru_cache(maxsize=64)
 def _sentences(normalized: str, exclude_non_letter: bool) -> list[str]:
     upper = _uppercase_after_period(normalized)
     pieces, left = [], 0
-    for start, end in SentenceBreaker(from_units(upper), "en").segments():
+    for start, end in SentenceBreaker(_for_icu(from_units(upper)), "en").segments():
         segment = upper[start:end]
         word = _last_word(segment)
         if word and (word.lower() in ABBREVIATIONS or word.endswith(")")):
