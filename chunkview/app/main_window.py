@@ -32,6 +32,7 @@ from chunkview.app.menus import Menus
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.step_through import StepThrough
+from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core.document import Document
 from chunkview.core.model import Failure, InspectorModel
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.remembered = AppSettings(self.settings)
         self.model.options_by_entry.update(self.remembered.entry_options())
         self.menus = Menus(self)
+        self.views = Views(self)
         self.files.refresh_recent()
         self.theme_mode = self.remembered.theme()
         self.menus.themes[self.theme_mode].setChecked(True)
@@ -188,10 +190,10 @@ class MainWindow(QMainWindow):
     # ----- answers from the worker ---------------------------------------------------
     @Slot(object)
     def _on_finished(self, result: ChunkResult) -> None:
-        if self.model.accept(result) and result.tokens is None:
-            if result.generation == self.model.generation:
-                # after the decoration pass queued above: counting must not delay the paint
-                QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
+        shown = self.model.accept(result) and result.tokens is None
+        if shown and result.generation == self.model.generation:
+            # after the decoration pass queued above: counting must not delay the paint
+            QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
 
     @Slot(int, str, str, object)
     def _on_failed(self, generation: int, name: str, message: str, position: Any) -> None:
@@ -213,9 +215,8 @@ class MainWindow(QMainWindow):
             self.busy.show()
 
     def _show_result(self, result: ChunkResult) -> None:
-        layout = result.layout
         self.status_run.setText(
-            f"{len(layout.spans)} chunks · {len(layout.warnings)} warnings · "
+            f"{len(result.layout.spans)} chunks · {len(result.layout.warnings)} warnings · "
             f"{result.seconds * 1000:.0f} ms"
         )
         self._update_status()
@@ -265,9 +266,6 @@ class MainWindow(QMainWindow):
         self.menus.themes[mode].setChecked(True)
         self.remembered.set_theme(mode)
         self._apply_theme()
-
-    def set_dark(self, dark: bool) -> None:
-        self.set_theme("dark" if dark else "light")
 
     def _system_scheme_changed(self, *_: object) -> None:
         if self.theme_mode == "system":

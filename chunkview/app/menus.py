@@ -132,10 +132,10 @@ class Menus:
             navigate, "Previous Search H&it", lambda: self.step_hit(-1), Key.FindPrevious
         )
         self.next_warning = self._action(
-            navigate, "Next &Warning", lambda: self.step_warning(1), "F8"
+            navigate, "Next &Warning", lambda: self.step_warning(1), "Alt+F8"
         )
         self.previous_warning = self._action(
-            navigate, "Previous W&arning", lambda: self.step_warning(-1), "Shift+F8"
+            navigate, "Previous W&arning", lambda: self.step_warning(-1), "Alt+Shift+F8"
         )
 
         view = bar.addMenu("&View")

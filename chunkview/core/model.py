@@ -333,7 +333,7 @@ class InspectorModel:
         if kind == "warning":
             return sorted({w.start for w in layout.warnings})
         if kind == "hit":
-            query = result.request.query
+            query = self.query
             cached = self._hit_cache
             if cached is None or cached[0] is not layout or cached[1] != query:
                 words = matching_words(layout.document.text, query) if query.strip() else []

@@ -190,7 +190,13 @@ class Layout:
                 lo = mid + 1
             else:
                 hi = mid
-        for span in reversed(self.spans[max(0, lo - 2) : lo + 1]):
+        near = self.spans[max(0, lo - 2) : lo + 1]
+        # the chunk whose colour is painted there: its own part first, so a point inside
+        # an overlap belongs to the chunk it was first part of, not to the one repeating it
+        for span in reversed(near):
+            if span.own_start <= position < span.end and span.located != "missing":
+                return span
+        for span in reversed(near):
             if span.start <= position < span.end:
                 return span
         return None

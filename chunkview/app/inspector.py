@@ -1,0 +1,113 @@
+"""The chunk inspector: the selected chunk exactly as the library returned it.
+
+White space is drawn as marks, the overlap it repeats is shown apart, and a chunk placed
+only after normalising white space (or not found at all) gets a character diff against
+the source, so its text is never out of sight.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from PySide6.QtWidgets import QTextBrowser
+
+from chunkview.core.decorations import DIFF_STYLES
+from chunkview.core.inspect import character_diff, chunk_facts, show_white_space, source_slice
+from chunkview.core.model import InspectorModel
+
+#: the longest text the panel shows (a 10 MB chunk would make the panel crawl)
+SHOW_LIMIT = 50_000
+PLACED = {
+    "exact": "exact: the chunk's text is this slice of the document",
+    "normalized": "normalized: equal to the document but for white space or a rewrite",
+    "missing": "missing: the chunk's text is not in the document",
+}
+ONLY_IN_CHUNK = DIFF_STYLES["added"][0]
+ONLY_IN_SOURCE = DIFF_STYLES["removed"][0]
+
+
+def _pre(text: str) -> str:
+    shown = show_white_space(text[:SHOW_LIMIT])
+    more = f"\n… {len(text) - SHOW_LIMIT:,} more chars" if len(text) > SHOW_LIMIT else ""
+    return f'<pre style="white-space: pre-wrap">{html.escape(shown)}{more}</pre>'
+
+
+class ChunkInspector(QTextBrowser):
+    def __init__(self, model: InspectorModel) -> None:
+        super().__init__()
+        self.model = model
+        self.setOpenLinks(False)
+        self.setPlaceholderText("Select a chunk (click it, or a row of the table)")
+        self.shown: int | None = None
+        model.subscribe("selection", lambda _index: self.refresh())
+        model.subscribe("result", lambda _result: self.refresh())
+        model.subscribe("tokens", lambda _tokens: self.refresh())
+
+    def refresh(self) -> None:
+        result, index = self.model.result, self.model.selected
+        if result is None or index is None or index >= len(result.layout.spans):
+            self.shown = None
+            self.clear()
+            return
+        self.shown = index
+        self.setHtml(self.page(index))
+
+    def page(self, index: int) -> str:
+        result = self.model.result
+        assert result is not None
+        layout = result.layout
+        facts = chunk_facts(layout, index, result.tokens)
+        tokens = "…" if facts.tokens is None else f"{facts.tokens:,}"
+        rows = [
+            ("kind", html.escape(facts.kind)),
+            ("placed", html.escape(PLACED.get(facts.located, facts.located))),
+            ("offsets", f"{facts.start:,}–{facts.end:,} (own text from {facts.own_start:,})"),
+            (
+                "size",
+                f"{facts.chars:,} chars · {facts.utf8_bytes:,} UTF-8 bytes · "
+                f"{tokens} cl100k tokens",
+            ),
+        ]
+        for key, value in list(facts.metadata.items())[:20]:
+            shown = value if isinstance(value, str) else json.dumps(value, default=str)
+            rows.append((html.escape(str(key)), html.escape(shown[:300])))
+        table = "".join(
+            f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in rows if v is not None
+        )
+        parts = [f"<h3>Chunk #{facts.index}</h3><table>{table}</table>"]
+        if facts.overlap:
+            parts.append(
+                f"<p><b>Overlap</b>: repeats {len(facts.overlap):,} chars of the chunk before"
+                f"</p>{_pre(facts.overlap)}"
+            )
+        parts.append("<p><b>Text as the library returned it</b> (· space, → tab, ¶ line end)</p>")
+        parts.append(_pre(facts.text))
+        if facts.located != "exact":
+            parts.append(self._diff(index))
+        return "".join(parts)
+
+    def _diff(self, index: int) -> str:
+        layout = self.model.result.layout  # type: ignore[union-attr]
+        span = layout.spans[index]
+        start, end = source_slice(layout, span)
+        pieces = character_diff(span.text, layout.document.text[start:end])
+        out = []
+        for side, text in pieces:
+            shown = html.escape(show_white_space(text))
+            if side == "chunk":
+                out.append(f'<span style="background:{ONLY_IN_CHUNK}; color:#fff">{shown}</span>')
+            elif side == "source":
+                out.append(
+                    f'<span style="background:{ONLY_IN_SOURCE}; color:#fff"><s>{shown}</s></span>'
+                )
+            else:
+                out.append(shown)
+        where = "its place" if span.located == "normalized" else "its last known place"
+        return (
+            f"<p><b>Against the source</b> at {start:,}–{end:,} ({where}): "
+            f'<span style="background:{ONLY_IN_CHUNK}; color:#fff">&nbsp;only in the chunk&nbsp;'
+            f'</span> <span style="background:{ONLY_IN_SOURCE}; color:#fff">&nbsp;<s>only in '
+            f"the source</s>&nbsp;</span></p>"
+            f'<pre style="white-space: pre-wrap">{"".join(out)}</pre>'
+        )

@@ -1,0 +1,336 @@
+"""The parameter sweep: step one numeric option, plot what the chunks do.
+
+The rows come from core/sweep.py, computed in the chunking processes (all cores) by a
+thread that hands each row to the UI as it finishes. Five pyqtgraph plots share the
+value axis: chunk count, median and 95th-percentile size, the share of chunks over
+maxSize, the text lost and the warnings; a line marks the current value, and clicking a
+point applies its value.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from chunkview.core.model import InspectorModel
+from chunkview.core.sweep import SweepPlan, numeric_params, parse_values, pool_runner, run_sweep
+
+#: the plots, top to bottom: (title, figures drawn, unit on the left axis)
+PLOTS = (
+    ("chunks", ("chunks",), ""),
+    ("size", ("median", "p95"), "chars"),
+    ("over maxSize", ("over_max",), "%"),
+    ("text lost", ("lost",), "chars"),
+    ("warnings", ("warnings",), ""),
+)
+CURVE_COLOURS = {
+    "chunks": "#0072B2",
+    "median": "#009E73",
+    "p95": "#CC79A7",
+    "over_max": "#D55E00",
+    "lost": "#E69F00",
+    "warnings": "#56B4E9",
+}
+CURVE_NAMES = {"median": "median", "p95": "95th percentile"}
+#: the plot whose value axis is labelled (the bottom one)
+BOTTOM = PLOTS[-1][0]
+
+
+class _SweepJob(QObject):
+    """Runs one sweep at a time in a plain daemon thread (it only waits on the pool's
+    processes) and hands each row to the UI thread through a queued signal."""
+
+    row = Signal(int, object)  # sweep number, row
+    done = Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self, number: int, plan: SweepPlan, runner: Any) -> None:
+        self.cancel = threading.Event()
+        self.thread = threading.Thread(
+            target=self._run, args=(number, plan, runner, self.cancel), daemon=True
+        )
+        self.thread.start()
+
+    def _run(self, number: int, plan: SweepPlan, runner: Any, cancel: threading.Event) -> None:
+        rows = run_sweep(plan, runner)
+        try:
+            for row in rows:
+                if cancel.is_set():
+                    break
+                self.row.emit(number, row)
+        except Exception as error:  # a broken pool must not take the app down
+            self.row.emit(
+                number,
+                {"value": None, "error": {"name": type(error).__name__, "message": str(error)}},
+            )
+        finally:
+            rows.close()  # leaves the pool: its processes end
+            self.done.emit(number)
+
+    def wait(self, timeout: float) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout)
+
+
+class SweepPanel(QWidget):
+    def __init__(
+        self, model: InspectorModel, apply: Callable[[str, Any], None] | None = None
+    ) -> None:
+        super().__init__()
+        self.model = model
+        self.apply = apply or (
+            lambda name, value: model.set_options({**model.options, name: value})
+        )
+        self.runner: Any = None  # None: the chunking pool (tests may plug another in)
+        self.rows: list[dict[str, Any]] = []
+        self.number = 0
+        self.running = False
+        self.param_combo = QComboBox()
+        self.param_combo.currentIndexChanged.connect(self._param_picked)
+        self.values_edit = QLineEdit()
+        self.values_edit.setPlaceholderText("start:stop:step or a,b,c")
+        self.values_edit.returnPressed.connect(self.start)
+        self.run_button = QPushButton("Sweep")
+        self.run_button.clicked.connect(self.start)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.clicked.connect(self.stop)
+        self.stop_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("%v / %m values")
+        self.message = QLabel("Pick a numeric option and the values to try.")
+        self.message.setWordWrap(True)
+        pg.setConfigOptions(antialias=True)
+        self.plots_widget = pg.GraphicsLayoutWidget()
+        self.plots: dict[str, pg.PlotItem] = {}
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.markers: list[pg.InfiniteLine] = []
+        self._build_plots()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("option"))
+        row.addWidget(self.param_combo, 1)
+        row.addWidget(QLabel("values"))
+        row.addWidget(self.values_edit, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.progress, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(self.plots_widget, 1)
+        self._job = _SweepJob()
+        self._job.row.connect(self._add_row)
+        self._job.done.connect(self._finished)
+        model.subscribe("entry", lambda _entry: self._fill_params())
+        model.subscribe("result", lambda _result: self._mark_current())
+
+    # ----- plots ----------------------------------------------------------------------
+    def _build_plots(self) -> None:
+        self.plots_widget.setBackground(self.palette().color(self.backgroundRole()))
+        ink = self.palette().color(self.foregroundRole()).name()
+        first = None
+        for i, (title, figures, unit) in enumerate(PLOTS):
+            plot = self.plots_widget.addPlot(row=i, col=0)
+            names = " · ".join(
+                f'<span style="color:{CURVE_COLOURS[f]}">{CURVE_NAMES[f]}</span>'
+                for f in figures
+                if f in CURVE_NAMES
+            )
+            label = f"{title} ({unit})" if unit else title
+            plot.setTitle(
+                f'<span style="color:{ink}">{label}</span>' + (f"&nbsp; {names}" if names else ""),
+                size="8pt",
+            )
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            plot.setMouseEnabled(x=False, y=False)
+            plot.hideButtons()
+            plot.setMenuEnabled(False)
+            left = plot.getAxis("left")
+            left.setWidth(44)
+            left.enableAutoSIPrefix(False)
+            plot.getAxis("bottom").enableAutoSIPrefix(False)
+            if first is None:
+                first = plot
+            else:
+                plot.setXLink(first)
+            if i < len(PLOTS) - 1:
+                plot.getAxis("bottom").setStyle(showValues=False)
+            for figure in figures:
+                curve = plot.plot(
+                    [],
+                    [],
+                    pen=pg.mkPen(CURVE_COLOURS[figure], width=2),
+                    symbol="o",
+                    symbolSize=7,
+                    symbolBrush=CURVE_COLOURS[figure],
+                    symbolPen=None,
+                )
+                curve.sigPointsClicked.connect(self._point_clicked)
+                self.curves[figure] = curve
+            marker = pg.InfiniteLine(
+                angle=90, pen=pg.mkPen(ink, width=1.5, style=Qt.PenStyle.DashLine)
+            )
+            marker.hide()
+            plot.addItem(marker)
+            self.markers.append(marker)
+            self.plots[title] = plot
+
+    def _redraw(self) -> None:
+        good = [r for r in sorted(self.rows, key=lambda r: r["value"]) if r["error"] is None]
+        xs = [r["value"] for r in good]
+        for figure, curve in self.curves.items():
+            scale = 100 if figure == "over_max" else 1
+            curve.setData(xs, [r[figure] * scale for r in good])
+        for title, figures, _unit in PLOTS:
+            # from 0, so a flat line reads as what it is, and never a zero-height range
+            top = max(
+                [r[f] * (100 if f == "over_max" else 1) for r in good for f in figures] or [0]
+            )
+            self.plots[title].setYRange(0, max(top, 1) * 1.08, padding=0)
+        param = self.param_combo.currentData() or ""
+        self.plots[BOTTOM].setLabel("bottom", param)
+        self._mark_current()
+
+    def rows_by_value(self) -> dict[float, dict[str, Any]]:
+        return {row["value"]: row for row in self.rows}
+
+    def _mark_current(self) -> None:
+        """The line at the option's current value (hidden when it is not set)."""
+        param = self.param_combo.currentData()
+        defaults = {p.name: p.default for p in self.model.entry.params} if param else {}
+        value = self.model.options.get(param, defaults.get(param)) if param else None
+        for marker in self.markers:
+            marker.setVisible(isinstance(value, (int, float)))
+            if isinstance(value, (int, float)):
+                marker.setValue(value)
+
+    def _point_clicked(self, _curve: Any, points: Any, *_args: Any) -> None:
+        if len(points):
+            self.apply_value(points[0].pos().x())
+
+    def apply_value(self, value: float) -> None:
+        """Use ``value`` for the swept option (as a click on a point does)."""
+        param = self.param_combo.currentData()
+        params = {p.name: p for p in self.model.entry.params}
+        if param not in params:
+            return
+        if params[param].kind == "int":
+            value = round(value)
+        self.apply(param, value)
+        self.message.setText(f"Applied {param} = {value:g}")
+        self._mark_current()
+
+    # ----- choosing what to sweep -----------------------------------------------------
+    def _fill_params(self) -> None:
+        previous = self.param_combo.currentData()
+        self.param_combo.blockSignals(True)
+        self.param_combo.clear()
+        for param in numeric_params(self.model.entry, self.model.options):
+            self.param_combo.addItem(param.name, param.name)
+        index = self.param_combo.findData(previous)
+        self.param_combo.setCurrentIndex(max(index, 0))
+        self.param_combo.blockSignals(False)
+        self._param_picked()
+
+    def _param_picked(self) -> None:
+        param = next(
+            (p for p in self.model.entry.params if p.name == self.param_combo.currentData()),
+            None,
+        )
+        if param is None:
+            return
+        current = self.model.options.get(param.name, param.default)
+        if not isinstance(current, (int, float)) or current <= 0:
+            current = param.default if isinstance(param.default, (int, float)) else 1
+        low, high = current / 4, current * 2
+        if param.kind == "int":
+            step = max(1, round((high - low) / 16))
+            self.values_edit.setText(
+                f"{max(round(low), int(param.minimum or 0))}:{round(high)}:{step}"
+            )
+        else:
+            step = (high - low) / 16 or 0.05
+            self.values_edit.setText(f"{low:.3g}:{high:.3g}:{step:.2g}")
+        self._mark_current()
+
+    # ----- running --------------------------------------------------------------------
+    def start(self) -> bool:
+        """Sweep the chosen option over the typed values; False with a message when the
+        values cannot be read."""
+        param = self.param_combo.currentData()
+        if not param or not self.model.entry_id:
+            return False
+        kind = next(p.kind for p in self.model.entry.params if p.name == param)
+        try:
+            values = parse_values(self.values_edit.text(), integer=kind == "int")
+        except ValueError as error:
+            self.message.setText(str(error))
+            return False
+        self.stop()
+        self.number += 1
+        self.rows = []
+        self._redraw()
+        options = {k: v for k, v in self.model.options.items() if v is not None}
+        plan = SweepPlan(self.model.entry_id, self.model.sync_text(), options, param, values)
+        self.plan = plan
+        self.progress.setRange(0, len(values))
+        self.progress.setValue(0)
+        self.message.setText(f"Chunking at {len(values)} values of {param}…")
+        self.running = True
+        self.run_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self._job.start(self.number, plan, self.runner or pool_runner())
+        return True
+
+    def stop(self) -> None:
+        self._job.cancel.set()
+
+    def _add_row(self, number: int, row: dict[str, Any]) -> None:
+        if number != self.number:
+            return
+        if row.get("value") is None:  # the pool itself broke
+            self.message.setText(f"The sweep stopped: {row['error']['message']}")
+            return
+        self.rows.append(row)
+        self.progress.setValue(len(self.rows))
+        self._redraw()
+
+    def _finished(self, number: int) -> None:
+        if number != self.number:
+            return
+        self.running = False
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+        failed = [r for r in self.rows if r["error"]]
+        text = f"{len(self.rows)} values of {self.plan.param}. Click a point to use its value."
+        if failed:
+            first = failed[0]
+            text += (
+                f" {len(failed)} refused, e.g. {first['value']:g}: {first['error']['name']}: "
+                f"{first['error']['message'][:120]}"
+            )
+        self.message.setText(text)
+
+    def shutdown(self) -> None:
+        """Stop the sweep (the window closing); its processes end with it."""
+        self._job.cancel.set()
