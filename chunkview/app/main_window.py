@@ -190,10 +190,10 @@ class MainWindow(QMainWindow):
     # ----- answers from the worker ---------------------------------------------------
     @Slot(object)
     def _on_finished(self, result: ChunkResult) -> None:
-        shown = self.model.accept(result) and result.tokens is None
-        if shown and result.generation == self.model.generation:
-            # after the decoration pass queued above: counting must not delay the paint
-            QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
+        if self.model.accept(result) and result.tokens is None:
+            if result.generation == self.model.generation:
+                # after the decoration pass queued above: counting must not delay the paint
+                QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
 
     @Slot(int, str, str, object)
     def _on_failed(self, generation: int, name: str, message: str, position: Any) -> None:
