@@ -159,15 +159,22 @@ def _refuse_binary(data: bytes, name: str) -> None:
         raise DocumentError(f"{name}: this looks like a binary file (it holds NUL bytes)")
 
 
-def guess_encoding(data: bytes) -> str | None:
-    """The encoding ``data`` is most likely in (charset-normalizer), or None."""
+def likely_encodings(data: bytes, most: int = 3) -> list[str]:
+    """The encodings ``data`` is most likely in, best first (charset-normalizer)."""
     from charset_normalizer import from_bytes
 
+    found: list[str] = []
     for match in from_bytes(data[: 4 * _READ_BLOCK]):
         # without a byte order mark UTF-16/32 is a poor guess for text with no NUL bytes
-        if not match.encoding.startswith(("utf_16", "utf_32")):
-            return match.encoding
-    return None
+        if not match.encoding.startswith(("utf_16", "utf_32")) and match.encoding not in found:
+            found.append(match.encoding)
+    return found[:most]
+
+
+def guess_encoding(data: bytes) -> str | None:
+    """The encoding ``data`` is most likely in, or None."""
+    found = likely_encodings(data, 1)
+    return found[0] if found else None
 
 
 def decode_text(data: bytes, name: str, encoding: str | None = None) -> tuple[str, bool]:
@@ -209,8 +216,13 @@ def _decode(data: bytes, name: str, encoding: str | None) -> tuple[str, bool, st
         text = data.decode("utf-8-sig" if bom else "utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        guess = guess_encoding(data)
-        likely = f"; it is likely {guess}" if guess else ""
+        likely_ones = likely_encodings(data)
+        guess = likely_ones[0] if likely_ones else None
+        likely = ""
+        if likely_ones:
+            likely = "; it is likely " + " or ".join(
+                filter(None, [", ".join(likely_ones[:-1]), likely_ones[-1]])
+            )
         raise NotTextError(
             f"{name}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}, "
             f"line {line}){likely}: reopen it with that encoding or convert it to UTF-8",
@@ -297,9 +309,13 @@ def save_document(
         raise DocumentError(f"{name}: cannot be saved ({exc.strerror or exc})") from None
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise DocumentError(f"{name}: is not a regular file")
-    if info is not None and not os.access(target, os.W_OK):
-        if not overwrite_read_only:
-            raise ReadOnlyError(f"{name}: the file is read-only")
+    # read-only by its mode (as root can write anything) or to us
+    read_only = info is not None and (
+        not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+        or not os.access(target, os.W_OK)
+    )
+    if read_only and not overwrite_read_only:
+        raise ReadOnlyError(f"{name}: the file is read-only")
     # replace by rename (atomic) unless that would change what a rename cannot keep: an
     # owner we may not give back, or other hard links to the same file
     in_place = info is not None and (
