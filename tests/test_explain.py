@@ -352,3 +352,88 @@ def test_sentenceit_and_a_second_document():
     assert ctx.explain[0].at == 1 and ctx.explain[1].at == 2
     assert ctx.explain[1].text == "a new document (b): each is split on its own"
     assert len(spans) == 3
+
+
+# ----- agentos SemanticChunker -------------------------------------------------------------------
+CHUNKER = "agentos.SemanticChunker"
+NO_EXTRAS = {"minSize": 0, "overlap": 0}
+
+
+def test_semantic_chunker_heading():
+    spans = explained(CHUNKER, "# Title\n\nSome text.\n\n# Second\n\nMore text.\n", NO_EXTRAS)
+    assert reasons(spans) == [
+        ("start", "the start of the text"),
+        ("heading", "a heading line starts a chunk (respectHeadings)"),
+    ]
+
+
+def test_semantic_chunker_blank_line_after_target_size():
+    text = "Paragraph one is long enough here.\n\nParagraph two.\n"
+    spans = explained(CHUNKER, text, {"targetSize": 20, **NO_EXTRAS})
+    assert reasons(spans)[1] == ("blank-line", "a blank line after 35 units ≥ targetSize 20")
+
+
+def test_semantic_chunker_code_block_and_after_it():
+    spans = explained(CHUNKER, "Intro text.\n\n```\ncode\n```\n\nAfter.\n", NO_EXTRAS)
+    assert reasons(spans)[1:] == [
+        ("code-block", "a fence opens a code block, kept whole (preserveCodeBlocks)"),
+        ("after-code", "the code block before ended at its closing fence"),
+    ]
+
+
+def test_semantic_chunker_split_again_into_sentences():
+    text = "First sentence is here. Second sentence follows. Third one ends it."
+    options = {"targetSize": 30, "maxSize": 40, **NO_EXTRAS}
+    spans = explained(CHUNKER, text, options)
+    assert reasons(spans) == [
+        (
+            "start",
+            "the start of the text; split again: a segment of 68 units > maxSize 40, "
+            "sentences packed up to targetSize 30",
+        ),
+        (
+            "full-sentences",
+            "sentences packed up to 23 units; the next (24 units) would make 48 > targetSize 30",
+        ),
+        (
+            "full-sentences",
+            "sentences packed up to 24 units; the next (18 units) would make 43 > targetSize 30",
+        ),
+    ]
+
+
+def test_semantic_chunker_fixed_windows_moved_back_to_a_space():
+    text = "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk"
+    options = {"targetSize": 20, "maxSize": 25, "minSize": 5, "overlap": 0}
+    spans = explained(CHUNKER, text, options)
+    assert [s.text for s in spans] == [
+        "aaaa bbbb cccc dddd",
+        "eeee ffff gggg hhhh",
+        "iiii jjjj kkkk",
+    ]
+    assert reasons(spans)[2] == (
+        "fixed-space",
+        "fixed window of targetSize 20: the window before (from offset 20) moved back to the "
+        "last space at 39, more than minSize 5 in",
+    )
+
+
+def test_semantic_chunker_fixed_window_without_a_space():
+    spans = explained(CHUNKER, "x" * 50, {"targetSize": 20, "maxSize": 25, **NO_EXTRAS})
+    assert reasons(spans)[1] == (
+        "fixed",
+        "fixed window of targetSize 20: the window before (from offset 0) had no space more "
+        "than minSize 0 in to move back to",
+    )
+
+
+def test_semantic_chunker_merge_and_overlap():
+    text = "A long first paragraph here.\n\nTiny.\n\nAnother long paragraph.\n"
+    spans = explained(CHUNKER, text, {"targetSize": 5, "minSize": 10, "overlap": 5})
+    assert len(spans) == 2
+    assert reasons(spans)[1] == (
+        "blank-line",
+        "a blank line after 6 units ≥ targetSize 5; merged: a paragraph piece of 5 units "
+        "(trimmed) < minSize 10 joined the chunk before; overlap: the last 5 units of chunk 0 "
+        "repeated in front (overlap 5)",
+    )

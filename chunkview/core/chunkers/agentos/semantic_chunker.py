@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -45,6 +45,8 @@ class Config:
     overlap: Any = 100
     preserve_code_blocks: bool = True
     respect_headings: bool = True
+    #: where the splits note their cuts when the run explains itself (explain.py)
+    notes: list | None = field(default=None, compare=False)
 
     @classmethod
     def from_options(cls, options: dict[str, Any] | None) -> Config:
@@ -80,7 +82,10 @@ class Segment:
 
 
 def semantic_chunk(
-    text: str, options: dict[str, Any] | None = None, metadata: Any = None
+    text: str,
+    options: dict[str, Any] | None = None,
+    metadata: Any = None,
+    explain: list | None = None,
 ) -> list[dict[str, Any]]:
     """``new SemanticChunker(options).chunk(text, metadata)``: the chunk objects, in order.
 
@@ -90,14 +95,23 @@ def semantic_chunk(
     units = to_units(text or "")
     if is_blank(units):
         return []
+    if explain is not None:
+        config = replace(config, notes=[])
     segments = []
     for segment in line_pass(units, config):
+        if config.notes is not None:  # where each structural segment's pieces begin
+            config.notes.append(("segment", len(segments), segment))
         if not len(segment.text) <= config.max_size:  # NaN re-splits, as in JS
             segments.extend(paragraph_split(segment.text, segment.offset, config))
         else:
             segments.append(segment)
-    merged = merge_small(segments, config.min_size)
-    return with_overlap(merged, config.overlap, metadata, astral=units is not text)
+    merged = merge_small(segments, config.min_size, config.notes)
+    chunks = with_overlap(merged, config.overlap, metadata, astral=units is not text)
+    if explain is not None:
+        from chunkview.core.chunkers.agentos.explain import explain_semantic_chunker
+
+        explain_semantic_chunker(explain, config, segments, merged, chunks)
+    return chunks
 
 
 _W_NO_LF = W_CLASS.replace("\n", "")
@@ -180,6 +194,8 @@ def _pack(parts: list[str], base: int, joiner: str, config: Config, flush) -> li
     acc, acc_offset, running = "", base, base
     for part in parts:
         if acc and len(acc) + len(part) + len(joiner) > config.target_size:
+            if config.notes is not None:  # why the next piece starts at ``running``
+                config.notes.append(("full", running, len(acc), len(part), len(joiner)))
             flush(acc, acc_offset, pieces)
             acc, acc_offset = part, running
         elif acc:
@@ -200,6 +216,8 @@ def paragraph_split(text: str, base: int, config: Config) -> list[Segment]:
 
     def flush(acc: str, at: int, pieces: list[Segment]) -> None:
         if len(acc) > config.max_size:
+            if config.notes is not None:
+                config.notes.append(("resplit", at, len(acc), "sentence"))
             pieces.extend(sentence_split(acc, at, config))
         else:
             pieces.append(Segment(acc, at, "paragraph"))
@@ -215,6 +233,8 @@ def sentence_split(text: str, base: int, config: Config) -> list[Segment]:
 
     def flush(acc: str, at: int, pieces: list[Segment]) -> None:
         if len(acc) > config.max_size:
+            if config.notes is not None:
+                config.notes.append(("resplit", at, len(acc), "fixed"))
             pieces.extend(fixed_split(acc, at, config))
         else:
             pieces.append(Segment(acc, at, "sentence"))
@@ -249,6 +269,8 @@ def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
         previous, position = position, end
         while position < length and char_at(text, position) == " ":
             position += 1
+        if config.notes is not None:  # why the next window starts here
+            config.notes.append(("window", _offset(base + position), base + previous, base + end))
         if not position > previous:
             # the JS loop has no other state than the position: a repeat never ends
             if previous in stepped_back_from:
@@ -280,7 +302,7 @@ def _check_backward_split(text: str, base: int, config: Config) -> None:
     )
 
 
-def merge_small(segments: list[Segment], min_size: Any) -> list[Segment]:
+def merge_small(segments: list[Segment], min_size: Any, notes: list | None = None) -> list[Segment]:
     """Step 3: a small non-heading, non-code segment joins the one before it."""
     if len(segments) < 2:
         return [Segment(s.text, s.offset, s.boundary) for s in segments]
@@ -291,6 +313,8 @@ def merge_small(segments: list[Segment], min_size: Any) -> list[Segment]:
             and len(trim(segment.text)) < min_size
             and segment.boundary not in ("heading", "code-block")
         ):
+            if notes is not None:
+                notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
             merged[-1].text = merged[-1].text + "\n\n" + segment.text
         else:
             merged.append(Segment(segment.text, segment.offset, segment.boundary))
@@ -394,7 +418,7 @@ class SemanticChunkerEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        return semantic_chunk(document.text, options, ctx.metadata)
+        return semantic_chunk(document.text, options, ctx.metadata, ctx.explain)
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return chunk["boundaryType"]
