@@ -44,6 +44,7 @@ class DocumentView(QWidget):
         )
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setWordWrap(True)  # a long legend wraps rather than widen the window
         # a link in the legend switches between colouring boundaries by kind and by the
         # rule of their reason (a link takes no room from the search row)
         self.legend.linkActivated.connect(lambda link: self.set_colour_by_reason(link == "reason"))

@@ -71,9 +71,8 @@ class MainWindow(QMainWindow):
         splitter.setSizes([340, 620, 460])
         self.splitter = splitter
         self.setCentralWidget(splitter)
-        # teaching mode: hides the three panels and walks the boundaries (step_through.py)
-        self.step_through = StepThrough(self.model, [self.chunker, self.view, self.tabs])
-        splitter.addWidget(self.step_through)
+        # teaching mode: stands in for the panels and walks the boundaries (step_through.py)
+        self.step_through = StepThrough(self.model, self)
         # the widgets tests and the headless render reach for
         self.params, self.error_label = self.chunker.params, self.chunker.error_label
         self.pin_button, self.compare_label = self.chunker.pin_button, self.chunker.compare_label

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -85,16 +86,18 @@ class _StepEditor(ChunkEditor):
 
 
 class StepThrough(QWidget):
-    """The step-through panel. ``panels`` are the widgets it hides while it is shown."""
+    """The step-through panel. While active it is ``window``'s central widget in place of
+    the usual panels (taken out and put back whole, so the window's layout and sizes are
+    left as they were)."""
 
     #: the boundary now shown: the index of the chunk whose start it is
     stepped = Signal(int)
 
-    def __init__(self, model: InspectorModel, panels: list[QWidget] | None = None) -> None:
+    def __init__(self, model: InspectorModel, window: QMainWindow) -> None:
         super().__init__()
         self.model = model
-        self.panels = list(panels or [])
-        self._hidden: list[QWidget] = []
+        self.window_ = window
+        self._panels: QWidget | None = None  # the central widget while this one is shown
         self._text: str | None = None
         self._result: ChunkResult | None = None
         #: the chunk whose start boundary is shown (0: the start of the text)
@@ -177,7 +180,7 @@ class StepThrough(QWidget):
                 shortcut = QShortcut(QKeySequence(key), self, context=context)
                 shortcut.activated.connect(slot)
 
-        self.toggle_action = QAction("Step &through boundaries", self)
+        self.toggle_action = QAction("Step &through boundaries", window)
         self.toggle_action.setCheckable(True)
         self.toggle_action.setShortcut(QKeySequence("F9"))
         self.toggle_action.setToolTip(
@@ -202,20 +205,20 @@ class StepThrough(QWidget):
             self.toggle_action.setChecked(active)  # comes back here through toggled
             return
         if active:
-            self._hidden = [panel for panel in self.panels if panel.isVisible()]
-            for panel in self._hidden:
-                panel.hide()
+            self._panels = self.window_.takeCentralWidget()
+            self.window_.setCentralWidget(self)
             self.show()
             if self.model.result is not None:
                 self._show_result(self.model.result, keep_place=True)
             else:
                 self._show_step()
             self.setFocus()
-        else:
+        elif self._panels is not None:
+            self.window_.takeCentralWidget()  # this panel: kept for next time, not deleted
+            self.window_.setCentralWidget(self._panels)
+            self._panels.show()
+            self._panels = None
             self.hide()
-            for panel in self._hidden:
-                panel.show()
-            self._hidden = []
 
     # ----- walking ------------------------------------------------------------------------
     def spans(self) -> list[Span]:
