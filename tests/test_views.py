@@ -223,3 +223,21 @@ def test_sweep_reports_bad_values_and_refused_ones(qtbot, window):
     qtbot.waitUntil(lambda: not sweep.running, timeout=60000)
     assert "1 refused" in sweep.message.text() and "RangeError" in sweep.message.text()
     assert list(sweep.curves["chunks"].getData()[0]) == [100]
+
+
+def test_histogram_stacks_kinds_and_labels_each_limit_where_it_is(qtbot, window):
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "maxSize": 600})
+    open_sample(qtbot, window)
+    histogram = window.stats.histogram
+    assert histogram.limits.get("target") == 300 and histogram.limits.get("max") == 600
+    for role, name in (("target", "target 300"), ("max", "maxSize 600"), ("min", "minSize")):
+        line = histogram.lines[role]
+        assert line.value() == histogram.limits[role]
+        assert line.label.toPlainText().startswith(name)
+    located = [s for s in window.result.layout.spans if s.located != "missing"]
+    kinds = {s.kind for s in located}
+    assert set(histogram.bars) == kinds
+    total = sum(sum(bars.opts["height"]) for bars in histogram.bars.values())
+    assert total == len(located)
+    axis = histogram.getPlotItem().getAxis("bottom")
+    assert axis.labelText == "chunk size (UTF-16 code units)"

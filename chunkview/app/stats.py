@@ -1,89 +1,141 @@
-"""Size statistics and a small histogram with targetSize / maxSize / minSize marked."""
+"""Size statistics and a histogram of chunk sizes (pyqtgraph), stacked by boundary kind,
+with targetSize / maxSize / minSize drawn as labelled lines where they are."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from chunkview.app import theme
 
 BINS = 24
 LIMIT_COLOURS = {"target": "#009E73", "max": "#D55E00", "min": "#0072B2"}
+LIMIT_NAMES = {"target": "target", "max": "maxSize", "min": "minSize"}
+UNIT_NAMES = {"units": "UTF-16 code units", "bytes": "UTF-8 bytes"}
+#: most kinds drawn apart (the rest are summed as "other")
+MAX_KINDS = 6
+#: above this many chunks the bars are not split by kind (reading every kind costs)
+KINDS_UP_TO = 20_000
 
 
-class Histogram(QWidget):
+def stacked_counts(
+    sizes: list[int], kinds: list[str] | None, top: float, bins: int = BINS
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Bin edges over 0..top and the count of each kind's chunks per bin (the most common
+    kinds apart, the rest as "other")."""
+    edges = np.linspace(0, top, bins + 1)
+    values = np.minimum(np.asarray(sizes, dtype=float), top)
+    if not kinds or len(kinds) != len(sizes):
+        return edges, {"chunks": np.histogram(values, edges)[0]}
+    names, counts = np.unique(np.asarray(kinds), return_counts=True)
+    common = [str(n) for n in names[np.argsort(-counts, kind="stable")]][:MAX_KINDS]
+    labels = np.asarray([k if k in common else "other" for k in kinds])
+    stacks = {}
+    for name in [*common, "other"]:
+        chosen = values[labels == name]
+        if len(chosen):
+            stacks[name] = np.histogram(chosen, edges)[0]
+    return edges, stacks
+
+
+class Histogram(pg.PlotWidget):
+    """Chunk sizes as bars stacked by boundary kind, with the size limits drawn as
+    labelled lines where they are."""
+
     def __init__(self) -> None:
         super().__init__()
         self.sizes: list[int] = []
+        self.kinds: list[str] | None = None
         self.limits: dict[str, float] = {}
         self.unit = "chars"
-        self.setMinimumHeight(110)
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        self.lines: dict[str, pg.InfiniteLine] = {}
+        self.setMinimumHeight(140)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        plot = self.getPlotItem()
+        for name in ("left", "bottom"):
+            plot.getAxis(name).enableAutoSIPrefix(False)
+        plot.setLabel("left", "chunks")
+        self.legend = plot.addLegend(offset=(-8, 8), labelTextSize="8pt")
 
     def sizeHint(self) -> QSize:
-        return QSize(260, 140)
+        return QSize(260, 180)
 
-    def set_data(self, sizes: list[int], limits: dict[str, float], unit: str) -> None:
-        self.sizes, self.limits, self.unit = sizes, limits, unit
-        self.update()
+    def set_data(
+        self,
+        sizes: list[int],
+        limits: dict[str, float],
+        unit: str,
+        kinds: list[str] | None = None,
+    ) -> None:
+        self.sizes, self.limits, self.unit, self.kinds = list(sizes), dict(limits), unit, kinds
+        self._draw()
 
-    def paintEvent(self, event) -> None:
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    def _draw(self) -> None:
+        plot = self.getPlotItem()
+        plot.clear()
+        self.legend.clear()
+        self.bars, self.lines = {}, {}
         palette = self.palette()
-        rect = QRectF(self.rect()).adjusted(8, 8, -8, -22)
-        painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
-        text_colour = palette.color(QPalette.ColorRole.Text)
+        ink = palette.color(QPalette.ColorRole.Text)
+        self.setBackground(palette.color(QPalette.ColorRole.Base))
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setTextPen(ink)
+            plot.getAxis(name).setPen(ink)
+        plot.setLabel("bottom", f"chunk size ({UNIT_NAMES.get(self.unit, self.unit)})")
         if not self.sizes:
-            painter.setPen(text_colour)
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "no chunks")
+            plot.setTitle("no chunks", color=ink)
             return
-        top = max(max(self.sizes), *(v for v in self.limits.values() if v > 0), 1)
-        counts = [0] * BINS
-        for size in self.sizes:
-            counts[min(int(size / top * BINS), BINS - 1)] += 1
-        tallest = max(counts)
-        width = rect.width() / BINS
-        bar = QColor(theme.CHUNK_HUES[0])
-        for i, count in enumerate(counts):
-            height = rect.height() * count / tallest
-            painter.fillRect(
-                QRectF(rect.left() + i * width + 1, rect.bottom() - height, width - 2, height), bar
+        plot.setTitle(None)
+        shown_limits = {r: v for r, v in self.limits.items() if r in LIMIT_COLOURS and v > 0}
+        top = max(max(self.sizes), *shown_limits.values(), 1) * 1.04
+        edges, stacks = stacked_counts(self.sizes, self.kinds, top)
+        width = edges[1] - edges[0]
+        base = np.zeros(len(edges) - 1)
+        for name, counts in stacks.items():
+            colour = theme.kind_colour(name) if name not in ("chunks", "other") else None
+            brush = colour or pg.mkColor(theme.CHUNK_HUES[0] if name == "chunks" else "#999999")
+            bars = pg.BarGraphItem(
+                x0=edges[:-1],
+                y0=base.copy(),
+                width=width * 0.92,
+                height=counts,
+                brush=brush,
+                pen=None,
             )
-        for role, value in sorted(self.limits.items()):
-            if role not in LIMIT_COLOURS or value <= 0:
-                continue
-            x = rect.left() + rect.width() * min(value / top, 1)
-            painter.setPen(QPen(QColor(LIMIT_COLOURS[role]), 2, Qt.PenStyle.DashLine))
-            painter.drawLine(x, rect.top(), x, rect.bottom())
-        painter.setPen(text_colour)
-        painter.drawText(
-            QRectF(rect.left(), rect.bottom() + 3, rect.width(), 16),
-            Qt.AlignmentFlag.AlignLeft,
-            "0",
-        )
-        painter.drawText(
-            QRectF(rect.left(), rect.bottom() + 3, rect.width(), 16),
-            Qt.AlignmentFlag.AlignRight,
-            f"{top:g} {self.unit}",
-        )
-        legend = "   ".join(
-            f"{'maxSize' if r == 'max' else 'minSize' if r == 'min' else 'target'}"
-            for r in sorted(self.limits)
-            if r in LIMIT_COLOURS
-        )
-        if legend:
-            x = rect.left() + 40
-            for role in sorted(self.limits):
-                if role not in LIMIT_COLOURS:
-                    continue
-                painter.setPen(QColor(LIMIT_COLOURS[role]))
-                label = {"max": "max", "min": "min", "target": "target"}[role]
-                painter.drawText(
-                    QRectF(x, rect.bottom() + 3, 80, 16), Qt.AlignmentFlag.AlignLeft, f"┆ {label}"
-                )
-                x += 62
+            plot.addItem(bars)
+            if name != "chunks":
+                self.legend.addItem(bars, name)
+            self.bars[name] = bars
+            base += counts
+        tallest = max(base.max(), 1)
+        plot.setYRange(0, tallest * 1.25, padding=0)
+        step = max(1, int(np.ceil(tallest / 5)))  # whole chunks on the count axis
+        plot.getAxis("left").setTickSpacing(step, step)
+        plot.setXRange(0, top, padding=0.01)
+        for i, (role, value) in enumerate(sorted(shown_limits.items(), key=lambda rv: rv[1])):
+            colour = LIMIT_COLOURS[role]
+            line = pg.InfiniteLine(
+                pos=value,
+                angle=90,
+                pen=pg.mkPen(colour, width=2, style=Qt.PenStyle.DashLine),
+                label=f"{LIMIT_NAMES[role]} {value:g}",
+                labelOpts={
+                    "position": 0.95 - 0.12 * i,  # staggered, so close lines stay readable
+                    "color": colour,
+                    # the label on the side with room: left of a line near the right edge
+                    "anchors": [(1, 0.5), (1, 0.5)] if value > top * 0.7 else [(0, 0.5), (0, 0.5)],
+                    "fill": palette.color(QPalette.ColorRole.Base),
+                },
+            )
+            plot.addItem(line)
+            self.lines[role] = line
 
 
 class StatsPanel(QWidget):
@@ -126,6 +178,10 @@ class StatsPanel(QWidget):
             f"<tr><td>{k}</td><td align=right>&nbsp;&nbsp;{v}</td></tr>" for k, v in rows
         )
         self.summary.setText(
-            f"<table>{table}</table><small>min / median / max; histogram in {unit}</small>"
+            f"<table>{table}</table><small>min / median / max; histogram in "
+            f"{UNIT_NAMES.get(unit, unit)}</small>"
         )
-        self.histogram.set_data(sizes, limits, unit)
+        kinds = None
+        if len(layout.spans) <= KINDS_UP_TO:
+            kinds = [s.kind for s in layout.spans if s.located != "missing"]
+        self.histogram.set_data(sizes, limits, unit, kinds)
