@@ -1,17 +1,21 @@
 """agentos SemanticChunker and ChunkingEngine on 1 MB and 10 MB of corpus text.
 
 Prints MB/s beside the node original measured in the same run when the JS packages are
-installed (see bench/_common.py), otherwise beside the figure the issue quotes.
-Run: python bench/agentos.py
+installed (see bench/_common.py), otherwise beside the figure the issue quotes. Both sides
+time one chunking of a text already in memory (the app builds its Document once per
+document or edit, and runs the port on it for every option change).
+Run: python bench/agentos.py [--quick] [--json]
 """
 
 from __future__ import annotations
 
+import json
 import sys
 
 from _common import best_of, corpus_text, node_seconds, report
 
 import chunkview
+from chunkview import Document
 
 NODE_SEMANTIC = """
 import { SemanticChunker } from '@framers/agentos';
@@ -36,34 +40,52 @@ console.log(best);
 
 def main() -> None:
     sizes = [1, 10] if "--quick" not in sys.argv else [1]
+    as_json = "--json" in sys.argv
+    rows = []
+
+    def measure(label, entry, options, text, mb, script, quoted=None):
+        document = Document(text)
+        seconds = best_of(lambda: chunkview.run(entry, document, options))
+        peer = node_seconds(script, text)
+        rate, peer_rate = mb / seconds, (mb / peer if peer else None)
+        rows.append(
+            {
+                "case": label,
+                "mb_per_s": round(rate, 2),
+                "peer": "node original" if peer_rate else "figure measured earlier",
+                "peer_mb_per_s": round(peer_rate or quoted, 2) if (peer_rate or quoted) else None,
+                "ratio": round(rate / (peer_rate or quoted), 2) if (peer_rate or quoted) else None,
+            }
+        )
+        if not as_json:
+            report(label, mb, seconds, "node original", peer_rate, quoted)
+
     for mb in sizes:
         text = corpus_text(mb * 1_000_000)
         real_mb = len(text.encode("utf-8")) / 1e6
-        seconds = best_of(lambda t=text: chunkview.run("agentos.SemanticChunker", t))
-        peer = node_seconds(NODE_SEMANTIC, text)
-        report(
+        measure(
             f"SemanticChunker defaults, {mb} MB",
+            "agentos.SemanticChunker",
+            {},
+            text,
             real_mb,
-            seconds,
-            "node original",
-            real_mb / peer if peer else None,
+            NODE_SEMANTIC,
             61 if mb == 1 else None,
         )
         # overlap 0: the default 64 hangs in the original on the corpus's long table rules
         for strategy in ("fixed", "hierarchical", "layout"):
-            options = {"strategy": strategy, "chunkSize": 512, "chunkOverlap": 0}
-            seconds = best_of(
-                lambda o=options, t=text: chunkview.run("agentos.ChunkingEngine", t, o)
-            )
-            peer = node_seconds(NODE_ENGINE % strategy, text)
-            report(
+            measure(
                 f"ChunkingEngine {strategy} 512/0, {mb} MB",
+                "agentos.ChunkingEngine",
+                {"strategy": strategy, "chunkSize": 512, "chunkOverlap": 0},
+                text,
                 real_mb,
-                seconds,
-                "node original",
-                real_mb / peer if peer else None,
+                NODE_ENGINE % strategy,
                 54 if (strategy, mb) == ("layout", 10) else None,
             )
+    if as_json:
+        ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
+        print(json.dumps({"rows": rows, "lowest_ratio": min(ratios) if ratios else None}))
 
 
 if __name__ == "__main__":
