@@ -818,8 +818,8 @@ class ChunkService:
             raise Stopped(
                 "time",
                 f"stopped after {now - running.began:.3g} s: {running.what} did not finish "
-                f"within the {running.budget:g} s budget; the original may never return "
-                "with these settings",
+                f"within the {running.budget:g} s budget: with these settings the original "
+                "may never return, or this document needs a larger budget",
             )
         rss = _rss(process.pid)
         if rss > self.max_memory:
