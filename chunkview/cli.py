@@ -383,7 +383,7 @@ USAGE = (
     "       chunkview diff FILE --entry A [--options JSON] [--entry-b B] [--options-b JSON] "
     "[--json]\n"
     "       chunkview eval FILE --entry ENTRY --questions Q.jsonl [--retriever bm25|hash64|"
-    "minilm|none] [--top-k 5] [--json]\n"
+    "minilm|none] [--top-k 5] [--param P --values V] [--json]\n"
     "       chunkview audit PATH... --entry ENTRY [--options JSON] [--jobs N] "
     "[--format jsonl|csv|table] [--fail-on KINDS]\n"
     "       chunkview sweep FILE --entry E [--options JSON] --param NAME --values 200:2000:100 "

@@ -203,3 +203,45 @@ def test_the_eval_command_prints_per_question_and_mean_figures(tmp_path):
     assert "mean of 1 questions" in table.stdout and "retriever none" in table.stdout
     bad = run("--top-k", "0")
     assert bad.returncode == 2 and bad.stderr == "chunkview eval: --top-k must be 1 or more\n"
+
+
+def test_eval_over_values_of_one_option_matches_each_layout(tmp_path):
+    from chunkview import api
+
+    root = Path(__file__).resolve().parent.parent
+    doc = tmp_path / "fruit.txt"
+    doc.write_text(TEXT, encoding="utf-8")
+    start = TEXT.index("yellow fruit")
+    questions = tmp_path / "q.jsonl"
+    ref = {"content": "yellow fruit", "start_index": start, "end_index": start + 12}
+    questions.write_text(json.dumps({"question": "yellow bananas", "references": [ref]}) + "\n")
+    base = {"strategy": "sentence", "overlap": 0}
+    command = [sys.executable, "-m", "chunkview", "eval", str(doc), "--entry", "mastra.chunk"]
+    sweep = ["--param", "maxSize", "--values", "45,200", "--jobs", "1", "--json"]
+    done = subprocess.run(
+        [
+            *command,
+            "--options",
+            json.dumps(base),
+            "--questions",
+            str(questions),
+            *sweep,
+            "--top-k",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "leaked" not in done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    assert [row["value"] for row in rows] == [45, 200]
+    for row in rows:
+        layout = api.spans("mastra.chunk", TEXT, {**base, "maxSize": row["value"]})
+        report = evaluate(layout, load_questions(questions), "bm25", 1)
+        assert row["chunks"] == report.chunks
+        assert row["iou_omega"] == pytest.approx(report.means["iou_omega"])
+        assert row["recall"] == pytest.approx(report.means["recall"])
+    assert rows[0]["chunks"] > rows[1]["chunks"]

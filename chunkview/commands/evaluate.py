@@ -28,6 +28,12 @@ def _parse(argv: list[str]):
     parser.add_argument("--top-k", type=int, default=5, help="chunks retrieved per question")
     parser.add_argument("--embedder", help="embedder the chunker uses (hash64, minilm)")
     parser.add_argument("--tokenizer", help="tokenizer the chunker uses (wordpunct, cl100k)")
+    parser.add_argument(
+        "--param", help="step this numeric option and print the means at each value"
+    )
+    parser.add_argument("--values", help="with --param: start:stop:step or a,b,c")
+    parser.add_argument("--jobs", type=int, help="with --param: chunking processes")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per value")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
@@ -61,6 +67,65 @@ def format_report(report) -> str:
     return "\n".join(lines)
 
 
+def format_sweep(param: str, rows: list[dict]) -> str:
+    """Mean figures per value of the stepped option, and which value scores best."""
+    lines = [f"{param:>10}  chunks  recall  precis     IoU   precΩ    IoUΩ  whole"]
+    for row in rows:
+        if row.get("error"):
+            lines.append(f"{row['value']:>10g}  {row['error']}")
+            continue
+        whole = f"{100 * row['whole']:.0f}%" if row["whole"] is not None else "-"
+        lines.append(
+            f"{row['value']:>10g}  {row['chunks']:>6}  {_figure(row['recall'])}  "
+            f"{_figure(row['precision'])}  {_figure(row['iou'])}  "
+            f"{_figure(row['precision_omega'])}  {_figure(row['iou_omega'])}  {whole:>5}"
+        )
+    scored = [r for r in rows if not r.get("error")]
+    for name in ("iou", "iou_omega"):
+        ranked = [r for r in scored if r.get(name) is not None]
+        if ranked:
+            best = max(ranked, key=lambda r: r[name])
+            lines.append(f"best {name}: {param} = {best['value']:g} ({best[name]:.3f})")
+    return "\n".join(lines)
+
+
+def sweep_rows(args, document, options, questions, retriever) -> list[dict]:
+    """One row of means per value, computed on the chunking pool."""
+    from chunkview.core import registry
+    from chunkview.core.eval import eval_point
+    from chunkview.core.service import ChunkPool, Job
+    from chunkview.core.sweep import parse_values
+
+    param = registry.get(args.entry).param(args.param)
+    if param is None or param.kind not in ("int", "float"):
+        raise UsageError(f"--param: {args.entry} has no number option {args.param!r}")
+    if not args.values:
+        raise UsageError("--param needs --values (start:stop:step or a,b,c)")
+    try:
+        values = parse_values(args.values, integer=param.kind == "int")
+    except ValueError as exc:
+        raise UsageError(f"--values: {exc}") from None
+    jobs = [
+        Job(
+            eval_point,
+            (args.entry, document, options, questions, retriever, args.top_k, args.param, v),
+            label=f"{args.param}={v:g}",
+        )
+        for v in values
+    ]
+    rows = []
+    with ChunkPool(args.jobs, timeout=args.timeout) as pool:
+        for outcome in pool.map(jobs):
+            if outcome.ok:
+                rows.append(outcome.value)
+            else:
+                error = outcome.error
+                rows.append(
+                    {"value": values[outcome.index], "error": f"{error.name}: {error.message}"}
+                )
+    return rows
+
+
 def main(argv: list[str]) -> int:
     from chunkview import api
     from chunkview.core import registry
@@ -90,6 +155,15 @@ def main(argv: list[str]) -> int:
     except (DocumentError, QuestionsError) as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
         return 1
+    if args.param:
+        try:
+            rows = sweep_rows(args, document, options, questions, retriever)
+        except UsageError as exc:
+            print(f"chunkview eval: {exc}", file=sys.stderr)
+            return 2
+        data = {"param": args.param, "retriever": retriever, "top_k": args.top_k, "rows": rows}
+        print(dumps(data, indent=None) if args.json else format_sweep(args.param, rows))
+        return 0
     try:
         layout = api.spans(
             args.entry, document, options, embedder=args.embedder, tokenizer=args.tokenizer

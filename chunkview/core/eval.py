@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -171,6 +171,18 @@ def scores(excerpts: Sequence[Range], retrieved: Sequence[Range]) -> Scores:
 # retrievers -----------------------------------------------------------------------------
 
 
+def _thread_lock_for_tqdm() -> None:
+    """bm25s makes tqdm bars even when they are hidden, and tqdm's first bar makes a
+    multiprocessing lock: a semaphore a killed chunking process would leak. A thread lock
+    does here."""
+    import threading
+
+    import tqdm
+
+    if getattr(tqdm.tqdm, "_lock", None) is None:
+        tqdm.tqdm.set_lock(threading.RLock())
+
+
 class Ranker:
     """Ranks a layout's chunks for queries; the index or the embeddings are built once."""
 
@@ -200,6 +212,7 @@ class Ranker:
         return sorted(range(len(self.chunks)), key=lambda i: (-float(similarity[i]), i))
 
     def _rank_bm25(self, query: str) -> list[int]:
+        _thread_lock_for_tqdm()
         import bm25s
 
         if self._bm25 is None:
@@ -372,3 +385,30 @@ def questions_jsonl(questions: Sequence[Question]) -> str:
             json.dumps({"question": q.question, "references": references}, ensure_ascii=False)
         )
     return "".join(line + "\n" for line in lines)
+
+
+def eval_point(
+    entry_id: str,
+    document: Any,
+    options: Mapping[str, Any],
+    questions: Sequence[Question],
+    retriever: str | None,
+    top_k: int,
+    param: str | None = None,
+    value: float | None = None,
+) -> dict[str, Any]:
+    """Chunk ``document`` with ``options`` (``param`` set to ``value`` when given) and
+    return the mean figures of ``questions`` with the chunk count (a pool job: it runs in
+    a chunking process under the watchdog)."""
+    from chunkview.core import registry
+    from chunkview.core.entry import RunContext
+    from chunkview.core.spans import chunk_layout
+
+    entry = registry.get(entry_id)
+    chosen = {k: v for k, v in options.items() if v is not None}
+    if param is not None:
+        chosen[param] = value
+    entry.check_options(chosen)
+    _, layout = chunk_layout(entry, document, chosen, RunContext())
+    report = evaluate(layout, questions, retriever, top_k)
+    return {"value": value, "chunks": report.chunks, **report.means}
