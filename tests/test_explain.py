@@ -70,6 +70,7 @@ CASES = [
     ("agentos.ChunkingEngine", {"strategy": "fixed"}),
     ("agentos.ChunkingEngine", {"strategy": "semantic"}),
     ("agentos.ChunkingEngine", {"strategy": "hierarchical"}),
+    ("agentos.ChunkingEngine", {"strategy": "layout", "chunkOverlap": 0}),
     ("smartchunk", {}),
     ("smartchunk", {"maxSize": 64, "minSize": 30}),
     ("mastra.chunk", {}),
@@ -436,4 +437,63 @@ def test_semantic_chunker_merge_and_overlap():
         "a blank line after 6 units ≥ targetSize 5; merged: a paragraph piece of 5 units "
         "(trimmed) < minSize 10 joined the chunk before; overlap: the last 5 units of chunk 0 "
         "repeated in front (overlap 5)",
+    )
+
+
+# ----- agentos ChunkingEngine ------------------------------------------------------------------
+ENGINE = "agentos.ChunkingEngine"
+WORDS = "aaaa bbbb cccc dddd eeee ffff gggg"
+
+
+def test_engine_window_steps_back_to_white_space_and_overlaps():
+    spans = explained(ENGINE, WORDS, {"strategy": "fixed", "chunkSize": 12, "chunkOverlap": 5})
+    assert [s.text for s in spans[:2]] == ["aaaa bbbb", "bbbb cccc"]
+    assert reasons(spans)[1] == (
+        "window-space",
+        "the window of chunkSize 12 from 0 stepped back to the white space at 9; this window "
+        "starts chunkOverlap 5 units before that end, at 4",
+    )
+
+
+def test_engine_hard_cut_without_white_space():
+    spans = explained(ENGINE, "x" * 30, {"strategy": "fixed", "chunkSize": 12, "chunkOverlap": 0})
+    assert reasons(spans)[2] == (
+        "window-hard",
+        "the window of chunkSize 12 from 12 had no white space to step back to: a hard cut",
+    )
+
+
+def test_engine_hierarchical_sections():
+    text = "Intro.\n\n# One\n\nBody one.\n\n## Two\n\n" + "word " * 30
+    options = {"strategy": "hierarchical", "chunkSize": 100, "chunkOverlap": 0}
+    spans = explained(ENGINE, text, options)
+    assert reasons(spans)[:3] == [
+        ("preamble", "the text before the first heading"),
+        ("heading", "heading “One” (level 1) starts a section"),
+        (
+            "heading",
+            "heading “Two” (level 2) starts a section; its body of 149 units > chunkSize 100: "
+            "cut into windows",
+        ),
+    ]
+
+
+def test_engine_layout_blocks():
+    text = "Prose here.\n```\ncode\n```\n| a | b |\n| 1 | 2 |\nMore prose."
+    spans = explained(ENGINE, text, {"strategy": "layout", "chunkSize": 100, "chunkOverlap": 0})
+    assert [r[0] for r in reasons(spans)] == ["prose", "code-block", "table", "prose"]
+    assert reasons(spans)[2][1] == "lines holding “|”: the table kept whole"
+
+
+def test_engine_semantic_similarity_below_the_threshold():
+    from chunkview.core.embed import cosine, embed_cached
+
+    text = "Cats purr softly. Cats nap often. Quantum fields fluctuate."
+    options = {"strategy": "semantic", "chunkSize": 100, "chunkOverlap": 0}
+    spans = explained(ENGINE, text, options, embedder="hash64")
+    a, b = embed_cached("hash64", ["Cats nap often.", "Quantum fields fluctuate."])
+    assert [s.text for s in spans] == ["Cats purr softly. Cats nap often.", text[34:]]
+    assert reasons(spans)[1] == (
+        "similarity",
+        f"similarity {cosine(a, b):.3f} of the two sentences here < 0.3: a new group",
     )

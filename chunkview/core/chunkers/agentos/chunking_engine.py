@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 import regex
 
+from chunkview.core.chunkers.agentos import engine_explain as why
 from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
 from chunkview.core.entry import Entry, Param, RunContext, js_literal
@@ -65,6 +66,8 @@ class _Windows:
             raise OptionError(name, f"takes a number, got {js_literal(value)}") from None
         self.source = origin_units  # the whole input, for saying where a hang happens
         self.chunks: list[dict[str, Any]] = []
+        #: ctx.explain when the run explains its cuts (engine_explain.py), else None
+        self.notes: list | None = None
         # back to Python strings; a text without surrogates needs no conversion per piece
         self.text = from_units if has_surrogates(origin_units) else str
 
@@ -128,6 +131,8 @@ class _Windows:
             following = end - overlap
             if following <= 0:
                 following = end
+            if self.notes is not None:
+                why.window(self, content, origin, position, end, following)
             if following <= position:
                 if position in stepped_back_from:
                     self._stall(content, origin, position, end)
@@ -269,17 +274,22 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
         embedder, [windows.text(p) for p in parts], progress=ctx.progress, check=ctx.check
     )
     groups, current = [], [parts[0]]
+    cut_similarities: list[float] = []  # for the reasons only
     for i in range(1, len(parts)):
         similarity = cosine(vectors[i - 1], vectors[i])
         if similarity < SIMILARITY_THRESHOLD:  # NaN makes no boundary
+            if windows.notes is not None:
+                cut_similarities.append(similarity)
             groups.append(current)
             current = []
         current.append(parts[i])
     groups.append(current)
     origin = 0
-    for group in groups:
+    for number, group in enumerate(groups):
         text = trim(" ".join(group))
         origin = max(units.find(group[0], origin), 0)
+        if windows.notes is not None:
+            why.group(windows, number, cut_similarities, text)
         if len(text) > 2 * windows.size:
             windows.split(text, origin)
         else:
@@ -326,6 +336,8 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             if ancestors:
                 meta["ancestorHeadings"] = [windows.text(a) for a in ancestors]
         extra = {"heading": windows.text(heading)} if heading is not None else {}
+        if windows.notes is not None:
+            why.section(windows, heading, level, body, ancestors)
         if body == "":
             windows.emit({"content": windows.text(heading or ""), **extra, "metadata": meta})
         elif len(body) <= windows.size:
@@ -355,6 +367,8 @@ def _layout(units: str, windows: _Windows) -> None:
             fence = line[: len(line) - len(line.lstrip("`"))]
             closing = units.find("\n" + fence, line_end)
             end = length if closing < 0 else _line_end(units, closing + 1)
+            if windows.notes is not None:
+                why.block(windows, "code", end - position)
             windows.emit(
                 {"content": windows.text(units[position:end]), "metadata": {"type": "code"}}
             )
@@ -365,6 +379,8 @@ def _layout(units: str, windows: _Windows) -> None:
                 if "|" not in units[end + 1 : following]:
                     break
                 end = following
+            if windows.notes is not None:
+                why.block(windows, "table", end - position)
             windows.emit(
                 {"content": windows.text(units[position:end]), "metadata": {"type": "table"}}
             )
@@ -374,6 +390,8 @@ def _layout(units: str, windows: _Windows) -> None:
             raw = units[position:end]
             prose = trim(raw)
             if prose:
+                if windows.notes is not None:
+                    why.block(windows, "prose", len(prose))
                 windows.split(prose, position + len(raw) - len(raw.lstrip(W_CHARS)))
         position = end + 1
 
@@ -400,6 +418,8 @@ def chunking_engine(
     windows = _Windows(
         option(options, "chunkSize", 512), option(options, "chunkOverlap", 64), units
     )
+    if ctx is not None and ctx.explain is not None:
+        windows.notes = ctx.explain
     if strategy == "fixed":
         windows.split(units, 0)
     elif strategy == "semantic":
