@@ -105,7 +105,7 @@ class ChunkInspector(QTextBrowser):
                 out.append(shown)
         where = "its place" if span.located == "normalized" else "its last known place"
         return (
-            f"<p><b>Against the source</b> at {start:,}–{end:,} ({where}): "
+            f'<p><a name="diff"></a><b>Against the source</b> at {start:,}–{end:,} ({where}): '
             f'<span style="background:{ONLY_IN_CHUNK}; color:#fff">&nbsp;only in the chunk&nbsp;'
             f'</span> <span style="background:{ONLY_IN_SOURCE}; color:#fff">&nbsp;<s>only in '
             f"the source</s>&nbsp;</span></p>"

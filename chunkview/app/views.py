@@ -47,8 +47,8 @@ class Views(QObject):
         b_side = QWidget()
         b_column = QVBoxLayout(b_side)
         b_column.setContentsMargins(0, 0, 0, 0)
-        b_column.addWidget(self.compare.b_title)
         b_column.addWidget(self.compare.b_editor, 1)
+        b_column.addWidget(self.compare.b_title)  # below, so both editors' tops align
         b_side.hide()
         self.compare.side_by_side.toggled.connect(b_side.setVisible)
         line = QHBoxLayout(row)

@@ -1,0 +1,105 @@
+"""The README's screenshots of compare, sweep and the chunk inspector, made by the app
+itself offscreen: python tools/view_screenshots.py [OUT_DIR] (default docs/)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtWidgets import QApplication
+
+from chunkview.app import theme
+from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus" / "acorn-readme.md"
+
+
+def pump(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+
+
+def wait(condition, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not condition():
+        pump(0.05)
+    pump(0.4)
+
+
+def window(settings_dir: str) -> MainWindow:
+    settings = QSettings(os.path.join(settings_dir, "s.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    win.resize(1500, 900)
+    win.show()
+    return win
+
+
+def settled(win: MainWindow) -> bool:
+    return not win._debounce.isActive() and win.shown_generation == win.generation
+
+
+def compare(win: MainWindow) -> None:
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 300, "overlap": 40})
+    win.open_path(DEFAULT_SAMPLE, sample=True)
+    wait(lambda: settled(win))
+    win.views.compare.set_b("mastra.chunk", {"strategy": "recursive", "maxSize": 300, "overlap": 0})
+    wait(lambda: win.model.pinned is not None)
+    win.tabs.setCurrentWidget(win.views.compare)
+    win.views.compare.side_by_side.setChecked(True)
+    pump(0.5)
+
+
+def sweep(win: MainWindow) -> None:
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 500, "maxSize": 1200})
+    win.open_path(CORPUS)
+    wait(lambda: settled(win))
+    panel = win.views.sweep
+    win.tabs.setCurrentWidget(panel)
+    win.views.right.setSizes([900, 0])
+    panel.param_combo.setCurrentIndex(panel.param_combo.findData("targetSize"))
+    panel.values_edit.setText("100:1500:50")
+    panel.start()
+    wait(lambda: not panel.running, timeout=300)
+
+
+def inspector(win: MainWindow) -> None:
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 300, "overlap": 40})
+    win.open_path(DEFAULT_SAMPLE, sample=True)
+    wait(lambda: settled(win) and win.result.tokens is not None)
+    normalized = [s.index for s in win.result.layout.spans if s.located == "normalized"]
+    win.model.select_chunk(normalized[-1] if normalized else 1)
+    win.views.right.setSizes([240, 660])
+    pump(0.3)
+    bar = win.views.inspector.verticalScrollBar()
+    bar.setValue(bar.maximum())  # the diff against the source, at the end
+    pump(0.3)
+
+
+def main(out: str = str(ROOT / "docs")) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    theme.apply_theme(app, "light")
+    with tempfile.TemporaryDirectory() as settings_dir:
+        for name, arrange in (("compare", compare), ("sweep", sweep), ("inspector", inspector)):
+            win = window(settings_dir)
+            arrange(win)
+            path = os.path.join(out, f"{name}.png")
+            win.grab().save(path)
+            print(path)
+            win.views.shutdown()
+            win.worker.stop()
+            win.deleteLater()
+            pump(0.1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
