@@ -2,13 +2,19 @@
 (measured in the same run when `npm i @mastra/rag@1.3.6` was run under $CHUNKVIEW_JS_REF)
 and beside LangChain's Python RecursiveCharacterTextSplitter (`pip install
 langchain-text-splitters`), the peer a Python user would otherwise reach for.
-Run: python bench/mastra.py [--quick]
+Each strategy is timed best of 2 runs in this process and best of 2 in node, on the
+same text, in the same run, so the machine's load weighs on both alike.
+Run: python bench/mastra.py [--quick] [--all] [--json]
+    --json: one JSON object: <strategy>_<size>_mb_per_s, ..._node_mb_per_s, ..._over_node
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
 from _common import best_of, corpus_text, node_seconds, report
 
@@ -51,11 +57,14 @@ def langchain_rate(text: str, mb: float) -> float | None:
 
 def main() -> None:
     sizes = [1] if "--quick" in sys.argv else [1, 10]
+    as_json = "--json" in sys.argv
+    figures: dict[str, float | None] = {}
     for mb_target in sizes:
         text = corpus_text(mb_target * 1_000_000)
         mb = len(text.encode("utf-8")) / 1e6
         peer = langchain_rate(text, mb)
-        if peer:
+        figures[f"langchain_recursive_{mb_target}mb_mb_per_s"] = peer
+        if peer and not as_json:
             print(f"LangChain RecursiveCharacterTextSplitter, {mb_target} MB: {peer:.1f} MB/s")
         for name, options in CASES.items():
             if name == "token" and mb_target > 1 and "--all" not in sys.argv:
@@ -66,6 +75,12 @@ def main() -> None:
             )
             node = node_seconds(NODE % json.dumps(options), text)
             quoted = QUOTED[name][0 if mb_target == 1 else 1]
+            key = f"{name}_{mb_target}mb"
+            figures[f"{key}_mb_per_s"] = round(mb / seconds, 2)
+            figures[f"{key}_node_mb_per_s"] = round(mb / node, 2) if node else None
+            figures[f"{key}_over_node"] = round(node / seconds, 3) if node else None
+            if as_json:
+                continue
             report(
                 f"mastra {name}, {mb_target} MB",
                 mb,
@@ -76,6 +91,8 @@ def main() -> None:
             )
             if name == "recursive" and peer:
                 print(f"{'':44} vs LangChain: ratio {mb / seconds / peer:5.2f}x")
+    if as_json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":
