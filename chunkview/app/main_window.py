@@ -41,6 +41,7 @@ from chunkview.core.pipeline import ChunkResult
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
 
 DEBOUNCE_MS = 30
+SWITCH_INTERVAL = 0.0005
 BUSY_AFTER_MS = 150
 NEWLINES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR", "mixed": "mixed newlines", "": "one line"}
 
@@ -51,6 +52,10 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings("chunkview", "chunkview")
         # the app searches the shown layout itself, in slices (result_tabs' SliceSearch)
         self.model = InspectorModel(runner=self._run, search_in_runner=False)
+        # while the worker thread runs Python, each call from Qt into Python on this
+        # thread waits up to the switch interval for the interpreter lock (5 ms by
+        # default, hundreds of times per paint): shorter waits keep paints short
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.worker = ChunkWorker(self, **chunking_budgets(self.settings))
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
