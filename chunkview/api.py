@@ -8,6 +8,7 @@ from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import NO_RAW_INPUT, RunContext
 from chunkview.core.errors import OptionError
+from chunkview.core.gcpause import paused_gc
 from chunkview.core.spans import Layout, chunk_layout
 
 
@@ -71,7 +72,8 @@ def run(
     chosen, document, opts, ctx = _prepare(
         entry, input, options, doc, metadata, embedder, tokenizer
     )
-    return chosen.run(document, opts, ctx)
+    with paused_gc():
+        return chosen.run(document, opts, ctx)
 
 
 def spans(
@@ -94,4 +96,5 @@ def spans(
     )
     if explain:
         ctx.explain = []
-    return chunk_layout(chosen, document, opts, ctx)[1]
+    with paused_gc():
+        return chunk_layout(chosen, document, opts, ctx)[1]

@@ -15,6 +15,7 @@ from typing import Any
 from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
+from chunkview.core.gcpause import paused_gc
 from chunkview.core.offsets import EditorOffsets
 from chunkview.core.search import SearchHit, search
 from chunkview.core.spans import Layout, chunk_layout
@@ -86,7 +87,8 @@ class Pipeline:
             entry.check_options(options)
             if request.explain and ctx.explain is None:
                 ctx.explain = []
-            native, layout = chunk_layout(entry, request.document, options, ctx)
+            with paused_gc():
+                native, layout = chunk_layout(entry, request.document, options, ctx)
             ctx.check()
             result = ChunkResult(
                 request,

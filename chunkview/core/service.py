@@ -910,6 +910,7 @@ def chunk_file(
     from chunkview.core import registry
     from chunkview.core.document import load_document
     from chunkview.core.entry import RunContext
+    from chunkview.core.gcpause import paused_gc
     from chunkview.core.spans import chunk_layout
 
     document = source if isinstance(source, Document) else load_document(source, kind)
@@ -917,8 +918,10 @@ def chunk_file(
     options = {k: v for k, v in dict(options or {}).items() if v is not None}
     entry.check_options(options)
     if output == "native":
-        return entry.run(document, options, RunContext())
-    layout = chunk_layout(entry, document, options, RunContext())[1]
+        with paused_gc():
+            return entry.run(document, options, RunContext())
+    with paused_gc():
+        layout = chunk_layout(entry, document, options, RunContext())[1]
     return layout.to_json() if output == "spans" else PackedLayout.pack(layout, document)
 
 
