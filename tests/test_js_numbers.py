@@ -1,0 +1,60 @@
+"""JS index coercion helpers; the expected values were printed by node 20."""
+
+import math
+
+import pytest
+
+from chunkview.core.text.js import (
+    char_at,
+    js_slice,
+    js_substring,
+    last_index_of,
+    number_text,
+    to_number,
+)
+
+NAN, INF = math.nan, math.inf
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "sliced", "substring"),
+    [
+        (2.7, None, "cdef", "cdef"),
+        (-0.5, None, "abcdef", "abcdef"),
+        (-2.5, None, "ef", "abcdef"),
+        (NAN, 3, "abc", "abc"),
+        (1, -INF, "", "a"),
+        (-INF, INF, "abcdef", "abcdef"),
+        (4, 1.9, "", "bcd"),
+        (3.9, 5.2, "de", "de"),
+    ],
+)
+def test_slice_and_substring(start, end, sliced, substring):
+    assert js_slice("abcdef", start, end) == sliced
+    assert js_substring("abcdef", start, end) == substring
+
+
+def test_last_index_of_and_indexing():
+    assert last_index_of("abcdef", "c", NAN) == 2
+    assert last_index_of("a b c", " ", 2.9) == 1
+    assert last_index_of("a b c", " ", -3) == -1
+    assert last_index_of(" ab", " ", -3) == 0
+    assert last_index_of("a b c", " ", INF) == 3
+    assert char_at("abcdef", 2.5) is None
+    assert char_at("abcdef", -1) is None
+    assert char_at("abcdef", -0.0) == "a"
+    assert char_at("abcdef", 1.0) == "b"
+
+
+def test_numbers_as_js_sees_them():
+    assert to_number(True) == 1 and isinstance(to_number(2.0), int)
+    assert to_number(2.5) == 2.5 and math.isnan(to_number(NAN))
+    with pytest.raises(TypeError):
+        to_number("5")
+    assert [number_text(v) for v in (NAN, -INF, 3.0, 0.5, True)] == [
+        "NaN",
+        "-Infinity",
+        "3",
+        "0.5",
+        "true",
+    ]
