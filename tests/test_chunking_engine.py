@@ -174,3 +174,26 @@ def test_every_cycle_is_found_within_two_windows_per_unit():
                 except ChunkerError as error:
                     assert error.name == "Hang"
                 assert pieces <= 2 * len(text) + 2
+
+
+def test_heading_search_equals_the_plain_translation():
+    # the fast pattern starts at "#" and looks back for the line terminator; the plain
+    # translation of /^(#{1,6})\s+(.+)$/gm consumes the terminator instead
+    import random
+    import re
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.text.js import W_CLASS
+
+    ends = "\n\r\u2028\u2029"
+    plain = re.compile(f"[{ends}](#{{1,6}})[{W_CLASS}]+([^{ends}]+)(?![^{ends}])")
+    rng = random.Random(5)
+    pieces = ["#", "##", "#######", " ", "\t", "\n", "\r", "\u2028", "x", "a b", "\xa0", "\r\n"]
+    for _ in range(5000):
+        text = "\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        old = [(m.start(1), m.end(2), len(m.group(1)), m.group(2)) for m in plain.finditer(text)]
+        new = [
+            (m.start(), m.end(2), len(m.group(1)) + 1, m.group(2))
+            for m in engine._HEADING_RE.finditer(text)
+        ]
+        assert new == old, repr(text)

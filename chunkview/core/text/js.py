@@ -55,7 +55,13 @@ def from_units(units: str) -> str:
 
 def has_surrogates(units: str) -> bool:
     """True when a unit string holds any surrogate half (so it needs ``from_units``)."""
-    return not units.isascii() and _SURROGATE_RE.search(units) is not None
+    if units.isascii():
+        return False
+    try:  # UTF-8 has no surrogates: the encoder (C, fast) refuses the first one
+        units.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def utf16_len(text: str) -> int:

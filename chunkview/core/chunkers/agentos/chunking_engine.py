@@ -39,8 +39,11 @@ STRATEGIES = ("fixed", "semantic", "hierarchical", "layout")
 _SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
 _LINE_END = "\n\r\u2028\u2029"
 # JS /^(#{1,6})\s+(.+)$/gm: ^ and $ at any line terminator, `.` stops at them. Matched
-# in "\n" + text with the terminator consumed, which lets the engine skip to terminators.
-_HEADING_RE = re.compile(f"[{_LINE_END}](#{{1,6}})[{W_CLASS}]+([^{_LINE_END}]+)(?![^{_LINE_END}])")
+# in "\n" + text; the literal first "#" lets the engine skip to each "#", and the
+# lookbehind puts a line terminator before it (group 1 holds the hashes after the first).
+_HEADING_RE = re.compile(
+    f"#(?<=[{_LINE_END}]#)(#{{0,5}})[{W_CLASS}]+([^{_LINE_END}]+)(?![^{_LINE_END}])"
+)
 SIMILARITY_THRESHOLD = 0.3
 # the LF before a line that opens a code block or a table
 _BLOCK_LINE_RE = re.compile("\n(?:```|[^\n]*\\|)")
@@ -86,6 +89,9 @@ class _Windows:
         size, overlap = self.size, self.overlap
         if not content:
             return
+        if type(size) is int and size >= len(content) and size >= 1:
+            self._piece(content, base, extra)  # one window takes it all (most sections)
+            return
         if isinstance(size, int) and isinstance(overlap, int):
             if size >= 1:
                 self._split_whole(content, origin, base, extra)
@@ -117,17 +123,25 @@ class _Windows:
         # the position alone: a position stepped back from twice is a cycle. Finds every
         # cycle within 2n windows holding at most n positions.
         stepped_back_from: set[int] = set()
+        # the common call (no metadata, no surrogates) builds its chunks inline
+        plain = base is None and not extra and self.text is str
+        chunks, search = self.chunks, _LAST_W_RE.search
         while position < length:
             end = position + size
             if end >= length:
                 self._piece(content[position:], base, extra)
                 return
             if content[end] not in W_CHARS:
-                space = _LAST_W_RE.search(content, position + 1, end)
+                space = search(content, position + 1, end)
                 end = space.start() if space else position
             if end == position:
                 end = position + size  # no white space in the window: a hard cut
-            self._piece(content[position:end], base, extra)
+            if plain:
+                piece = content[position:end].strip(W_CHARS)
+                if piece:
+                    chunks.append({"content": piece, "index": len(chunks)})
+            else:
+                self._piece(content[position:end], base, extra)
             following = end - overlap
             if following <= 0:
                 following = end
@@ -305,7 +319,7 @@ class _Heading(NamedTuple):
 
 def _hierarchical(units: str, windows: _Windows) -> None:
     matches = [
-        _Heading(len(m.group(1)), m.group(2), m.start(1) - 1, m.end(2) - 1)
+        _Heading(len(m.group(1)) + 1, m.group(2), m.start() - 1, m.end(2) - 1)
         for m in _HEADING_RE.finditer("\n" + units)
     ]
     sections: list[tuple[str | None, int, str, int, list[str]]] = []
