@@ -106,12 +106,17 @@ def test_mark_as_answer_adds_a_question_with_its_figures(qtbot, window, tmp_path
     assert panel.table.item(0, 0).text() == "Which fruit is sweet?"
     assert panel.table.item(0, 6).text() == f"{result.precision_omega:.3f}"
     assert "Mean of 1 questions" in panel.means.text()
+    assert "Layout B" not in panel.means.text()
+    window.model.pin(True)  # this layout becomes B; A follows the next change
     # the figures follow the layout
     before = result.precision_omega
     window.params.set_value("chunkSize", 200)
     settle(qtbot, window)
     assert panel.report.questions[0].precision_omega != before
     assert panel.report.questions[0].references[0].whole_in is not None
+    assert panel.report_b.questions[0].precision_omega == before
+    b_line = panel.means.text().splitlines()[1]
+    assert b_line.startswith(f"Layout B over {panel.report_b.chunks} chunks")
     path = tmp_path / "q.jsonl"
     panel.save_questions(str(path))
     saved = json.loads(path.read_text(encoding="utf-8"))

@@ -34,11 +34,21 @@ from chunkview.core.eval import (
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
 
-COLUMNS = ("Question", "Whole", "Chunks", "Recall", "Precision", "IoU", "Prec. Ω", "IoU Ω")
+COLUMNS = ("Question", "Whole", "In chunks", "Recall", "Precision", "IoU", "Prec. Ω", "IoU Ω")
 
 
 def _figure(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
+
+
+def _means(report: EvalReport) -> str:
+    m = report.means
+    return (
+        f"{report.chunks} chunks: recall {_figure(m['recall'])} · precision "
+        f"{_figure(m['precision'])} · IoU {_figure(m['iou'])} · precision Ω "
+        f"{_figure(m['precision_omega'])} · IoU Ω {_figure(m['iou_omega'])} · "
+        f"{100 * (m['whole'] or 0):.0f}% of answers whole in one chunk"
+    )
 
 
 class EvalPanel(QWidget):
@@ -50,6 +60,8 @@ class EvalPanel(QWidget):
         self.model = model
         self.questions: list[Question] = []
         self.report: EvalReport | None = None
+        #: the same questions on layout B (pinned, or the second configuration's)
+        self.report_b: EvalReport | None = None
         #: the selected text range (code points of the shown text): the window's editor's
         self.selection: Callable[[], tuple[int, int] | None] = self._editor_selection
         self._dirty = True
@@ -110,6 +122,7 @@ class EvalPanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.means)
         model.subscribe("result", self._new_result)
+        model.subscribe("pinned", self._new_result)
 
     # ----- questions ----------------------------------------------------------------
     def set_questions(self, questions: list[Question]) -> None:
@@ -182,16 +195,16 @@ class EvalPanel(QWidget):
         result = self.model.result
         self._dirty = False
         if result is None or not self.questions:
-            self.report = None
+            self.report = self.report_b = None
             self._show()
             return
+        retriever, top_k = self.retriever_box.currentData(), self.top_k.value()
         try:
-            self.report = evaluate(
-                result.layout,
-                self.questions,
-                self.retriever_box.currentData(),
-                self.top_k.value(),
-            )
+            self.report = evaluate(result.layout, self.questions, retriever, top_k)
+            pinned = self.model.pinned
+            self.report_b = None
+            if pinned is not None and pinned.layout.document.text == result.layout.document.text:
+                self.report_b = evaluate(pinned.layout, self.questions, retriever, top_k)
         except (QuestionsError, ValueError) as exc:
             self.report = None
             self._show(f"⚠ {exc}")
@@ -228,14 +241,13 @@ class EvalPanel(QWidget):
         elif report is None:
             self.means.setText("No questions yet: load a file or mark an answer.")
         else:
-            m = report.means
-            self.means.setText(
-                f"Mean of {len(report.questions)} questions over {report.chunks} chunks "
-                f"({report.retriever}, top {report.top_k}): recall {_figure(m['recall'])} · "
-                f"precision {_figure(m['precision'])} · IoU {_figure(m['iou'])} · "
-                f"precision Ω {_figure(m['precision_omega'])} · IoU Ω {_figure(m['iou_omega'])} · "
-                f"{100 * (m['whole'] or 0):.0f}% of answers whole in one chunk"
+            text = (
+                f"Mean of {len(report.questions)} questions ({report.retriever}, top "
+                f"{report.top_k}) over {_means(report)}"
             )
+            if self.report_b is not None:
+                text += f"\nLayout B over {_means(self.report_b)}"
+            self.means.setText(text)
 
     def _go(self, row: int) -> None:
         if not 0 <= row < len(self.questions):
