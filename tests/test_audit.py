@@ -226,3 +226,13 @@ def test_a_progress_bar_on_a_terminal(corpus: Path):
     os.close(master)
     assert process.wait(timeout=120) == 0
     assert "5/5 [" in shown.decode("utf-8", "replace")
+
+
+def test_the_token_limit_check_does_not_change_the_chunking(corpus: Path):
+    path = str(corpus / "guide.md")
+    entry, options = "semantic-chunking.chunkit", {}
+    plain = audit_file(path, entry, options)
+    limited = audit_file(path, entry, options, token_limit=5, tokenizer="wordpunct")
+    assert (limited["chunks"], limited["size"]) == (plain["chunks"], plain["size"])
+    assert "over-limit" not in plain["warnings"]
+    assert limited["warnings"]["over-limit"] == limited["chunks"]  # every chunk is over 5

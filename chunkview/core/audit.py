@@ -103,9 +103,7 @@ def audit_file(
     options = {k: v for k, v in options.items() if v is not None}
     try:
         entry.check_options(options)
-        _, layout = chunk_layout(
-            entry, document, options, RunContext(tokenizer=tokenizer), token_limit
-        )
+        _, layout = chunk_layout(entry, document, options, RunContext(), token_limit, tokenizer)
     except ChunkerError as exc:
         status = "hang" if exc.name == "Hang" else "error"
         return {**record, "status": status, "message": f"{exc.name}: {exc.message}"}

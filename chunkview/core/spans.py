@@ -338,9 +338,12 @@ def chunk_layout(
     options: dict[str, Any],
     ctx: RunContext,
     token_limit: int | None = None,
+    limit_tokenizer: str | None = None,
 ) -> tuple[Any, Layout]:
-    """Run ``entry`` and lay out its chunks: the native result and its Layout."""
+    """Run ``entry`` and lay out its chunks: the native result and its Layout.
+    ``token_limit`` checks the chunks against an embedding model's limit, counted with
+    ``limit_tokenizer`` (cl100k unless named; not the tokenizer the chunker uses)."""
     chunking = entry.chunk(document, options, ctx)
     ctx.check()
-    layout = layout_of(entry, chunking.shown, chunking.spans, options, token_limit, ctx.tokenizer)
+    layout = layout_of(entry, chunking.shown, chunking.spans, options, token_limit, limit_tokenizer)
     return chunking.native, layout
