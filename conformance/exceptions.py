@@ -17,26 +17,7 @@ def _js_slow(case: dict, expected: Any, actual: Any) -> bool:
     return bool(case.get("_js_slow"))
 
 
-def _json_memory(case: dict, expected: Any, actual: Any) -> bool:
-    """mastra json with a tiny maxSize on a long string: the port stops at once."""
-    return (
-        case["entry"] == "mastra.chunk"
-        and isinstance(actual, dict)
-        and actual.get("error") == "RangeError"
-        and "Invalid array length" in str(actual.get("message"))
-        and isinstance(expected, dict)
-        and (expected.get("error") == "Hang" or "crash" in expected)
-    )
-
-
 EXCEPTIONS: list[tuple[str, Predicate, str]] = [
-    (
-        "mastra-json-array-length",
-        _json_memory,
-        "mastra json with maxSize ≤ 20 and a string longer than that: the original grows an "
-        "array until V8 throws RangeError 'Invalid array length' or memory runs out, which "
-        "takes minutes; the port raises that RangeError at once",
-    ),
     (
         "node-slower-than-limit",
         _js_slow,

@@ -24,16 +24,23 @@ function errorOf(err) {
   return { error: err?.name ?? 'Error', message: String(err?.message ?? err) };
 }
 
+const lengthFunctions = new Map();
+
 // Options placeholders: {"$fn": name} is the length function "Copy as code" writes (its JS
 // source comes with the case), {"$set": [...]} a Set.
 async function revive(value, lengthJs) {
   if (Array.isArray(value)) return Promise.all(value.map((v) => revive(v, lengthJs)));
   if (value && typeof value === 'object') {
     if ('$fn' in value) {
-      const { encodingForModel } = await lib('tiktoken');
       const source = lengthJs?.[value.$fn];
       if (!source) throw new Error(`no JS source for lengthFunction ${value.$fn}`);
-      return new Function('encodingForModel', `return ${source}`)(encodingForModel);
+      if (!lengthFunctions.has(source)) {
+        // built once per worker: the functions are pure, and building the cl100k one
+        // (its encoding) takes about a second
+        const { encodingForModel } = await lib('tiktoken');
+        lengthFunctions.set(source, new Function('encodingForModel', `return ${source}`)(encodingForModel));
+      }
+      return lengthFunctions.get(source);
     }
     if ('$set' in value) return new Set(value.$set);
     const out = {};

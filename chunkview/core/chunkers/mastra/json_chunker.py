@@ -198,12 +198,12 @@ class _JsonChunker:
 
     def split_long(self, text: str) -> list[str]:
         piece_size = math.floor(self.max_size - 20)
-        if piece_size <= 0:
+        if piece_size <= 0 and text:
+            # slice(0, size) then keeps nothing new: the original pushes "" forever
             raise ChunkerError(
-                "RangeError",
-                "Invalid array length (maxSize ≤ 20 leaves no "
-                "room for a piece of a long string: the original loops until "
-                "memory runs out)",
+                "Hang",
+                "maxSize ≤ 20 leaves no room for a piece of a long string: the original "
+                "loops forever (until memory runs out)",
             )
         units, pieces = to_units(text), []
         while units:

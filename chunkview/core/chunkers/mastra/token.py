@@ -185,13 +185,16 @@ def token_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
             f"overlap {overlap} equals maxSize: the windows never "
             "advance and the original loops forever",
         )
+    # the windows as JS steps them: start may be fractional (slice truncates it), and the
+    # loop ends when a window reaches the last token
     chunks = []
-    start, step = 0, int(max_size - overlap)
+    start: float = 0
     while start < len(ids):
-        window = ids[start : min(start + int(max_size), len(ids))]
+        end = min(start + max_size, len(ids))
+        window = ids[int(start) : int(end)]
         text = encoding.decode_bytes(window).decode("utf-8", "replace")
         chunks.append({"text": trim(text), "metadata": dict(metadata)})
-        if start + int(max_size) >= len(ids):
+        if end == len(ids):
             break
-        start += step
+        start += max_size - overlap
     return chunks
