@@ -213,7 +213,8 @@ class ChunkerPanel(QWidget):
         self.pin_button.blockSignals(True)
         self.pin_button.setChecked(pinned)
         self.pin_button.blockSignals(False)
-        self.pin_button.setText("Unpin" if pinned else "Pin this layout to compare")
+        unpin = "Stop comparing" if self.model.b_source == "config" else "Unpin"
+        self.pin_button.setText(unpin if pinned else "Pin this layout to compare")
         comparison = self.model.comparison()
         if comparison is None:
             self.compare_label.hide()
