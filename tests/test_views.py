@@ -159,8 +159,11 @@ def test_overview_strip_marks_the_whole_document_and_scrolls(qtbot, window):
     settle(qtbot, window)
     strip = window.views.overview
     window.search_box.setText("parser")
-    qtbot.waitUntil(lambda: len(strip.hit_points) > 0, timeout=20000)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: not window.searcher.running, timeout=60000)
+    qtbot.waitUntil(
+        lambda: "hit" in strip.bins and strip.bins["hit"].sum() == len(strip.hit_points) > 0,
+        timeout=60000,
+    )
     rows = strip.height()
     boundaries = strip.bins["boundary"]
     assert len(boundaries) == rows
@@ -168,7 +171,7 @@ def test_overview_strip_marks_the_whole_document_and_scrolls(qtbot, window):
     assert strip.bins["hit"].sum() == len(strip.hit_points)
     # a click in the lower half scrolls the editor there
     qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=QPoint(5, int(rows * 0.75)))
-    qtbot.wait(50)
+    qtbot.wait(100)
     first, last = window.editor.visible_points()
     target = strip.point_at(rows * 0.75)
     assert first <= target <= last and first > len(text)

@@ -25,7 +25,7 @@ VISIBLE = {
     "\x0c": "⟨FF⟩",
 }
 #: the longest diff worked out at once (difflib is quadratic at worst)
-DIFF_LIMIT = 20_000
+DIFF_LIMIT = 5_000
 
 
 def show_white_space(text: str) -> str:
