@@ -107,15 +107,23 @@ QUIT_SCRIPT = textwrap.dedent(
         app = QApplication(sys.argv[:1])
         settings = QSettings(sys.argv[1], QSettings.Format.IniFormat)
         window = MainWindow(settings)
-        window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 1})
-        window.set_document(Document("word " * 2000))
+        window.set_document(Document("Some text.", None, "markdown"))
         window.show()
         stamps = {}
+
         def quit_now():
             stamps["quit"] = time.monotonic()
             window.close()
             app.quit()
-        QTimer.singleShot(1500, quit_now)
+
+        def when_busy():  # quit once the worker waits on a job that will not end
+            if window.worker.service.busy:
+                QTimer.singleShot(200, quit_now)
+            else:
+                QTimer.singleShot(20, when_busy)
+
+        window.worker.call_in_process(time.sleep, 60)
+        QTimer.singleShot(20, when_busy)
         status = app.exec()
         print(f"QUIT {time.monotonic() - stamps['quit']:.3f}", flush=True)
         return status
@@ -143,3 +151,25 @@ def test_quitting_while_a_job_hangs_is_quick_and_clean(tmp_path):
     assert "Destroyed while thread" not in done.stderr
     quit_line = [line for line in done.stdout.splitlines() if line.startswith("QUIT")]
     assert quit_line and float(quit_line[0].split()[1]) < 0.5, done.stdout
+
+
+def test_a_run_past_the_budget_is_stopped_in_words(qtbot, window):
+    window.worker.set_budgets(timeout=0.5)
+    window.select_entry("agentos.SemanticChunker")
+    window.set_document(Document("Some text.\n\nMore text.\n", None, "markdown"))
+    settle(qtbot, window)
+    good = window.result
+    big = "\n\n".join(
+        f"## Part {i}\n\nWords in a sentence here, and more words. Another one follows."
+        for i in range(60_000)
+    )
+    window.set_document(Document(big, None, "markdown"))
+    qtbot.waitUntil(lambda: window.error_label.isVisible(), timeout=15000)
+    message = window.error_label.text()
+    assert "Chunking stopped" in message and "stopped after 0.5" in message, message
+    assert "agentos.SemanticChunker with targetSize 1000" in message
+    assert window.result is good
+    window.worker.set_budgets(timeout=60)
+    window.set_document(Document("Back to\n\nsmall.\n", None, "markdown"))
+    settle(qtbot, window)
+    assert not window.error_label.isVisible() and window.result is not good
