@@ -525,6 +525,8 @@ class ChunkService:
         self._closed = False
         self._lock = threading.Lock()
         self._starting: threading.Event | None = None
+        #: how long the last job that ended took (the grace of a superseded job)
+        self._last_seconds = 0.0
         self._start_error: Exception | None = None
         #: how many times the process was started (restarts after kills count), and how
         #: many times a document was sent to it
@@ -795,6 +797,7 @@ class ChunkService:
                         continue
                     self._running = None
                     if reply[0] == "ok":
+                        self._last_seconds = time.monotonic() - running.began
                         return True, reply[2]
                     if reply[0] == "cancelled":
                         raise Cancelled()
@@ -834,15 +837,22 @@ class ChunkService:
         return False, None
 
     def _supersede(self) -> None:
-        """Cancel the running job: cooperatively if it notices within the grace time,
-        else by killing the process."""
+        """Cancel the running job: cooperatively if it notices (or ends) within the grace
+        time, else by killing the process.
+
+        The grace is CANCEL_GRACE, or longer when the last job took longer: a port that
+        never checks for cancellation is then usually about to finish, and a killed
+        process costs more than the wait (the document crosses again and its caches are
+        rebuilt). It never runs past the job's budget; ``close`` ends it at once."""
         running = self._running
         self._running = None
         if running is None or self._process is None or self._closed:
             self._kill()
             raise Cancelled()
         self._cancel.set()
-        deadline = time.monotonic() + CANCEL_GRACE
+        now = time.monotonic()
+        expected_end = running.began + 1.5 * self._last_seconds
+        deadline = min(max(now + CANCEL_GRACE, expected_end), running.deadline)
         conn = self._conn
         try:
             while (left := deadline - time.monotonic()) > 0 and conn is not None:
