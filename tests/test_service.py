@@ -121,7 +121,9 @@ def test_packed_layout_sends_texts_only_where_needed():
     layout = chunk_layout(registry.get("agentos.SemanticChunker"), document, {}, RunContext())[1]
     packed = PackedLayout.pack(layout, document)
     differ = [i for i, s in enumerate(layout.spans) if s.text != document.text[s.start : s.end]]
-    assert sorted(packed.texts) == differ and len(differ) < len(layout.spans)
+    sent = [i for i, at in enumerate(packed.text_starts) if at >= 0]
+    assert sent == differ and len(differ) < len(layout.spans)
+    assert len(packed.text_blob) == sum(len(layout.spans[i].text) for i in differ)
     assert packed.shown is None  # the document itself is not sent back
 
 

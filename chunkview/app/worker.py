@@ -97,7 +97,9 @@ class _Worker(QObject):
                     g, done, total
                 ),
             )
-            result.layout.prepare()  # lookup tables here, not on the UI thread
+            # every span built and the lookup tables made here, not on the UI thread
+            result.layout.spans = list(result.layout.spans)
+            result.layout.prepare()
             self._last_result = result
             self.finished.emit(result)
         except Cancelled:

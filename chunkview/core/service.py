@@ -187,7 +187,12 @@ class PackedLayout:
     kinds: tuple[str, ...]
     kind_ids: array
     located_ids: array
-    texts: dict[int, str]
+    #: the texts that differ from their slice, joined: span i's is
+    #: ``text_blob[text_starts[i]:text_ends[i]]`` when ``text_starts[i] >= 0`` (one
+    #: string unpickles as one copy, thousands of them as thousands of objects)
+    text_blob: str
+    text_starts: array
+    text_ends: array
     metadata: dict[int, dict]
     reported: dict[int, int]
     overlaps: array
@@ -209,10 +214,17 @@ class PackedLayout:
         text = shown.text
         spans = layout.spans
         kinds: dict[str, int] = {}
-        texts, metadata, reported = {}, {}, {}
+        metadata, reported = {}, {}
+        pieces: list[str] = []
+        text_starts = array("q", [-1]) * len(spans)
+        text_ends = array("q", [-1]) * len(spans)
+        offset = 0
         for i, span in enumerate(spans):
             if span.text != text[span.start : span.end]:
-                texts[i] = span.text
+                pieces.append(span.text)
+                text_starts[i] = offset
+                offset += len(span.text)
+                text_ends[i] = offset
             if span.metadata:
                 metadata[i] = span.metadata
             if span.reported_start is not None:
@@ -236,7 +248,9 @@ class PackedLayout:
             kinds=tuple(kinds),
             kind_ids=array("I", (kinds[s.kind] for s in spans)),
             located_ids=array("B", (LOCATED.index(s.located) for s in spans)),
-            texts=texts,
+            text_blob="".join(pieces),
+            text_starts=text_starts,
+            text_ends=text_ends,
             metadata=metadata,
             reported=reported,
             overlaps=_ints(itertools.chain.from_iterable(layout.overlaps)),
@@ -297,7 +311,8 @@ class LazySpans(Sequence[Span]):
     def _build(self, i: int) -> Span:
         p = self._packed
         start, end = p.starts[i], p.ends[i]
-        text = p.texts.get(i)
+        at = p.text_starts[i]
+        text = None if at < 0 else p.text_blob[at : p.text_ends[i]]
         span = Span(
             p.indexes[i] if p.indexes is not None else i,
             start,
