@@ -231,6 +231,7 @@ def test_sweep_reports_bad_values_and_refused_ones(qtbot, window):
 def test_histogram_stacks_kinds_and_labels_each_limit_where_it_is(qtbot, window):
     window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "maxSize": 600})
     open_sample(qtbot, window)
+    window.tabs.setCurrentWidget(window.stats)  # drawn when its tab is shown
     histogram = window.stats.histogram
     assert histogram.limits.get("target") == 300 and histogram.limits.get("max") == 600
     for role, name in (("target", "target 300"), ("max", "maxSize 600"), ("min", "minSize")):

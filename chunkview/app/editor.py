@@ -394,7 +394,8 @@ class ChunkEditor(QPlainTextEdit):
 
     # ----- painting -------------------------------------------------------------------
     def gutter_width(self) -> int:
-        digits = len(str(max(len(self._spans), 1)))
+        # at least five digits: a new width re-wraps every line of a long text
+        digits = max(len(str(len(self._spans))), 5)
         return 14 + self.fontMetrics().horizontalAdvance("#" + "9" * max(digits, 3))
 
     def _update_margins(self, *_: object) -> None:

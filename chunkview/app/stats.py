@@ -75,9 +75,18 @@ class Histogram(pg.PlotWidget):
         kinds: list[str] | None = None,
     ) -> None:
         self.sizes, self.limits, self.unit, self.kinds = list(sizes), dict(limits), unit, kinds
-        self._draw()
+        # drawn when seen: a hidden tab costs nothing per layout (tens of ms at 10 MB)
+        self._stale = True
+        if self.isVisible():
+            self._draw()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self, "_stale", False):
+            self._draw()
 
     def _draw(self) -> None:
+        self._stale = False
         plot = self.getPlotItem()
         plot.clear()
         self.legend.clear()

@@ -308,6 +308,12 @@ class LazySpans(Sequence[Span]):
     def __len__(self) -> int:
         return len(self._built)
 
+    def columns(self) -> tuple[Sequence[int], Sequence[int], list[str]]:
+        """Starts, ends and the kinds in order of first appearance, without building a
+        span (Layout.prepare indexes a layout with these)."""
+        p = self._packed
+        return p.starts, p.ends, [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
+
     def _build(self, i: int) -> Span:
         p = self._packed
         start, end = p.starts[i], p.ends[i]

@@ -121,7 +121,7 @@ class Layout:
     #: each located span's size in ``size_unit``, in span order (for histograms)
     sizes: list[int] = field(default_factory=list)
     # the spans by start with running maximum ends, built on first use by spans_between
-    _order: list[Span] | None = field(default=None, init=False, repr=False, compare=False)
+    _order: Sequence[int] | None = field(default=None, init=False, repr=False, compare=False)
     _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _max_ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _kinds: list[str] | None = field(default=None, init=False, repr=False, compare=False)
@@ -144,17 +144,24 @@ class Layout:
 
     def prepare(self) -> Layout:
         """Build the lookup tables the views use (off the UI thread: the worker calls this
-        before handing a layout over, so the first paint only searches)."""
+        before handing a layout over, so the first paint only searches). Spans that are
+        built on demand (a layout from the chunking process) say their columns, so none
+        is built here."""
         if self._order is None:
-            spans = self.spans
-            if all(a.start <= b.start for a, b in zip(spans, spans[1:])):
-                self._order = spans
+            columns = getattr(self.spans, "columns", None)
+            if columns is not None:
+                starts, ends, kinds = columns()
             else:
-                self._order = sorted(spans, key=lambda s: s.start)
-            self._starts = [s.start for s in self._order]
-            self._max_ends = list(accumulate((s.end for s in self._order), max))
-        if self._kinds is None:
-            self._kinds = list(dict.fromkeys(s.kind for s in self.spans))
+                starts = [s.start for s in self.spans]
+                ends = [s.end for s in self.spans]
+                kinds = list(dict.fromkeys(s.kind for s in self.spans))
+            order = range(len(starts))
+            if any(a > b for a, b in zip(starts, starts[1:])):
+                order = sorted(order, key=starts.__getitem__)
+            self._order = list(order) if not isinstance(order, range) else order
+            self._starts = [starts[i] for i in order]
+            self._max_ends = list(accumulate((ends[i] for i in order), max))
+            self._kinds = kinds
             self._overlap_chars = sum(end - start for start, end in self.overlaps)
         return self
 
@@ -175,7 +182,7 @@ class Layout:
         found = []
         i = bisect.bisect_right(self._max_ends, first)
         while i < len(self._order) and self._starts[i] <= last:
-            span = self._order[i]
+            span = self.spans[self._order[i]]
             if span.end > first or span.start == span.end == first:
                 found.append(span)
             i += 1
