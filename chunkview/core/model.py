@@ -329,7 +329,7 @@ class InspectorModel:
             return []
         layout = result.layout
         if kind == "chunk":
-            return sorted({s.own_start for s in layout.spans if s.located != "missing"})
+            return layout.boundaries  # indexed off the UI thread (Layout.prepare)
         if kind == "warning":
             return sorted({w.start for w in layout.warnings})
         if kind == "hit":

@@ -308,11 +308,14 @@ class LazySpans(Sequence[Span]):
     def __len__(self) -> int:
         return len(self._built)
 
-    def columns(self) -> tuple[Sequence[int], Sequence[int], list[str]]:
-        """Starts, ends and the kinds in order of first appearance, without building a
-        span (Layout.prepare indexes a layout with these)."""
+    def columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int], list[bool], list[str]]:
+        """Starts, ends, own starts, placed or not, and the kinds in order of first
+        appearance, without building a span (Layout.prepare indexes a layout with these)."""
         p = self._packed
-        return p.starts, p.ends, [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
+        missing = LOCATED.index("missing")
+        placed = [located != missing for located in p.located_ids]
+        kinds = [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
+        return p.starts, p.ends, p.own_starts, placed, kinds
 
     def _build(self, i: int) -> Span:
         p = self._packed

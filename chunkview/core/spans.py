@@ -126,6 +126,7 @@ class Layout:
     _max_ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _kinds: list[str] | None = field(default=None, init=False, repr=False, compare=False)
     _overlap_chars: int = field(default=0, init=False, repr=False, compare=False)
+    _boundaries: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,11 +151,14 @@ class Layout:
         if self._order is None:
             columns = getattr(self.spans, "columns", None)
             if columns is not None:
-                starts, ends, kinds = columns()
+                starts, ends, own_starts, placed, kinds = columns()
             else:
                 starts = [s.start for s in self.spans]
                 ends = [s.end for s in self.spans]
+                own_starts = [s.own_start for s in self.spans]
+                placed = [s.located != "missing" for s in self.spans]
                 kinds = list(dict.fromkeys(s.kind for s in self.spans))
+            self._boundaries = sorted({o for o, ok in zip(own_starts, placed) if ok})
             order = range(len(starts))
             if any(a > b for a, b in zip(starts, starts[1:])):
                 order = sorted(order, key=starts.__getitem__)
@@ -169,6 +173,11 @@ class Layout:
     def kinds(self) -> list[str]:
         """The boundary kinds present, in order of first appearance."""
         return self.prepare()._kinds or []
+
+    @property
+    def boundaries(self) -> list[int]:
+        """Where the placed chunks' own parts start, sorted, each once (code points)."""
+        return self.prepare()._boundaries
 
     @property
     def overlap_chars(self) -> int:
