@@ -236,3 +236,43 @@ def test_build_layout_runs_the_checks_with_its_settings():
         Document(PROSE), spans, checks=CheckSettings(token_limit=3, tokenizer="wordpunct")
     )
     assert {w.kind for w in layout.warnings} >= {"mid-sentence", "over-limit"}
+
+
+def test_structure_places_are_right_with_crlf_and_lone_cr_line_breaks():
+    from chunkview.core.checks.markdown import structure
+
+    text = (
+        "# Title\r\n\r\nText.\r\n\r\n| a | b |\r\n|---|---|\r\n| 1 | 2 |\r\n\r\n```\r\nx\r\n```\r\n"
+    )
+    found = structure(text)
+    assert [text[h.start : h.end] for h in found.headings] == ["# Title"]
+    (table,) = found.tables
+    assert text[table.start : table.header_end] == "| a | b |\r\n|---|---|\r\n"
+    assert table.header == "| a | b |" and table.rows == 1
+    assert [text[f.start : f.end] for f in found.fences] == ["```\r\nx\r\n```\r\n"]
+    old_mac = "Intro\rmore\r# Head\rbody\r"
+    assert [old_mac[h.start : h.end] for h in structure(old_mac).headings] == ["# Head"]
+
+
+def test_a_prefix_embedded_but_stripped_from_the_results_counts_towards_the_limit():
+    text = "One two three. Four five six."
+    spans = cut(text, (0, 14), (14, len(text)))
+    bare = CheckSettings(token_limit=4, tokenizer="wordpunct")
+    assert not kinds(run_checks(Document(text), spans, bare), "over-limit")  # 4 tokens each
+    prefixed = CheckSettings(token_limit=4, tokenizer="wordpunct", embedded_prefix="query: ")
+    found = kinds(run_checks(Document(text), spans, prefixed), "over-limit")
+    assert [w.chunk for w in found] == [0, 1]  # "query", ":" and the 4 words
+    assert "is 6 wordpunct tokens" in found[0].message
+
+
+def test_settings_from_semantic_chunking_options_carry_the_stripped_prefix():
+    from chunkview.core import registry
+    from chunkview.core.checks import settings_for
+
+    entry = registry.get("semantic-chunking.chunkit")
+    kept = settings_for(entry, {"chunkPrefix": "passage"})
+    stripped = settings_for(
+        entry, {"chunkPrefix": "passage", "excludeChunkPrefixInResults": True}, 512
+    )
+    assert kept.embedded_prefix == "" and stripped.embedded_prefix == "passage: "
+    assert stripped.token_limit == 512

@@ -9,10 +9,12 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QVBoxLayout, 
 
 from chunkview.app.lists import RowsModel, RowsView
 from chunkview.core.checks import parse_token_limit
+from chunkview.core.checks.context import embedded_prefix
 from chunkview.core.checks.over_limit import over_limit
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
 from chunkview.core.spans import Warning
+from chunkview.core.text.tokens import count_many
 
 ALL = ""
 #: the token limits offered (common embedding models'); any number can be typed
@@ -89,7 +91,11 @@ class WarningsPanel(QWidget):
         self._warnings = list(result.layout.warnings)
         limit = self.token_limit()
         if limit is not None and result.tokens is not None:
-            extra = over_limit(result.layout.spans, result.tokens, limit, "cl100k")
+            counts = result.tokens  # cl100k, counted for the chunk table anyway
+            prefix = embedded_prefix(result.request.options)
+            if prefix:  # embedded in front of each chunk though not in its text
+                counts = count_many([prefix + s.text for s in result.layout.spans], "cl100k")
+            extra = over_limit(result.layout.spans, counts, limit, "cl100k")
             self._warnings = sorted([*self._warnings, *extra], key=lambda w: (w.start, w.end))
         counts = Counter(w.kind for w in self._warnings)
         chosen = self.kind()

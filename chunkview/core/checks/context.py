@@ -31,6 +31,9 @@ class CheckSettings:
     #: the embedding model's token limit (None: no limit check) and the tokenizer counting
     token_limit: int | None = None
     tokenizer: str = "cl100k"
+    #: text the embedding model sees in front of each chunk though the chunk's text
+    #: lacks it (semantic-chunking's chunkPrefix with excludeChunkPrefixInResults)
+    embedded_prefix: str = ""
 
 
 @dataclass
@@ -100,7 +103,19 @@ def settings_for(
         unit = getattr(entry, "size_unit", "chars")
         if "Turns" in param.name or options.get("strategy") == "token":
             unit = None  # counted in turns or tokens: only "nothing repeated" can be judged
-    return CheckSettings(overlap, unit, token_limit, tokenizer or "cl100k")
+    return CheckSettings(
+        overlap, unit, token_limit, tokenizer or "cl100k", embedded_prefix(options)
+    )
+
+
+def embedded_prefix(options: Mapping[str, Any]) -> str:
+    """What is embedded in front of each chunk but not returned in its text: a
+    ``chunkPrefix`` that ``excludeChunkPrefixInResults`` strips from the results (it stays
+    in the embeddings and token counts, "<prefix>: " as semantic-chunking writes it)."""
+    prefix = options.get("chunkPrefix")
+    if prefix and str(prefix).strip() and options.get("excludeChunkPrefixInResults"):
+        return f"{prefix}: "
+    return ""
 
 
 def parse_token_limit(value: str | int | None) -> int | None:

@@ -16,7 +16,8 @@ def check(given: CheckInput) -> list[Warning]:
     if not limit or not given.located:
         return []
     tokenizer = given.settings.tokenizer
-    counts = count_many([s.text for s in given.located], tokenizer)
+    prefix = given.settings.embedded_prefix  # embedded with the chunk: counted with it
+    counts = count_many([prefix + s.text for s in given.located], tokenizer)
     return over_limit(given.located, counts, limit, tokenizer)
 
 
