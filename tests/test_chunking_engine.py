@@ -126,6 +126,8 @@ NODE_FIXED = [
     ("alpha beta gamma delta", 5, INF, ["alpha", "beta", "gamm", "a", "delt", "a"]),
     ("bb ba  ab ab ", 1, 4, "Hang"),  # forward, then back to the same position
     ("word " * 10, 1, 2, "Hang"),
+    ("abcdefghij abcdefghij", 1.001, -1, ["ij"]),  # creeps on by 0.001 a window, then ends
+    ("abcdefghij abcdefghij", 2.1, -0.5, "Hang"),
 ]
 
 

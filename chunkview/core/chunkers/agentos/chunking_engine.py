@@ -164,7 +164,11 @@ class _Windows:
         # positive whole number can only move the window further down: it never returns.
         floor = min(0.0, overlap) - abs(size) - 2
         falls = not (size >= 1 and size.is_integer())
-        budget = 8 * (length + 64)
+        # A run that neither repeats nor falls can still creep (a fraction of a unit per
+        # window); past this many windows it is called a hang (the original would take
+        # as long, and the watchdog's time budget usually comes first)
+        budget = 1_000_000 + 64 * length
+        highest = 0.0
         windows = 0
         while position < length:  # NaN ends the loop, as in JS
             windows += 1
@@ -188,12 +192,20 @@ class _Windows:
                         f"with chunkSize {self._shown(0)} and chunkOverlap {self._shown(1)}",
                     )
                 seen.add(position)
-            if (falls and following < floor) or windows > budget:
+            if falls and following < floor:
                 self._hang(
                     origin,
                     f"keeps moving the window backwards from position "
                     f"{self._where(origin, position)} without end with chunkSize "
                     f"{self._shown(0)} and chunkOverlap {self._shown(1)}",
+                )
+            highest = max(highest, position)
+            if windows > budget:
+                self._hang(
+                    origin + _whole(highest),
+                    f"has not passed position {self._where(origin, highest)} after "
+                    f"{windows} windows with chunkSize {self._shown(0)} and chunkOverlap "
+                    f"{self._shown(1)}",
                 )
             position = following
 

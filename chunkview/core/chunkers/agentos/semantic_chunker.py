@@ -349,6 +349,8 @@ def with_overlap(
 
 def overlap_prefix(previous: str, overlap: Any) -> str:
     """``prevText.slice(-overlap)`` (a fraction truncates: 0.5 takes the whole text)."""
+    if type(overlap) is int and overlap > 0:
+        return previous[-overlap:]
     return js_slice(previous, -overlap)
 
 
