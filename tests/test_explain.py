@@ -77,6 +77,8 @@ CASES = [
     ("mastra.chunk", {"strategy": "markdown"}),
     ("mastra.chunk", {"strategy": "sentence", "maxSize": 300}),
     ("mastra.chunk", {"strategy": "token", "maxSize": 100}),
+    ("mastra.chunk", {"strategy": "character", "maxSize": 300, "overlap": 20}),
+    ("mastra.chunk", {"strategy": "markdown", "headers": [["#", "h1"], ["##", "h2"]]}),
     ("semantic-chunking.chunkit", {}),
     ("semantic-chunking.cramit", {}),
 ]
@@ -497,3 +499,82 @@ def test_engine_semantic_similarity_below_the_threshold():
         "similarity",
         f"similarity {cosine(a, b):.3f} of the two sentences here < 0.3: a new group",
     )
+
+
+# ----- Mastra --------------------------------------------------------------------------------
+MASTRA = "mastra.chunk"
+
+
+def test_mastra_recursive_separator_and_where_merging_stopped():
+    text = "Para one is here.\n\nPara two is here too.\n\nThird para."
+    spans = explained(MASTRA, text, {"strategy": "recursive", "maxSize": 30, "overlap": 0})
+    assert reasons(spans) == [
+        ("start", 'the text split at "\\n\\n"'),
+        (
+            "merge-full",
+            'merging pieces between "\\n\\n" stopped: length 17 + the next piece\'s 21 + 2 = '
+            "40 > maxSize 30",
+        ),
+        (
+            "merge-full",
+            'merging pieces between "\\n\\n" stopped: length 21 + the next piece\'s 11 + 2 = '
+            "34 > maxSize 30",
+        ),
+    ]
+
+
+def test_mastra_recursive_overlap_of_whole_pieces():
+    spans = explained(MASTRA, "word " * 20, {"strategy": "recursive", "maxSize": 30, "overlap": 10})
+    assert reasons(spans)[1][1].endswith(
+        "; overlap: the last 2 pieces (length 9 ≤ overlap 10) start this chunk"
+    )
+
+
+def test_mastra_recursive_piece_too_large_goes_down_the_list():
+    text = "Short.\n\n" + "x" * 50 + "\n\nEnd."
+    spans = explained(MASTRA, text, {"strategy": "recursive", "maxSize": 20, "overlap": 0})
+    assert reasons(spans)[1] == (
+        "too-large",
+        'a piece of length 50 ≥ maxSize 20 between "\\n\\n" goes down the separator list; '
+        'split again at "" (every character)',
+    )
+    assert reasons(spans)[-1] == (
+        "after-large",
+        'after a piece too long for maxSize, pieces between "\\n\\n" are merged again from here',
+    )
+
+
+def test_mastra_recursive_with_a_length_function():
+    text = "Para one is here.\n\nPara two is here too."
+    options = {"strategy": "recursive", "maxSize": 7, "overlap": 0}
+    options["lengthFunction"] = {"$fn": "wordpunct"}
+    spans = explained(MASTRA, text, options)
+    assert reasons(spans)[1][1] == (
+        'merging pieces between "\\n\\n" stopped: length 5 + the next piece\'s 6 = 11 > maxSize 7'
+    )
+
+
+def test_mastra_character_pieces_and_windows():
+    text = "One.\n\nTwo is longer than it.\n\nEnd."
+    spans = explained(MASTRA, text, {"strategy": "character", "maxSize": 20, "overlap": 5})
+    assert reasons(spans) == [
+        ("separator", 'split at "\\n\\n": each piece that fits is a chunk (length 4 ≤ maxSize 20)'),
+        ("separator", "a piece of length 22 > maxSize 20: cut into windows"),
+        (
+            "window",
+            "windows of at most maxSize 20: this one starts overlap 5 before the end of the one "
+            "before",
+        ),
+        ("separator", 'split at "\\n\\n": each piece that fits is a chunk (length 4 ≤ maxSize 20)'),
+    ]
+
+
+def test_mastra_markdown_header_that_started_a_section():
+    text = "# A\n\ntext a\n\n## B\n\ntext b\n\n# C\n\ntext c"
+    options = {"strategy": "markdown", "headers": [["#", "h1"], ["##", "h2"]]}
+    spans = explained(MASTRA, text, options)
+    assert reasons(spans) == [
+        ("start", "the start of the text"),
+        ("header", "the header “B” (h2) starts a section"),
+        ("header", "the header “C” (h1) starts a section"),
+    ]

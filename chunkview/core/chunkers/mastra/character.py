@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
@@ -22,14 +23,24 @@ def character_split(
     """Every piece that fits is a chunk as it is; a longer piece is cut into windows of at
     most maxSize, each next window starting ``overlap`` before the previous end."""
     pattern = separator if is_regex else escape(separator)
+    why = notes_now()  # the run's reasons (explain.py), or None
     chunks: list[str | None] = []
     for piece in split_on_separator(text, pattern, splitter.keep_separator):
         if js_length(splitter.length, piece) <= splitter.max_size:
+            if why is not None:
+                why.character_piece(separator, js_length(splitter.length, piece), splitter.max_size)
+                why.produced()
             chunks.append(piece)  # None: JS's undefined, a chunk with no text
         elif piece is None:
             js_length(len, None)  # JS: undefined.length in __splitChunk
         else:
-            chunks.extend(_windows(piece, splitter))
+            windows = _windows(piece, splitter)
+            if why is not None:
+                size = js_length(splitter.length, piece)
+                for i in range(len(windows)):
+                    why.character_window(i == 0, size, splitter.max_size, splitter.overlap)
+                    why.produced()
+            chunks.extend(windows)
     return chunks
 
 

@@ -11,6 +11,7 @@ from chunkview.core.chunkers.mastra.document import (
     STRATEGIES,
     chunk_document,
 )
+from chunkview.core.chunkers.mastra.explain import explaining
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
 from chunkview.core.document import Document
@@ -302,7 +303,8 @@ class MastraChunkEntry(Entry):
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         doc = document.kind if document.kind in FACTORY else "text"
-        return chunk_document(document.text, doc, ctx.metadata, options)
+        with explaining(ctx.explain):  # the strategies note their cuts (explain.py)
+            return chunk_document(document.text, doc, ctx.metadata, options)
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return str(options.get("strategy") or "recursive")

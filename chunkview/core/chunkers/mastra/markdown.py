@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.recursive import MARKDOWN, separator_chunks
 from chunkview.core.text.js import from_units, trim
 
@@ -88,6 +89,9 @@ def markdown_headers(
         ]
     else:
         chunks = _aggregate(entries, markers)
+    why = notes_now()  # the run's reasons (explain.py), or None
+    if why is not None:
+        why.headers([meta for _text, meta in chunks], return_each_line)
     return [
         {"text": from_units(text), "metadata": {**metadata, **_strings(meta)}}
         for text, meta in chunks

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
@@ -128,6 +129,9 @@ def recursive_split(
             separator, remaining = candidate, separators[i + 1 :]
             break
     pattern = separator if is_regex or separator is None else escape(separator)
+    why = notes_now()  # the run's reasons (explain.py), or None
+    if why is not None:
+        why.split_at(separator)
     pieces = split_on_separator(text, pattern, splitter.keep_separator)
     joiner = "" if splitter.keep_separator else separator
     chunks: list[str | None] = []
@@ -139,14 +143,22 @@ def recursive_split(
         if small:
             chunks.extend(merge_splits(small, joiner, splitter))
             small = []
+        if why is not None:
+            why.too_large(js_length(splitter.length, piece), splitter.max_size, not remaining)
         if not remaining:
             chunks.append(piece)
+            if why is not None:
+                why.produced()
         elif piece is None:  # JS: undefined.split(...)
             raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'split')")
         else:
             chunks.extend(recursive_split(piece, remaining, is_regex, splitter))
+        if why is not None:
+            why.after_large()
     if small:
         chunks.extend(merge_splits(small, joiner, splitter))
+    if why is not None:
+        why.level_done()
     return chunks
 
 

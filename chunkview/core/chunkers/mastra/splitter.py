@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
@@ -86,6 +87,7 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
     # each piece measured once; the chunk being packed is pieces[start:i] (the overlap
     # tail is always the last pieces of the previous chunk, so it stays a slice)
     lengths = [js_length(length, piece) for piece in pieces]
+    why = notes_now()  # the run's reasons (explain.py), or None
     chunks: list[str] = []
     start = 0
     total: float = 0
@@ -94,6 +96,9 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
             joined = join_pieces(pieces[start:i], joiner, splitter)
             if joined is not None:
                 chunks.append(joined)
+                if why is not None:
+                    why.produced()
+            stopped_at = total
             if overlap > 0:
                 size: float = 0
                 first = i
@@ -106,11 +111,17 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
                 start, total = first, size
             else:
                 start, total = i, 0
+            if why is not None:
+                why.merge_full(
+                    stopped_at, piece_len, separator_len, max_size, i - start, total, overlap
+                )
         total += piece_len + (separator_len if i > start else 0)
     if start < len(pieces):
         joined = join_pieces(pieces[start:], joiner, splitter)
         if joined is not None:
             chunks.append(joined)
+            if why is not None:
+                why.produced()
     return chunks
 
 

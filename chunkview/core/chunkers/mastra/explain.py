@@ -1,0 +1,174 @@
+"""Why Mastra cut where it did, in its own terms (see core/explain.py).
+
+The strategies keep their signature ``(units, options, metadata)``; a run that explains
+itself sets a ``MastraNotes`` for the current context (``explaining``), and the split
+machinery notes what it decides through ``current()``: the separator each level split
+at, where merging stopped (the length function's value against maxSize), the overlap
+carried, a piece too large going down the separator list, the header that started a
+section. Chunks are produced in their final order, so the k-th ``produced`` call is
+chunk k; only strategies that call it get reasons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from chunkview.core.explain import Reason
+from chunkview.core.text.js import from_units
+
+
+def shown(separator: str | None) -> str:
+    """A separator as a person reads it: ``"\\n\\n"`` (blank line), ``" "`` (space)."""
+    if separator is None:
+        return "no separator (each unit)"
+    if separator == "":
+        return '"" (every character)'
+    text = from_units(separator).replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{text}"'
+
+
+def _n(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+
+
+class MastraNotes:
+    """The reasons of one run, built as its chunks are produced."""
+
+    def __init__(self, explain: list) -> None:
+        self.explain = explain
+        self.count = 0  # chunks produced so far
+        self.pending: list[tuple[str, str]] = []
+        self.separators: list[str | None] = []  # the separator of each recursion level
+
+    def note(self, rule: str, text: str) -> None:
+        """A reason for the next chunk produced."""
+        self.pending.append((rule, text))
+
+    def produced(self) -> None:
+        if self.pending:
+            rule = self.pending[0][0]
+            text = "; ".join(dict.fromkeys(t for _r, t in self.pending))
+            self.explain.append(Reason(self.count, rule, text))
+            self.pending = []
+        self.count += 1
+
+    # ----- recursive ----------------------------------------------------------------------
+    def split_at(self, separator: str | None) -> None:
+        """A recursion level chose its separator (the first of its list found in the text)."""
+        if self.count == 0 and not self.separators:
+            self.note("start", f"the text split at {shown(separator)}")
+        elif self.pending and self.pending[-1][0] == "too-large":
+            self.note("too-large", f"split again at {shown(separator)}")
+        self.separators.append(separator)
+
+    def level_done(self) -> None:
+        self.separators.pop()
+        if self.pending and self.pending[-1][0] == "after-large":  # nothing followed it
+            self.pending.pop()
+
+    def too_large(self, size: float, max_size: float, last: bool) -> None:
+        separator = self.separators[-1] if self.separators else None
+        if last:
+            self.note(
+                "no-separator-left",
+                f"a piece of length {_n(size)} ≥ maxSize {_n(max_size)} between "
+                f"{shown(separator)} with no separator left to try: kept as it is",
+            )
+        else:
+            self.note(
+                "too-large",
+                f"a piece of length {_n(size)} ≥ maxSize {_n(max_size)} between "
+                f"{shown(separator)} goes down the separator list",
+            )
+
+    def after_large(self) -> None:
+        separator = self.separators[-1] if self.separators else None
+        self.note(
+            "after-large",
+            f"after a piece too long for maxSize, pieces between {shown(separator)} are "
+            "merged again from here",
+        )
+
+    def merge_full(
+        self,
+        total: float,
+        piece: float,
+        joiner: float,
+        max_size: float,
+        carried: int,
+        carried_size: float,
+        overlap: float,
+    ) -> None:
+        separator = self.separators[-1] if self.separators else None
+        plus = f" + {_n(joiner)}" if joiner else ""
+        words = (
+            f"merging pieces between {shown(separator)} stopped: length {_n(total)} + the next "
+            f"piece's {_n(piece)}{plus} = {_n(total + piece + joiner)} > maxSize {_n(max_size)}"
+        )
+        if carried:
+            words += (
+                f"; overlap: the last {carried} piece{'s' if carried > 1 else ''} "
+                f"(length {_n(carried_size)} ≤ overlap {_n(overlap)}) start this chunk"
+            )
+        self.note("merge-full", words)
+
+    # ----- character ----------------------------------------------------------------------
+    def character_piece(self, separator: str, size: float, max_size: float) -> None:
+        self.note(
+            "separator",
+            f"split at {shown(separator)}: each piece that fits is a chunk (length "
+            f"{_n(size)} ≤ maxSize {_n(max_size)})",
+        )
+
+    def character_window(self, first: bool, size: float, max_size: float, overlap: float) -> None:
+        if first:
+            self.note(
+                "separator",
+                f"a piece of length {_n(size)} > maxSize {_n(max_size)}: cut into windows",
+            )
+        else:
+            self.note(
+                "window",
+                f"windows of at most maxSize {_n(max_size)}: this one starts overlap "
+                f"{_n(overlap)} before the end of the one before",
+            )
+
+    # ----- markdown headers -----------------------------------------------------------------
+    def headers(self, metas: list[dict[str, str]], each_line: bool) -> None:
+        """One reason per chunk of the headers strategy, from the metadata it carries."""
+        previous: dict[str, str] = {}
+        for k, meta in enumerate(metas):
+            changed = [key for key, value in meta.items() if previous.get(key) != value]
+            if k == 0:
+                rule, text = "start", "the start of the text"
+            elif changed:
+                key = changed[-1]
+                rule = "header"
+                text = f"the header “{from_units(meta[key])}” ({from_units(key)}) starts a section"
+            elif each_line:
+                rule, text = "line", "one chunk per line (returnEachLine)"
+            else:
+                rule, text = "section", "a section under the same headers"
+            self.explain.append(Reason(k, rule, text))
+            previous = meta
+
+
+_NOTES: ContextVar[MastraNotes | None] = ContextVar("mastra_explain", default=None)
+
+
+def current() -> MastraNotes | None:
+    """The notes of the run in progress, or None when nobody asked."""
+    return _NOTES.get()
+
+
+@contextmanager
+def explaining(explain: list | None) -> Iterator[None]:
+    """Record the reasons of the runs inside into ``explain`` (None: record nothing)."""
+    token = _NOTES.set(MastraNotes(explain) if explain is not None else None)
+    try:
+        yield
+    finally:
+        _NOTES.reset(token)
