@@ -245,3 +245,16 @@ def test_histogram_stacks_kinds_and_labels_each_limit_where_it_is(qtbot, window)
     assert total == len(located)
     axis = histogram.getPlotItem().getAxis("bottom")
     assert axis.labelText == "chunk size (UTF-16 code units)"
+
+
+def test_html_export_carries_the_comparison(qtbot, window, tmp_path):
+    open_sample(qtbot, window)
+    window.model.pin()
+    window.params.set_value("targetSize", 120)
+    settle(qtbot, window)
+    diff = window.model.comparison().diff
+    path = window.menus.export_view_as("html", str(tmp_path / "view.html"))
+    page = open(path, encoding="utf-8").read()
+    assert diff.summary() in page and "agentos.SemanticChunker" in page
+    for kind, count in diff.counts.items():
+        assert page.count(f'class="df {kind}"') == count

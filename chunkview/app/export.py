@@ -63,7 +63,15 @@ def export_view_to(
     if not path:
         return None
     if fmt == "html":
-        write_text(path, render_html(result, model.document.name))
+        comparison = model.comparison()  # the boundary changes too, when comparing
+        if comparison is not None and comparison.same_text:
+            b = comparison.pinned.request
+            page = render_html(
+                result, model.document.name, comparison.diff, f"{b.entry_id} {b.options}"
+            )
+        else:
+            page = render_html(result, model.document.name)
+        write_text(path, page)
     elif not window.grab().save(path, "PNG"):
         raise OSError(f"cannot write {path}")
     return path
