@@ -635,18 +635,31 @@ class ChunkService:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-        for fd in (self._wake_r, self._wake_w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._close_wake_pipe()
+
+    def _close_wake_pipe(self) -> None:
+        fds, self._wake_r, self._wake_w = (self._wake_r, self._wake_w), -1, -1
+        for fd in fds:
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    def __del__(self) -> None:  # a service dropped without ``with`` keeps no descriptors
+        try:
+            self._kill()
+            self._close_wake_pipe()
+        except Exception:
+            pass
 
     # -- latest wins
     def interrupt(self) -> None:
         """Supersede the job that runs (any thread): it ends with Cancelled quickly."""
         self._interrupted.set()
         try:
-            os.write(self._wake_w, b"!")
+            if self._wake_w >= 0:
+                os.write(self._wake_w, b"!")
         except OSError:
             pass
 
@@ -790,7 +803,7 @@ class ChunkService:
         return job
 
     def _waitables(self) -> list:
-        items: list = [self._wake_r]
+        items: list = [self._wake_r] if self._wake_r >= 0 else []
         if self._conn is not None:
             items.append(self._conn)
         if self._process is not None:
