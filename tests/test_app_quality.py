@@ -167,3 +167,18 @@ def test_a_token_limit_warns_about_chunks_over_it_from_the_counted_tokens(qtbot,
     assert all(f"over the model's limit of {limit}" in w.message for w in panel.shown())
     panel.limit_box.setCurrentText("no token limit")
     assert not panel.counts().get("over-limit")
+
+
+def test_the_navigate_menu_steps_through_the_kind_chosen_in_the_warnings_tab(qtbot, window):
+    panel = window.tabs.warnings_panel
+    qtbot.waitUntil(lambda: window.result.tokens is not None, timeout=20000)
+    panel.limit_box.setCurrentText(str(min(window.result.tokens)))
+    assert panel.counts()["over-limit"] >= 2 and panel.counts()["mid-sentence"] >= 2
+    panel.kind_box.setCurrentIndex(panel.kind_box.findData("over-limit"))
+    messages = []
+    window.statusBar().messageChanged.connect(messages.append)
+    for _ in range(4):  # mid-sentence warnings lie between these: none is stepped to
+        window.menus.step_warning(1)
+    stepped = [m for m in messages if m]
+    assert len(stepped) == 4
+    assert all("over the model's limit" in m for m in stepped)

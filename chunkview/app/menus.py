@@ -284,10 +284,12 @@ class Menus:
 
     def step_warning(self, step: int) -> None:
         result = self.window.model.result
-        if result is None or not result.layout.warnings:
+        # the Warnings tab's: of the kind chosen there, with the token limit's
+        shown = self.window.tabs.warnings_panel.shown() if result is not None else []
+        if not shown:
             self.window.statusBar().showMessage("No warnings", 5000)
             return
-        warnings = sorted(result.layout.warnings, key=lambda w: w.start)
+        warnings = sorted(shown, key=lambda w: w.start)
         at = self._step_to([w.start for w in warnings], step)
         warning = next(w for w in warnings if w.start == at)
         if warning.chunk is not None:
