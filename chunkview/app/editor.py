@@ -44,7 +44,7 @@ DIFF_ORDER = ("removed", "added", "moved", "kept")
 
 #: characters shown at once when a text is set; the rest follows in pieces of LOAD_PIECE
 LOAD_FIRST = 60_000
-LOAD_PIECE = 40_000
+LOAD_PIECE = 20_000
 
 
 class _Gutter(QWidget):
