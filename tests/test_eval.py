@@ -245,3 +245,34 @@ def test_eval_over_values_of_one_option_matches_each_layout(tmp_path):
         assert row["iou_omega"] == pytest.approx(report.means["iou_omega"])
         assert row["recall"] == pytest.approx(report.means["recall"])
     assert rows[0]["chunks"] > rows[1]["chunks"]
+
+
+def _brute(excerpts, retrieved):
+    """The same figures counted character by character."""
+    covered = {i for s, e in retrieved for i in range(s, e)}
+    common = len({i for s, e in excerpts for i in range(s, e)} & covered)
+    missed = sum(1 for s, e in excerpts for i in range(s, e) if i not in covered)
+    chunks = sum(e - s for s, e in retrieved)
+    return (
+        common / sum(e - s for s, e in excerpts),
+        common / chunks if chunks else 0.0,
+        common / (chunks + missed) if chunks + missed else 0.0,
+    )
+
+
+def test_scores_agree_with_counting_characters():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    ranges = st.tuples(st.integers(0, 60), st.integers(1, 30)).map(lambda p: (p[0], p[0] + p[1]))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(ranges, min_size=1, max_size=3), st.lists(ranges, max_size=5))
+    def check(excerpts, retrieved):
+        figures = scores(excerpts, retrieved)
+        recall, precision, iou = _brute(excerpts, retrieved)
+        assert figures.recall == pytest.approx(recall)
+        assert figures.precision == pytest.approx(precision)
+        assert figures.iou == pytest.approx(iou)
+
+    check()
