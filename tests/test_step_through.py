@@ -105,3 +105,12 @@ def test_chunk_table_rows_say_why_the_chunk_starts_and_ends(window):
     tip = model.data(model.index(1, 0), Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith("<b>starts here:</b> new paragraph: at the first level")
     assert "<b>ends here:</b> new paragraph, " in tip
+
+
+def test_chunk_inspector_lists_the_reasons_of_both_ends(qtbot, window):
+    window.model.select_chunk(1)
+    qtbot.waitUntil(lambda: window.views.inspector.shown == 1, timeout=5000)
+    text = window.views.inspector.toPlainText()
+    assert "Why here" in text
+    assert "starts here (paragraph): new paragraph: at the first level every paragraph" in text
+    assert "ends here (paragraph): new paragraph, " in text

@@ -13,6 +13,7 @@ import json
 from PySide6.QtWidgets import QTextBrowser
 
 from chunkview.core.decorations import DIFF_STYLES
+from chunkview.core.explain import chunk_ends
 from chunkview.core.inspect import character_diff, chunk_facts, show_white_space, source_slice
 from chunkview.core.model import InspectorModel
 
@@ -31,6 +32,17 @@ def _pre(text: str) -> str:
     shown = show_white_space(text[:SHOW_LIMIT])
     more = f"\n… {len(text) - SHOW_LIMIT:,} more chars" if len(text) > SHOW_LIMIT else ""
     return f'<pre style="white-space: pre-wrap">{html.escape(shown)}{more}</pre>'
+
+
+def _why(spans, index: int) -> str:
+    """Why the chunk starts and ends where it does, as the run recorded it."""
+    start, end = chunk_ends(spans, index)
+    rows = [
+        f"<li><b>{label}</b> ({html.escape(reason.rule)}): {html.escape(reason.text)}</li>"
+        for label, reason in (("starts here", start), ("ends here", end))
+        if reason is not None
+    ]
+    return f"<p><b>Why here</b></p><ul>{''.join(rows)}</ul>" if rows else ""
 
 
 class ChunkInspector(QTextBrowser):
@@ -76,6 +88,7 @@ class ChunkInspector(QTextBrowser):
             f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in rows if v is not None
         )
         parts = [f"<h3>Chunk #{facts.index}</h3><table>{table}</table>"]
+        parts.append(_why(layout.spans, index))
         if facts.overlap:
             parts.append(
                 f"<p><b>Overlap</b>: repeats {len(facts.overlap):,} chars of the chunk before"
