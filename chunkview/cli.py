@@ -52,17 +52,21 @@ def _chunk_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metadata", help="metadata object as JSON")
     parser.add_argument("--embedder", help="embedder name (hash64, minilm)")
     parser.add_argument("--tokenizer", help="tokenizer name (wordpunct, cl100k)")
-    parser.add_argument("--encoding", help="the input's encoding when it is not UTF-8")
+    parser.add_argument(
+        "--encoding", metavar="NAME", help="the input's encoding when it is not UTF-8"
+    )
     parser.add_argument(
         "--timeout",
         type=_seconds,
         default=10.0,
+        metavar="SECONDS",
         help="stop the chunker after this many seconds (default 10; 0: no limit)",
     )
     parser.add_argument(
         "--max-memory",
         type=_size,
         default=None,
+        metavar="SIZE",
         help="stop the chunker past this much memory, e.g. 2G (default: half the RAM)",
     )
 
