@@ -52,6 +52,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=5, help="JS time limit per case (s)")
     parser.add_argument("--recheck", type=float, default=60, help="JS limit when rechecking a Hang")
     parser.add_argument("--py-timeout", type=float, default=60, help="port time limit (s)")
+    parser.add_argument(
+        "--minutes", type=float, help="stop starting new cases after this long (then report)"
+    )
     parser.add_argument("--shrink-budget", type=float, default=60, help="seconds per mismatch")
     parser.add_argument("--max-shrinks", type=int, default=20)
     parser.add_argument("--no-write", action="store_true", help="do not write golden cases")
@@ -101,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for n in range(args.start, args.start + args.cases):
             done = n - args.start
-            if not args.json and done and done % 250 == 0:
+            if done and done % 250 == 0:
                 print(f"... {done} cases", file=sys.stderr, flush=True)
+            if args.minutes and time.monotonic() - started > args.minutes * 60:
+                break
             case = generator.case(n)
             row = rows[row_of(case)]
             row["cases"] += 1
@@ -131,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     written = 0 if args.no_write else golden.add(found)
     report = {
         "seed": args.seed,
-        "cases": args.cases,
+        "cases": sum(row["cases"] for row in rows.values()),
         "seconds": round(time.monotonic() - started, 1),
         "rows": {name: _rounded(rows[name]) for name in sorted(rows)},
         "totals": _rounded(sum(rows.values(), Counter())),

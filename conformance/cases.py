@@ -320,7 +320,9 @@ class Generator:
         if rng.random() < 0.15:
             options["returnTokenLength"] = rng.random() < 0.5
         if rng.random() < 0.2:
-            options["chunkPrefix"] = rng.choice(["search_document", "passage", ""])
+            options["chunkPrefix"] = rng.choice(
+                ["search_document", "passage", "", "c++", "(x", "a.b"]
+            )
         texts = [self.text(rng) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))]
         return {
             "input": texts[0] if len(texts) == 1 else None,
