@@ -84,6 +84,11 @@ def test_the_kind_chosen_stays_when_the_layout_changes(qtbot, window):
     )
 
 
+def computed(qtbot, panel) -> None:
+    """Wait for the figures: they are computed on a thread."""
+    qtbot.waitUntil(lambda: not panel.computing, timeout=20000)
+
+
 def select(window, start: int, end: int) -> None:
     cursor = window.editor.textCursor()
     cursor.setPosition(window.editor.to_editor(start))
@@ -99,6 +104,7 @@ def test_mark_as_answer_adds_a_question_with_its_figures(qtbot, window, tmp_path
     select(window, start, end)
     panel.question_box.setText("Which fruit is sweet?")
     panel.mark_button.click()
+    computed(qtbot, panel)
     assert len(panel.questions) == 1
     (result,) = panel.report.questions
     assert result.references[0].start == start and result.references[0].end == end
@@ -112,6 +118,7 @@ def test_mark_as_answer_adds_a_question_with_its_figures(qtbot, window, tmp_path
     before = result.precision_omega
     window.params.set_value("chunkSize", 200)
     settle(qtbot, window)
+    computed(qtbot, panel)
     assert panel.report.questions[0].precision_omega != before
     assert panel.report.questions[0].references[0].whole_in is not None
     assert panel.report_b.questions[0].precision_omega == before
@@ -131,6 +138,7 @@ def test_loading_questions_and_a_bad_file(qtbot, window, tmp_path):
     ref = {"content": "Plums", "start_index": start, "end_index": start + 5}
     good.write_text(json.dumps({"question": "plums purple", "references": [ref]}) + "\n")
     assert panel.load_questions(str(good))
+    computed(qtbot, panel)
     assert panel.table.rowCount() == 1 and panel.report is not None
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{nope\n")

@@ -3,6 +3,7 @@ shown chunks retrieve them (recall, precision, IoU at top-k, and the Ω pair).""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
@@ -54,6 +55,8 @@ def _means(report: EvalReport) -> str:
 class EvalPanel(QWidget):
     #: a row asks to show a place in the document (code points)
     show_position = Signal(int)
+    #: (generation, report, report B, problem) from the computing thread
+    _computed = Signal(int, object, object, str)
 
     def __init__(self, model: InspectorModel) -> None:
         super().__init__()
@@ -65,6 +68,9 @@ class EvalPanel(QWidget):
         #: the selected text range (code points of the shown text): the window's editor's
         self.selection: Callable[[], tuple[int, int] | None] = self._editor_selection
         self._dirty = True
+        self._generation = 0
+        #: figures are being computed for the newest request
+        self.computing = False
 
         self.question_box = QLineEdit()
         self.question_box.setPlaceholderText("Type a question, select its answer in the text…")
@@ -121,6 +127,7 @@ class EvalPanel(QWidget):
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.means)
+        self._computed.connect(self._arrived)
         model.subscribe("result", self._new_result)
         model.subscribe("pinned", self._new_result)
 
@@ -192,28 +199,50 @@ class EvalPanel(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
+        """Figures for the shown layout (and B): BM25 over tens of thousands of chunks takes
+        seconds, so they are computed on a thread and the newest request wins."""
         result = self.model.result
         self._dirty = False
+        self._generation += 1
         if result is None or not self.questions:
             self.report = self.report_b = None
+            self.computing = False
             self._show()
             return
-        retriever, top_k = self.retriever_box.currentData(), self.top_k.value()
+        pinned = self.model.pinned
+        if pinned is not None and pinned.layout.document.text != result.layout.document.text:
+            pinned = None  # the answers' places hold only on the same text
+        job = (
+            self._generation,
+            result.layout,
+            None if pinned is None else pinned.layout,
+            list(self.questions),
+            self.retriever_box.currentData(),
+            self.top_k.value(),
+        )
+        self.computing = True
+        self.means.setText("Computing…")
+        threading.Thread(target=self._compute, args=job, daemon=True).start()
+
+    def _compute(self, generation, layout, layout_b, questions, retriever, top_k) -> None:
+        """On a thread: both reports, or the problem in words."""
         try:
-            self.report = evaluate(result.layout, self.questions, retriever, top_k)
-            pinned = self.model.pinned
-            self.report_b = None
-            if pinned is not None and pinned.layout.document.text == result.layout.document.text:
-                self.report_b = evaluate(pinned.layout, self.questions, retriever, top_k)
+            report = evaluate(layout, questions, retriever, top_k)
+            report_b = None if layout_b is None else evaluate(layout_b, questions, retriever, top_k)
         except (QuestionsError, ValueError) as exc:
-            self.report = None
-            self._show(f"⚠ {exc}")
+            self._computed.emit(generation, None, None, f"⚠ {exc}")
             return
         except Exception as exc:  # an embedder that is not installed, in its words
-            self.report = None
-            self._show(f"⚠ {getattr(exc, 'message', exc)}")
+            self._computed.emit(generation, None, None, f"⚠ {getattr(exc, 'message', exc)}")
             return
-        self._show()
+        self._computed.emit(generation, report, report_b, "")
+
+    def _arrived(self, generation: int, report, report_b, problem: str) -> None:
+        if generation != self._generation:
+            return  # a newer request is on its way
+        self.report, self.report_b = report, report_b
+        self.computing = False
+        self._show(problem)
 
     def _show(self, problem: str = "") -> None:
         report = self.report
