@@ -578,3 +578,49 @@ def test_mastra_markdown_header_that_started_a_section():
         ("header", "the header “B” (h2) starts a section"),
         ("header", "the header “C” (h1) starts a section"),
     ]
+
+
+def test_mastra_sentence_groups_target_and_overlap():
+    text = "One short sentence. Two short sentence. Three short one. Four is here."
+    options = {"strategy": "sentence", "maxSize": 45, "targetSize": 30, "overlap": 20}
+    spans = explained(MASTRA, text, options)
+    assert reasons(spans)[1] == (
+        "sentence-target",
+        "the group reached length 39 ≥ targetSize 30 at a sentence ender “.”; overlap: the "
+        "last sentence (length 19 ≤ overlap 20) starts this chunk",
+    )
+
+
+def test_mastra_sentence_full_and_too_long():
+    text = "First one is here. Second one here! " + "word " * 12 + "end. Next."
+    options = {"strategy": "sentence", "maxSize": 30, "targetSize": 100, "overlap": 0}
+    spans = explained(MASTRA, text, options)
+    rules = [r[0] for r in reasons(spans)]
+    assert rules[1] == "sentence-too-long"
+    assert reasons(spans)[1][1] == (
+        "a sentence of length 81 > maxSize 30: cut at words (fallbackToWords true, "
+        "fallbackToCharacters true)"
+    )
+    assert reasons(spans)[-1] == (
+        "after-long",
+        "after a sentence too long for maxSize, grouping starts again",
+    )
+    spans = explained(
+        MASTRA,
+        "Aaaa bbbb. Cccc dddd. Eeee ffff.",
+        {"strategy": "sentence", "maxSize": 22, "targetSize": 100},
+    )
+    assert reasons(spans)[1] == (
+        "sentence-full",
+        "sentences grouped up to length 21; the next sentence's 10 + 1 would make 32 > maxSize 22",
+    )
+
+
+def test_mastra_token_windows():
+    text = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+    spans = explained(MASTRA, text, {"strategy": "token", "maxSize": 4, "overlap": 1})
+    assert reasons(spans)[1] == (
+        "token-window",
+        "token window 2: maxSize 4 tokens from token 3, each window 3 tokens after the one "
+        "before (overlap 1)",
+    )

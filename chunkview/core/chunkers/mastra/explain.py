@@ -34,6 +34,10 @@ def _n(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
 
 
+def _last(count: int, what: str) -> str:
+    return f"the last {count} {what}s" if count > 1 else f"the last {what}"
+
+
 class MastraNotes:
     """The reasons of one run, built as its chunks are produced."""
 
@@ -110,8 +114,8 @@ class MastraNotes:
         )
         if carried:
             words += (
-                f"; overlap: the last {carried} piece{'s' if carried > 1 else ''} "
-                f"(length {_n(carried_size)} ≤ overlap {_n(overlap)}) start this chunk"
+                f"; overlap: {_last(carried, 'piece')} (length {_n(carried_size)} ≤ overlap "
+                f"{_n(overlap)}) {'start' if carried > 1 else 'starts'} this chunk"
             )
         self.note("merge-full", words)
 
@@ -135,6 +139,52 @@ class MastraNotes:
                 f"windows of at most maxSize {_n(max_size)}: this one starts overlap "
                 f"{_n(overlap)} before the end of the one before",
             )
+
+    # ----- sentence -------------------------------------------------------------------------
+    def sentence_full(self, size: float, sentence: float, space: float, max_size: float) -> None:
+        plus = f" + {_n(space)}" if space else ""
+        self.note(
+            "sentence-full",
+            f"sentences grouped up to length {_n(size)}; the next sentence's {_n(sentence)}"
+            f"{plus} would make {_n(size + sentence + space)} > maxSize {_n(max_size)}",
+        )
+
+    def sentence_target(self, size: float, target: float, sentence: str) -> None:
+        ender = from_units(sentence.rstrip())[-1:] or "?"
+        self.note(
+            "sentence-target",
+            f"the group reached length {_n(size)} ≥ targetSize {_n(target)} at a sentence "
+            f"ender “{ender}”",
+        )
+
+    def sentence_overlap(self, count: int, size: float, overlap: float) -> None:
+        self.note(
+            "overlap",
+            f"overlap: {_last(count, 'sentence')} (length {_n(size)} ≤ overlap "
+            f"{_n(overlap)}) {'start' if count > 1 else 'starts'} this chunk",
+        )
+
+    def sentence_too_long(self, size: float, max_size: float, words: bool, chars: bool) -> None:
+        how = "words" if words else "characters" if chars else "nothing: kept whole"
+        self.note(
+            "sentence-too-long",
+            f"a sentence of length {_n(size)} > maxSize {_n(max_size)}: cut at {how} "
+            f"(fallbackToWords {str(words).lower()}, fallbackToCharacters {str(chars).lower()})",
+        )
+
+    def after_long_sentence(self) -> None:
+        self.note("after-long", "after a sentence too long for maxSize, grouping starts again")
+
+    # ----- token ----------------------------------------------------------------------------
+    def token_window(self, index: int, start: float, max_size: float, overlap: float) -> None:
+        if index > 0:
+            self.note(
+                "token-window",
+                f"token window {index + 1}: maxSize {_n(max_size)} tokens from token "
+                f"{_n(int(start))}, each window {_n(max_size - overlap)} tokens after the one "
+                f"before (overlap {_n(overlap)})",
+            )
+        self.produced()
 
     # ----- markdown headers -----------------------------------------------------------------
     def headers(self, metas: list[dict[str, str]], each_line: bool) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import regex
 
+from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.splitter import Splitter, length_function, nodes, start_indexes
 from chunkview.core.text.js import W_CLASS, from_units, trim
 
@@ -134,11 +135,14 @@ def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any
     chunks: list[str] = []
     group: list[str] = []
     size: float = 0
+    why = notes_now()  # the run's reasons (explain.py), or None
 
     def emit(parts: list[str]) -> None:
         text = " ".join(parts)
         if trim(text):
             chunks.append(text)
+            if why is not None:
+                why.produced()
 
     def tail_of(parts: list[str]) -> tuple[list[str], float]:
         tail: list[str] = []
@@ -160,16 +164,30 @@ def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any
                 group, size = [], 0
             for piece in _fallback(sentence, max_size, length, by_words, by_chars):
                 if trim(piece):
+                    if why is not None:
+                        why.sentence_too_long(sentence_len, max_size, by_words, by_chars)
                     chunks.append(piece)
+                    if why is not None:
+                        why.produced()
+            if why is not None:
+                why.after_long_sentence()
             continue
         if group and size + sentence_len + separator > max_size:
             emit(group)
+            if why is not None:
+                why.sentence_full(size, sentence_len, separator, max_size)
             group, size = tail_of(group)
+            if why is not None and group:
+                why.sentence_overlap(len(group), size, overlap)
         group.append(sentence)
         size += sentence_len + separator
         if size >= target:
             emit(group)
+            if why is not None:
+                why.sentence_target(size, target, sentence)
             group, size = tail_of(group)
+            if why is not None and group:
+                why.sentence_overlap(len(group), size, overlap)
     if group:
         emit(group)
     splitter = Splitter(add_start_index=bool(options.get("addStartIndex", False)))

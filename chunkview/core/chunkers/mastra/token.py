@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, trim
@@ -189,10 +190,13 @@ def token_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
     # loop ends when a window reaches the last token
     chunks = []
     start: float = 0
+    why = notes_now()  # the run's reasons (explain.py), or None
     while start < len(ids):
         end = min(start + max_size, len(ids))
         window = ids[int(start) : int(end)]
         text = encoding.decode_bytes(window).decode("utf-8", "replace")
+        if why is not None:
+            why.token_window(len(chunks), start, max_size, overlap)
         chunks.append({"text": trim(text), "metadata": dict(metadata)})
         if end == len(ids):
             break
