@@ -142,6 +142,7 @@ class SweepPanel(QWidget):
         self._job.row.connect(self._add_row)
         self._job.done.connect(self._finished)
         model.subscribe("entry", lambda _entry: self._fill_params())
+        model.subscribe("result", lambda _result: self._fill_params(only_if_changed=True))
         model.subscribe("result", lambda _result: self._mark_current())
 
     # ----- plots ----------------------------------------------------------------------
@@ -241,7 +242,12 @@ class SweepPanel(QWidget):
         self._mark_current()
 
     # ----- choosing what to sweep -----------------------------------------------------
-    def _fill_params(self) -> None:
+    def _fill_params(self, only_if_changed: bool = False) -> None:
+        """The numeric options that apply now (a strategy change may change them)."""
+        names = [p.name for p in numeric_params(self.model.entry, self.model.options)]
+        shown = [self.param_combo.itemData(i) for i in range(self.param_combo.count())]
+        if only_if_changed and names == shown:
+            return
         previous = self.param_combo.currentData()
         self.param_combo.blockSignals(True)
         self.param_combo.clear()
@@ -291,7 +297,16 @@ class SweepPanel(QWidget):
         self.rows = []
         self._redraw()
         options = {k: v for k, v in self.model.options.items() if v is not None}
-        plan = SweepPlan(self.model.entry_id, self.model.sync_text(), options, param, values)
+        entry = self.model.entry
+        plan = SweepPlan(
+            self.model.entry_id,
+            self.model.sync_text(),
+            options,
+            param,
+            values,
+            embedder=self.model.embedder if entry.uses_embedder else None,
+            tokenizer=self.model.tokenizer if entry.uses_tokenizer else None,
+        )
         self.plan = plan
         self.progress.setRange(0, len(values))
         self.progress.setValue(0)

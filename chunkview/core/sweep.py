@@ -102,14 +102,26 @@ def failed_row(value: float, name: str, message: str) -> dict[str, Any]:
 
 
 def sweep_point(
-    entry_id: str, document: Document, options: Mapping[str, Any], param: str, value: float
+    entry_id: str,
+    document: Document,
+    options: Mapping[str, Any],
+    param: str,
+    value: float,
+    embedder: str | None = None,
+    tokenizer: str | None = None,
 ) -> dict[str, Any]:
     """One row: chunk ``document`` with ``options`` and ``param`` set to ``value`` (run in
-    a chunking process)."""
-    from chunkview.core.service import chunk_file
+    a chunking process), with the embedder and tokenizer the app shows (None: as
+    ``chunkview spans`` runs without them)."""
+    from chunkview.core import registry
+    from chunkview.core.entry import RunContext
+    from chunkview.core.spans import chunk_layout
 
-    layout = chunk_file(entry_id, document, {**options, param: value}, output="spans")
-    return summarize(value, layout)
+    entry = registry.get(entry_id)
+    chosen = {k: v for k, v in {**options, param: value}.items() if v is not None}
+    entry.check_options(chosen)
+    ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
+    return summarize(value, chunk_layout(entry, document, chosen, ctx)[1].to_json())
 
 
 @dataclass(frozen=True)
@@ -119,10 +131,23 @@ class SweepPlan:
     options: dict[str, Any]
     param: str
     values: list[float]
+    embedder: str | None = None
+    tokenizer: str | None = None
 
     def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
         return [
-            (sweep_point, (self.entry_id, self.document, self.options, self.param, value))
+            (
+                sweep_point,
+                (
+                    self.entry_id,
+                    self.document,
+                    self.options,
+                    self.param,
+                    value,
+                    self.embedder,
+                    self.tokenizer,
+                ),
+            )
             for value in self.values
         ]
 
