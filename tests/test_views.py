@@ -10,6 +10,7 @@ from chunkview.core.document import Document
 from chunkview.core.errors import ChunkerError
 from chunkview.core.inspect import show_white_space
 from chunkview.core.spans import Span, build_layout
+from chunkview.core.sweep import pool_runner
 
 
 @pytest.fixture
@@ -182,6 +183,7 @@ def test_sweep_plots_each_value_and_a_click_applies_it(qtbot, window):
     sweep = window.views.sweep
     sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("targetSize"))
     sweep.values_edit.setText("100:500:100")
+    sweep.runner = pool_runner(workers=1)  # chunking processes; one, beside the other tests
     assert sweep.start()
     qtbot.waitUntil(lambda: not sweep.running, timeout=60000)
     assert [r["value"] for r in sorted(sweep.rows, key=lambda r: r["value"])] == [
