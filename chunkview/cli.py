@@ -344,7 +344,9 @@ def headless(argv: list[str]) -> int:
         print(f"chunkview: {exc.args[0]}", file=sys.stderr)
         return 2
     except NotTextError as exc:
-        hint = f" (--encoding {exc.guess})" if exc.guess and not args.encoding else ""
+        # diff and sweep take no --encoding: no hint to use one there
+        wanted = exc.guess and hasattr(args, "encoding") and not args.encoding
+        hint = f" (--encoding {exc.guess})" if wanted else ""
         print(f"chunkview: {exc}{hint}", file=sys.stderr)
         return 1
     except DocumentError as exc:

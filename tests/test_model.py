@@ -159,6 +159,29 @@ def test_failure_keeps_the_last_layout_and_older_results_never_replace_newer():
     assert model.failure.name == "OptionError"
 
 
+def test_a_failure_on_another_document_shows_no_chunks_of_the_old_one():
+    model = InspectorModel()
+    model.runner = sync_runner(model)
+    model.set_document(Document("# A\n\n" + "alpha words here. " * 40, None, "markdown"))
+    model.select_entry("agentos.SemanticChunker", {"targetSize": 60})
+    model.submit()
+    assert model.result is not None and model.result.layout.spans
+    # an option that fails keeps the last good layout
+    model.set_options({"targetSize": "x"})
+    model.submit()
+    assert model.failure.kept_layout and model.result.layout.spans
+    # a new document whose run fails: the old document's chunks are not shown for it
+    other = Document("not a transcript", None, "text")
+    model.select_entry("agentos.chunkTurns", {})
+    model.set_document(other)
+    model.submit()
+    assert model.failure is not None and model.failure.name == "SyntaxError"
+    assert not model.failure.kept_layout
+    assert model.result.layout.document.text == other.text
+    assert model.result.layout.spans == [] and model.result.layout.warnings == []
+    assert model.targets("chunk") == []
+
+
 def test_entries_expose_everything_the_views_read():
     from chunkview.core import registry
 

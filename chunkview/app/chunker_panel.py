@@ -201,7 +201,10 @@ class ChunkerPanel(QWidget):
         text += f"<br>{escape(failure.message)}"
         if failure.position is not None:
             text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
-        text += "<br><small>The chunks shown are from the last good run.</small>"
+        if failure.kept_layout:
+            text += "<br><small>The chunks shown are from the last good run.</small>"
+        else:
+            text += "<br><small>No chunks: this document has no good run yet.</small>"
         self.show_error(text)
 
     def show_error(self, rich_text: str) -> None:

@@ -149,8 +149,12 @@ class Output:
         )
         lines = [
             f"{data['files']} files ({statuses}), {data['chunks']} chunks, "
-            f"{data['chars']} characters, chunk sizes {data['smallest_chunk']}.."
-            f"{data['largest_chunk']}",
+            f"{data['chars']} characters, "
+            + (
+                f"chunk sizes {data['smallest_chunk']}..{data['largest_chunk']}"
+                if data["chunks"]
+                else "no chunks"
+            ),
             f"warnings: {kinds or 'none'}",
         ]
         if summary.fail_on:

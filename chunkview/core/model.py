@@ -20,6 +20,7 @@ from chunkview.core.decorations import matching_words
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
+from chunkview.core.spans import Layout, SizeStats
 
 #: what a model tells its observers, with the arguments each event carries
 EVENTS = (
@@ -47,6 +48,9 @@ class Failure:
     name: str  # the JS error name, OptionError, or Hang
     message: str
     position: int | None = None  # where in the document, when known
+    #: the last good layout is still shown (False: it was of another document, so the
+    #: views show none rather than another text's chunks)
+    kept_layout: bool = True
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,13 @@ class Comparison:
 
 #: what "next / previous" can step through; each gives sorted code points of the shown text
 NAVIGATION_KINDS = ("chunk", "warning", "hit", "difference")
+
+
+def _no_chunks(request: ChunkRequest) -> ChunkResult:
+    """A result with no chunks for ``request``'s document (its run failed)."""
+    empty = SizeStats.of([])
+    layout = Layout(request.document, [], [], [], [], empty, empty).prepare()
+    return ChunkResult(request, None, layout, None, 0.0)
 
 
 def boundaries(result: ChunkResult) -> list[int]:
@@ -101,6 +112,9 @@ class InspectorModel:
         self.selected: int | None = None
         self.failure: Failure | None = None
         self.running = False
+        #: the newest request sent, and the generation before the document was last replaced
+        self._submitted: ChunkRequest | None = None
+        self._replaced_after = 0
         #: runs record why each boundary is where it is (hover, step-through, legend)
         self.explain = True
         self._text_dirty = False
@@ -119,6 +133,7 @@ class InspectorModel:
         """Show a new document (opened, a sample, or reloaded): not an edit."""
         self.document = document
         self._text_dirty = False
+        self._replaced_after = self.generation
         self._set_modified(False)
         self.selected = None
         self._emit("document")
@@ -225,6 +240,7 @@ class InspectorModel:
         if request is None or self.runner is None:
             return request
         self._set_running(True)
+        self._submitted = request
         self.runner(request)
         return request
 
@@ -253,9 +269,14 @@ class InspectorModel:
         the last good layout stays."""
         if generation != self.generation:
             return
+        kept = self.result is None or self.result.generation > self._replaced_after
+        request = self._submitted
+        if not kept and request is not None and request.generation == generation:
+            # the last good layout is of another document: show this one with no chunks
+            self.accept(_no_chunks(request))
         self.shown_generation = generation
         self._set_running(False)
-        self.failure = Failure(generation, self.entry_id, name, message, position)
+        self.failure = Failure(generation, self.entry_id, name, message, position, kept)
         self._emit("failed", self.failure)
 
     def _set_running(self, running: bool) -> None:

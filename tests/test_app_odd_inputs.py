@@ -1,0 +1,44 @@
+"""The real window on odd documents and odd settings, as a new user would drive it."""
+
+import pytest
+from conftest import CORPUS
+from PySide6.QtCore import QSettings
+
+from chunkview.app.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.select_entry("agentos.SemanticChunker")
+    win.resize(1300, 800)
+    win.show()
+    yield win
+    win.worker.stop()
+
+
+def settle(qtbot, win, timeout=30000):
+    qtbot.waitUntil(
+        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
+        timeout=timeout,
+    )
+    qtbot.wait(20)
+
+
+def test_a_new_document_that_fails_shows_none_of_the_old_documents_chunks(qtbot, window):
+    assert window.open_path(CORPUS / "acorn-readme.md")
+    settle(qtbot, window)
+    assert window.table.chunk_model.total() > 0
+    window.select_entry("agentos.chunkTurns")  # not a transcript: SyntaxError
+    settle(qtbot, window)
+    assert "last good run" in window.error_label.text()
+    assert window.table.chunk_model.total() > 0  # same document: the last layout stays
+    assert window.open_path(CORPUS / "redis-readme.md")
+    settle(qtbot, window)
+    assert not window.error_label.isHidden()
+    assert "No chunks" in window.error_label.text()
+    assert window.table.chunk_model.total() == 0
+    assert window.result.layout.document.text == window.document.text
+    assert window.tabs.tabText(2) == "Warnings"
