@@ -168,7 +168,9 @@ def test_a_run_past_the_budget_is_stopped_in_words(qtbot, window):
     message = window.error_label.text()
     assert "Chunking stopped" in message and "stopped after 0.5" in message, message
     assert "agentos.SemanticChunker with targetSize 1000" in message
-    assert window.result is good
+    # the last good layout was of another text: the new one is shown with no chunks
+    assert "No chunks" in message and window.result.layout.spans == []
+    assert window.result.layout.document.text == big
     window.worker.set_budgets(timeout=60)
     window.set_document(Document("Back to\n\nsmall.\n", None, "markdown"))
     settle(qtbot, window)
