@@ -3,7 +3,7 @@ one arrives, colours never blank on a keystroke, a new query drops the old searc
 chunk table hands rows over in batches, a long text loads in pieces."""
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
@@ -166,3 +166,30 @@ def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     assert not ed.isReadOnly()
     assert ed.document().toRawText().replace("\u2029", "\n") == text
     assert ed.chunk_ranges()
+
+
+def test_the_text_read_for_a_run_follows_typing_pasting_and_undo(qtbot, window):
+    open_text(qtbot, window, "# Title\n\nfirst line 😀 here\nsecond line\n\n" + PARAGRAPH * 3)
+    ed = window.editor
+
+    def document_text():
+        return ed.document().toRawText().replace("\u2029", "\n")
+
+    type_at(qtbot, window, 9, "ab")
+    QTest.keyClick(ed, Qt.Key.Key_Return)  # a new line typed
+    QTest.keyClicks(ed, "cd")
+    cursor = ed.textCursor()
+    cursor.insertText("pasted\nlines\u2028soft 🎉")
+    cursor.setPosition(3)
+    cursor.setPosition(20, QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()
+    assert ed.plain_text() == document_text()
+    ed.undo()
+    ed.undo()
+    assert ed.plain_text() == document_text()
+    ed.redo()
+    assert ed.plain_text() == document_text()
+    assert ed._mirror is not None  # read from the kept copy, not by walking the document
+    window._debounce.start(0)
+    settle(qtbot, window)
+    assert window.result.layout.document.text == document_text()
