@@ -22,7 +22,10 @@ CASES = [
     ("agentos.ChunkingEngine", {"strategy": "fixed", "chunkOverlap": 0}, 1_000_000),
     ("mastra.chunk", {"strategy": "recursive", "maxSize": 1000}, 300_000),
     ("mastra.chunk", {"strategy": "markdown", "maxSize": 1000}, 300_000),
+    ("mastra.chunk", {"strategy": "character", "maxSize": 1000, "overlap": 100}, 300_000),
+    ("mastra.chunk", {"strategy": "sentence", "maxSize": 1000}, 300_000),
     ("semantic-chunking.chunkit", {}, 100_000),
+    ("semantic-chunking.cramit", {}, 300_000),
 ]
 
 

@@ -81,6 +81,10 @@ CASES = [
     ("mastra.chunk", {"strategy": "markdown", "headers": [["#", "h1"], ["##", "h2"]]}),
     ("semantic-chunking.chunkit", {}),
     ("semantic-chunking.cramit", {}),
+    ("semantic-chunking.sentenceit", {}),
+    ("agentos.chunkTurns", {}),
+    ("mastra.chunk", {"strategy": "latex", "maxSize": 500}),
+    ("mastra.chunk", {"strategy": "semantic-markdown"}),
 ]
 FILES = sorted(p.name for p in CORPUS.iterdir())
 
