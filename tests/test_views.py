@@ -260,3 +260,20 @@ def test_html_export_carries_the_comparison(qtbot, window, tmp_path):
     assert diff.summary() in page and "agentos.SemanticChunker" in page
     for kind, count in diff.counts.items():
         assert page.count(f'class="df {kind}"') == count
+
+
+def test_f8_without_a_comparison_says_why(qtbot, window):
+    open_sample(qtbot, window)
+    assert window.views.step_difference() is None
+    assert "pin a layout" in window.statusBar().currentMessage()
+
+
+def test_plots_follow_the_theme(qtbot, window):
+    open_sample(qtbot, window)
+    window.set_theme("dark")
+    qtbot.wait(50)
+    assert window.stats.histogram.backgroundBrush().color().lightness() < 128
+    assert window.views.sweep.plots_widget.backgroundBrush().color().lightness() < 128
+    window.set_theme("light")
+    qtbot.wait(50)
+    assert window.stats.histogram.backgroundBrush().color().lightness() > 128

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -66,6 +66,11 @@ class Histogram(pg.PlotWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(260, 180)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "bars"):
+            self._draw()  # the theme changed: background, axes and labels follow it
 
     def set_data(
         self,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -147,21 +147,10 @@ class SweepPanel(QWidget):
 
     # ----- plots ----------------------------------------------------------------------
     def _build_plots(self) -> None:
-        self.plots_widget.setBackground(self.palette().color(self.backgroundRole()))
         ink = self.palette().color(self.foregroundRole()).name()
         first = None
-        for i, (title, figures, unit) in enumerate(PLOTS):
+        for i, (title, figures, _unit) in enumerate(PLOTS):
             plot = self.plots_widget.addPlot(row=i, col=0)
-            names = " · ".join(
-                f'<span style="color:{CURVE_COLOURS[f]}">{CURVE_NAMES[f]}</span>'
-                for f in figures
-                if f in CURVE_NAMES
-            )
-            label = f"{title} ({unit})" if unit else title
-            plot.setTitle(
-                f'<span style="color:{ink}">{label}</span>' + (f"&nbsp; {names}" if names else ""),
-                size="8pt",
-            )
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
@@ -195,6 +184,36 @@ class SweepPanel(QWidget):
             plot.addItem(marker)
             self.markers.append(marker)
             self.plots[title] = plot
+        self._style()
+
+    def _style(self) -> None:
+        """Background, axes and titles in the theme's colours."""
+        palette = self.palette()
+        ink = palette.color(self.foregroundRole())
+        self.plots_widget.setBackground(palette.color(self.backgroundRole()))
+        for title, figures, unit in PLOTS:
+            plot = self.plots[title]
+            names = " · ".join(
+                f'<span style="color:{CURVE_COLOURS[f]}">{CURVE_NAMES[f]}</span>'
+                for f in figures
+                if f in CURVE_NAMES
+            )
+            label = f"{title} ({unit})" if unit else title
+            plot.setTitle(
+                f'<span style="color:{ink.name()}">{label}</span>'
+                + (f"&nbsp; {names}" if names else ""),
+                size="8pt",
+            )
+            for side in ("left", "bottom"):
+                plot.getAxis(side).setTextPen(ink)
+                plot.getAxis(side).setPen(ink)
+        for marker in self.markers:
+            marker.setPen(pg.mkPen(ink, width=1.5, style=Qt.PenStyle.DashLine))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and getattr(self, "plots", None):
+            self._style()
 
     def _redraw(self) -> None:
         good = [r for r in sorted(self.rows, key=lambda r: r["value"]) if r["error"] is None]

@@ -75,10 +75,10 @@ class Views(QObject):
         navigate = next((m for m in menus if m.title().replace("&", "") == "Navigate"), None)
         self.next_difference = QAction("Next &Difference", self.window)
         self.next_difference.setShortcut(QKeySequence("F8"))
-        self.next_difference.triggered.connect(lambda: self.compare.step(forward=True))
+        self.next_difference.triggered.connect(lambda: self.step_difference(forward=True))
         self.previous_difference = QAction("Previous Di&fference", self.window)
         self.previous_difference.setShortcut(QKeySequence("Shift+F8"))
-        self.previous_difference.triggered.connect(lambda: self.compare.step(forward=False))
+        self.previous_difference.triggered.connect(lambda: self.step_difference(forward=False))
         if navigate is not None:
             navigate.addSeparator()
             navigate.addAction(self.next_difference)
@@ -86,6 +86,16 @@ class Views(QObject):
         else:
             self.window.addAction(self.next_difference)
             self.window.addAction(self.previous_difference)
+
+    def step_difference(self, forward: bool = True) -> int | None:
+        """F8 / Shift+F8: the next / previous boundary change, or a word on why none."""
+        found = self.compare.step(forward)
+        if found is None:
+            self.window.statusBar().showMessage(
+                "No differences to step through: pin a layout, or set B in the Compare tab",
+                6000,
+            )
+        return found
 
     def shutdown(self) -> None:
         """Stop what runs in the background (the window closing)."""
