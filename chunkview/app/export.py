@@ -62,7 +62,7 @@ def export_view_to(
     path = path or _target(window, "Export the view", _stem(model), fmt, VIEW_FILTERS)
     if not path:
         return None
-    if fmt == "html":
+    if fmt == "html" and result is not None:
         comparison = model.comparison()  # the boundary changes too, when comparing
         if comparison is not None and comparison.same_text:
             b = comparison.pinned.request

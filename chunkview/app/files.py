@@ -92,7 +92,7 @@ class DocumentFiles:
     def reopen(self, encoding: str) -> bool:
         """Read the file last opened (or that failed to open) again, as ``encoding``."""
         path = self.last_path or self.path_on_disk()
-        return bool(path) and self.open_path(path, encoding=encoding)
+        return path is not None and self.open_path(path, encoding=encoding)
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.window, "Open a document", "", OPEN_FILTER)

@@ -298,7 +298,7 @@ class MainWindow(QMainWindow):
 
 
 def launch(path: str | None = None) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = theme.application()
     app.setApplicationName("chunkview")
     app.setWindowIcon(app_icon())
     settings = QSettings("chunkview", "chunkview")

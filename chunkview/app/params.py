@@ -56,16 +56,16 @@ class _Field:
             layout.addWidget(self.spin)
             self._on_change = on_change
         elif kind == "float":
-            self.spin = QDoubleSpinBox()
-            self.spin.setDecimals(3)
-            self.spin.setRange(
+            self.decimal = QDoubleSpinBox()
+            self.decimal.setDecimals(3)
+            self.decimal.setRange(
                 param.minimum if param.minimum is not None else -1e9,
                 param.maximum if param.maximum is not None else 1e9,
             )
-            self.spin.setSingleStep(param.step or 0.05)
-            self.spin.setKeyboardTracking(False)
-            self.spin.valueChanged.connect(lambda _v: on_change())
-            layout.addWidget(self.spin)
+            self.decimal.setSingleStep(param.step or 0.05)
+            self.decimal.setKeyboardTracking(False)
+            self.decimal.valueChanged.connect(lambda _v: on_change())
+            layout.addWidget(self.decimal)
         elif kind == "bool":
             self.check = QCheckBox()
             self.check.toggled.connect(lambda _v: on_change())
@@ -112,7 +112,7 @@ class _Field:
                 self.spin.setValue(number)
                 self.slider.setValue(min(number, self.slider.maximum()))
             elif kind == "float":
-                self.spin.setValue(float(value or 0))
+                self.decimal.setValue(float(value or 0))
             elif kind == "bool":
                 self.check.setChecked(bool(value))
             elif kind == "choice":
@@ -129,14 +129,19 @@ class _Field:
     def _widgets(self) -> list[QWidget]:
         return [
             w
-            for w in (getattr(self, n, None) for n in ("spin", "slider", "check", "combo", "line"))
+            for w in (
+                getattr(self, n, None)
+                for n in ("spin", "decimal", "slider", "check", "combo", "line")
+            )
             if w
         ]
 
     def get(self) -> Any:
         kind = self.param.kind
-        if kind in ("int", "float"):
+        if kind == "int":
             return self.spin.value()
+        if kind == "float":
+            return self.decimal.value()
         if kind == "bool":
             return self.check.isChecked()
         if kind == "choice":
@@ -185,7 +190,7 @@ class ParamsPanel(QWidget):
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(0, 0, 0, 0)
         groups: dict[str, QFormLayout] = {}
-        self._boxes: dict[str, QGroupBox] = {}
+        self._boxes = {}
         for param in params:
             if param.group not in groups:
                 box = QGroupBox(param.group)

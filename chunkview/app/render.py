@@ -48,13 +48,12 @@ def render_file(
 def _render_png(document, entry_id, options, query, out, dark) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QCoreApplication, QSettings, qInstallMessageHandler
-    from PySide6.QtWidgets import QApplication
 
     from chunkview.app import theme
     from chunkview.app.main_window import MainWindow
 
     previous_handler = qInstallMessageHandler(_quiet_offscreen)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = theme.application()
     theme.apply_theme(app, dark)
     settings = QSettings(
         os.path.join(os.path.dirname(os.path.abspath(out)), ".chunkview-render.ini"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication
@@ -86,6 +88,14 @@ def system_is_dark() -> bool:
     """The desktop's colour scheme (Qt 6.5+ reads it from the platform)."""
     scheme = getattr(QGuiApplication.styleHints(), "colorScheme", None)
     return scheme is not None and scheme() == Qt.ColorScheme.Dark
+
+
+def application() -> QApplication:
+    """The running QApplication, made if there is none yet."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
+    return app
 
 
 def apply_theme(app: QApplication, mode: bool | str) -> None:
