@@ -247,11 +247,13 @@ def build_layout(
     limits = limits or {}
     gaps = _gaps(spans, len(document.text))
     warnings = _lost_text(document.text, gaps)
-    warnings += _span_warnings(spans, limits, size_unit)
+    size_of = SIZE_FUNCTIONS.get(size_unit, len)
+    # each chunk measured once (a token count is not cheap): None for a missing one
+    span_sizes = [None if s.located == "missing" else size_of(s.text) for s in spans]
+    warnings += _span_warnings(spans, limits, size_unit, span_sizes)
     warnings.extend(run_checks(document, spans, checks))
     located = [s for s in spans if s.located != "missing"]
-    size_of = SIZE_FUNCTIONS.get(size_unit, len)
-    sizes = [size_of(s.text) for s in located]
+    sizes = [size for size in span_sizes if size is not None]
     return Layout(
         document=document,
         spans=spans,
@@ -285,19 +287,25 @@ def _lost_text(text: str, gaps: Sequence[tuple[int, int]]) -> list[Warning]:
 
 
 def _span_warnings(
-    spans: Sequence[Span], limits: Mapping[str, float], size_unit: str
+    spans: Sequence[Span],
+    limits: Mapping[str, float],
+    size_unit: str,
+    sizes: Sequence[int | None] | None = None,
 ) -> list[Warning]:
     """Per chunk: not found in the text, a repeat of an earlier chunk, over maxSize or
-    under minSize (the last chunk may be small), or offsets the library misreports."""
+    under minSize (the last chunk may be small), or offsets the library misreports.
+    ``sizes``: each span's size in ``size_unit`` when already measured."""
     size_of = SIZE_FUNCTIONS.get(size_unit, len)
     max_size, min_size = limits.get("max"), limits.get("min")
     seen: dict[tuple[int, int, str], int] = {}
     warnings: list[Warning] = []
+    span: Span
+    i: int
+
+    def warn(kind: str, message: str) -> None:
+        warnings.append(Warning(kind, message, span.start, span.end, i))
+
     for i, span in enumerate(spans):
-
-        def warn(kind: str, message: str, span: Span = span, i: int = i) -> None:
-            warnings.append(Warning(kind, message, span.start, span.end, i))
-
         if span.located == "missing":
             warn("missing", f"chunk {span.index}: its text is not in the document")
             continue
@@ -306,7 +314,8 @@ def _span_warnings(
             warn("duplicate", f"chunk {span.index} repeats chunk {seen[key]}")
         seen.setdefault(key, span.index)
         if max_size is not None or min_size is not None:
-            size = size_of(span.text)
+            measured = sizes[i] if sizes is not None else None
+            size = measured if measured is not None else size_of(span.text)
             if max_size is not None and size > max_size:
                 warn(
                     "over-max",
