@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -138,15 +139,23 @@ class StepThrough(QWidget):
 
         card = QFrame()
         card.setObjectName("stepCard")
-        card.setMinimumWidth(380)
-        card.setMaximumWidth(560)
+        card.setMinimumWidth(500)
+        card.setMaximumWidth(600)
         card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         column = QVBoxLayout(card)
         column.setContentsMargins(22, 20, 22, 20)
         column.setSpacing(14)
         column.addWidget(self.counter)
         column.addWidget(self.rule)
-        column.addWidget(self.reason, 1)
+        # a long reason (semantic-chunking's can run to a paragraph) scrolls in its place
+        scroller = QScrollArea()
+        scroller.setWidget(self.reason)
+        scroller.setWidgetResizable(True)
+        scroller.setFrameShape(QFrame.Shape.NoFrame)
+        scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroller.viewport().setAutoFillBackground(False)  # the card's colour shows through
+        self.reason.setAutoFillBackground(False)
+        column.addWidget(scroller, 1)
         column.addWidget(self.details)
         buttons = QHBoxLayout()
         buttons.addWidget(self.previous_button)
@@ -299,6 +308,9 @@ class StepThrough(QWidget):
         )
         why = start.text if start is not None else _no_reason(result, self.index)
         self.reason.setText(_sentences(why))
+        # as large as the card allows: a long reason gets a smaller (still legible) size
+        points = 19 if len(why) <= 220 else 16 if len(why) <= 450 else 14
+        self.reason.setStyleSheet(f"font-size: {points}pt;")
         size = len(span.text)
         bytes_ = len(span.text.encode("utf-8", "surrogatepass"))
         repeated = span.own_start - span.start
