@@ -110,6 +110,7 @@ class ComparePanel(QWidget):
         self.b_title = QLabel()
         self.b_title.hide()
         self._b_shown: ChunkResult | None = None
+        self.a_editor: ChunkEditor | None = None  # the window's editor (``attach``)
         self._syncing = False
         model.subscribe("pinned", lambda _b: self._show())
         model.subscribe("result", self._a_changed)
@@ -223,8 +224,6 @@ class ComparePanel(QWidget):
         return found
 
     # ----- side by side ---------------------------------------------------------------
-    a_editor: ChunkEditor | None = None
-
     def attach(self, a_editor: ChunkEditor) -> None:
         """Scroll B's editor with A's (the one the window shows)."""
         self.a_editor = a_editor
