@@ -42,3 +42,23 @@ def test_a_new_document_that_fails_shows_none_of_the_old_documents_chunks(qtbot,
     assert window.table.chunk_model.total() == 0
     assert window.result.layout.document.text == window.document.text
     assert window.tabs.tabText(2) == "Warnings"
+
+
+def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
+    from chunkview.core.document import Document
+    from chunkview.core.sweep import pool_runner
+
+    text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8")
+    window.set_document(Document("\n\n".join([text] * 250), None, "markdown"))  # ~4.4 MB
+    sweep = window.views.sweep
+    sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("targetSize"))
+    sweep.values_edit.setText("100:300:100")
+    sweep.runner = pool_runner(workers=1)
+    assert sweep.start()
+    qtbot.wait(1500)  # the first value is chunking in the pool's process
+    assert sweep._job.thread.is_alive()
+    window.close()
+    # the pool's process is killed at once: the sweep's thread does not wait for the job
+    sweep._job.thread.join(2.0)
+    assert not sweep._job.thread.is_alive()
+    assert sweep.rows == []

@@ -254,6 +254,7 @@ class MainWindow(QMainWindow):
             return
         self.remember_session()
         self.worker.stop()
+        self.views.shutdown()  # a sweep or a second configuration's run
         event.accept()
 
     def remember_session(self) -> None:

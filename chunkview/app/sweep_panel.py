@@ -75,15 +75,21 @@ class _SweepJob(QObject):
             for row in rows:
                 if cancel.is_set():
                     break
-                self.row.emit(number, row)
+                self._emit(self.row, number, row)
         except Exception as error:  # a broken pool must not take the app down
-            self.row.emit(
-                number,
-                {"value": None, "error": {"name": type(error).__name__, "message": str(error)}},
-            )
+            if not cancel.is_set():
+                error_row = {"name": type(error).__name__, "message": str(error)}
+                self._emit(self.row, number, {"value": None, "error": error_row})
         finally:
             rows.close()  # leaves the pool: its processes end
-            self.done.emit(number)
+            self._emit(self.done, number)
+
+    @staticmethod
+    def _emit(signal: Any, *args: Any) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the panel is gone (the app quit while the sweep ran)
+            pass
 
     def wait(self, timeout: float) -> None:
         if self.thread is not None:
@@ -333,7 +339,8 @@ class SweepPanel(QWidget):
         self.running = True
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
-        self._job.start(self.number, plan, self.runner or pool_runner())
+        self._runner = self.runner or pool_runner()
+        self._job.start(self.number, plan, self._runner)
         return True
 
     def stop(self) -> None:
@@ -366,5 +373,8 @@ class SweepPanel(QWidget):
         self.message.setText(text)
 
     def shutdown(self) -> None:
-        """Stop the sweep (the window closing); its processes end with it."""
+        """Stop the sweep (the window closing): its processes are killed at once."""
         self._job.cancel.set()
+        close = getattr(getattr(self, "_runner", None), "close", None)
+        if close is not None:
+            close()

@@ -159,14 +159,30 @@ Runner = Callable[[list[tuple[Callable[..., Any], tuple]]], Iterable[tuple[int, 
 def pool_runner(workers: int | None = None, timeout: float | None = None) -> Runner:
     """A runner over ``service.ChunkPool``: every job in a chunking process under the
     watchdog, as many at once as there are cores (or ``workers``)."""
+    from chunkview.core.errors import Cancelled
     from chunkview.core.service import DEFAULT_TIMEOUT, ChunkPool, Job
+
+    live: list[ChunkPool] = []
 
     def run(pairs: list[tuple[Callable[..., Any], tuple]]) -> Iterator[tuple[int, Any]]:
         jobs = [Job(function, args, label=f"{args[3]}={args[4]}") for function, args in pairs]
         with ChunkPool(workers, timeout=timeout or DEFAULT_TIMEOUT) as pool:
-            for outcome in pool.map(jobs, ordered=False):
-                yield outcome.index, outcome.value if outcome.ok else outcome.error
+            live.append(pool)
+            try:
+                for outcome in pool.map(jobs, ordered=False):
+                    yield outcome.index, outcome.value if outcome.ok else outcome.error
+            except Cancelled:  # closed from another thread
+                return
+            finally:
+                live.remove(pool)
 
+    def close() -> None:
+        """Kill the processes of every sweep this runner is running (any thread): a
+        cancel between rows would wait for the jobs running to end."""
+        for pool in list(live):
+            pool.close()
+
+    run.close = close  # type: ignore[attr-defined]
     return run
 
 
