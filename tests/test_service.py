@@ -1,11 +1,13 @@
 """The chunking process, its watchdog and the pool: real processes, small budgets."""
 
 import os
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 
 from chunkview.core import registry
 from chunkview.core.document import Document, load_document
@@ -305,3 +307,40 @@ def test_parse_size():
     for bad in ("", "abc", "-1G", "0", "nan"):
         with pytest.raises(ValueError):
             parse_size(bad)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal")
+def test_a_hung_job_does_not_outlive_a_killed_app():
+    code = (
+        "import time\n"
+        "from chunkview.core.service import ChunkService\n"
+        "service = ChunkService(timeout=600)\n"
+        "service.start()\n"
+        "print(service.pid, flush=True)\n"
+        "service.call(time.sleep, 600)\n"
+    )
+    app = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    child = int(app.stdout.readline())
+    time.sleep(1.0)  # the job runs
+    app.kill()
+    app.wait()
+
+    def running() -> bool:
+        try:
+            with open(f"/proc/{child}/stat") as handle:
+                return handle.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 5
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = running()
+    if alive:
+        os.kill(child, 9)
+    assert not alive, "the chunking process outlived the app"

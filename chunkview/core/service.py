@@ -377,8 +377,41 @@ class ChunkSpec:
     explain: bool = False
 
 
+def _die_with_parent() -> None:
+    """Linux: have the kernel kill this process when its parent ends (the app or the
+    forkserver, which ends with the app), so a hung port never outlives a crashed app."""
+    # a forkserver child holds the write end of the pipe the forkserver watches to learn
+    # that the app has ended: drop it, or a hung child keeps the forkserver alive
+    try:
+        from multiprocessing import forkserver
+    except ImportError:  # no forkserver on this platform
+        forkserver = None  # type: ignore[assignment]
+    server = getattr(forkserver, "_forkserver", None)
+    alive_fd = getattr(server, "_forkserver_alive_fd", None)
+    if alive_fd is not None:
+        try:
+            os.close(alive_fd)
+        except OSError:
+            pass
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        parent = os.getppid()
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent ended before the call took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
 def _child_main(conn: Connection, cancel: Any) -> None:
     """The chunking process: documents, requests and calls in, results out."""
+    _die_with_parent()
     from chunkview.core.entry import RunContext
     from chunkview.core.pipeline import ChunkRequest, Pipeline
 
