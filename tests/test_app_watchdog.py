@@ -166,7 +166,7 @@ def test_a_run_past_the_budget_is_stopped_in_words(qtbot, window):
     window.set_document(Document(big, None, "markdown"))
     qtbot.waitUntil(lambda: window.error_label.isVisible(), timeout=15000)
     message = window.error_label.text()
-    assert "Chunking stopped" in message and "stopped after 0.5" in message, message
+    assert "Chunking stopped" in message and "within the 0.5 s budget" in message, message
     assert "agentos.SemanticChunker with targetSize 1000" in message
     # the last good layout was of another text: the new one is shown with no chunks
     assert "No chunks" in message and window.result.layout.spans == []

@@ -378,8 +378,8 @@ class ChunkSpec:
 
 
 def _die_with_parent() -> None:
-    """Linux: have the kernel kill this process when its parent ends (the app or the
-    forkserver, which ends with the app), so a hung port never outlives a crashed app."""
+    """Linux: have the kernel kill this process when the forkserver that forked it ends
+    (it ends with the app), so a hung port never outlives a crashed app."""
     # a forkserver child holds the write end of the pipe the forkserver watches to learn
     # that the app has ended: drop it, or a hung child keeps the forkserver alive
     try:
@@ -394,7 +394,9 @@ def _die_with_parent() -> None:
         except OSError:
             pass
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
-    if not sys.platform.startswith("linux"):
+    # the signal follows the thread that forked us: only a forkserver's lives as long as
+    # its process (a fork from the CLI comes from a short-lived starting thread)
+    if alive_fd is None or not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
