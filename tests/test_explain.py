@@ -628,3 +628,19 @@ def test_mastra_token_windows():
         "token window 2: maxSize 4 tokens from token 3, each window 3 tokens after the one "
         "before (overlap 1)",
     )
+
+
+# ----- agentos chunkTurns ----------------------------------------------------------------------
+def test_chunk_turns_passage_full_and_the_turn_carried():
+    turns = [
+        {"seq": 1, "itemId": "a", "text": "Hi there"},
+        {"seq": 2, "itemId": "a", "text": "Hello! How are you?"},
+        {"seq": 3, "itemId": "b", "text": "Fine, thanks."},
+        {"seq": 4, "itemId": "b", "text": "Bye."},
+    ]
+    spans = explained("agentos.chunkTurns", json.dumps(turns), {"maxChars": 40, "overlapTurns": 1})
+    assert reasons(spans)[1] == (
+        "turns-full",
+        "the passage before was full: 28 chars + the next turn's (seq 3) 13 + 1 = 42 > "
+        "maxChars 40; overlap: the last turn of the passage before carried (overlapTurns 1)",
+    )

@@ -25,6 +25,7 @@ from typing import Any
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
+from chunkview.core.explain import Reason
 from chunkview.core.spans import Span
 from chunkview.core.text.js import option, utf16_len
 
@@ -87,7 +88,9 @@ def _joined_length(turns: list[Turn]) -> int:
 
 
 def chunk_turns(
-    raw_turns: list[dict[str, Any]], options: dict[str, Any] | None = None
+    raw_turns: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    explain: list | None = None,
 ) -> list[dict[str, Any]]:
     """``chunkTurns(turns, {maxChars, overlapTurns})``: the passages, in order."""
     max_chars = option(options, "maxChars", 1200)
@@ -105,12 +108,43 @@ def chunk_turns(
                     carried = candidate
                     break
         passage = [*carried, turns[next_new]]
+        if explain is not None and passages:
+            _explain_passage(explain, passages, carried, turns[next_new], max_chars, overlap_turns)
         next_new += 1
         while next_new < len(turns) and _joined_length([*passage, turns[next_new]]) <= max_chars:
             passage.append(turns[next_new])
             next_new += 1
         passages.append(passage)
     return [_passage(p) for p in passages]
+
+
+def _explain_passage(
+    explain: list,
+    passages: list[list[Turn]],
+    carried: list[Turn],
+    first: Turn,
+    max_chars: Any,
+    overlap_turns: int,
+) -> None:
+    """Why passage ``len(passages)`` starts with turn ``first`` (and what it carries)."""
+    previous = passages[-1]
+    size = _joined_length(previous)
+    added = utf16_len(first.text)
+    text = (
+        f"the passage before was full: {size:,} chars + the next turn's (seq {first.seq}) "
+        f"{added:,} + 1 = {size + added + 1:,} > maxChars {max_chars}"
+    )
+    if carried:
+        text += (
+            f"; overlap: the last {f'{len(carried)} turns' if len(carried) > 1 else 'turn'} "
+            f"of the passage before carried (overlapTurns {overlap_turns})"
+        )
+    elif overlap_turns:
+        text += (
+            f"; no turn carried: with overlapTurns {overlap_turns} the passage would pass "
+            f"maxChars {max_chars} with its first new turn"
+        )
+    explain.append(Reason(len(passages), "turns-full", text))
 
 
 def _passage(turns: list[Turn]) -> dict[str, Any]:
@@ -169,7 +203,7 @@ class ChunkTurnsEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        return chunk_turns(parse_turns(document.text), options)
+        return chunk_turns(parse_turns(document.text), options, ctx.explain)
 
     def view_document(self, document: Document) -> Document:
         """The transcript as text: one turn per line, in seq order."""
