@@ -128,6 +128,8 @@ NODE_FIXED = [
     ("word " * 10, 1, 2, "Hang"),
     ("abcdefghij abcdefghij", 1.001, -1, ["ij"]),  # creeps on by 0.001 a window, then ends
     ("abcdefghij abcdefghij", 2.1, -0.5, "Hang"),
+    ("ab " * 200, 175, 213.37, "Hang"),  # overlap >= size: never past overlap + size
+    ("ab " * 470, 512, 228.3, "Hang"),  # fractional starts wander below 512 for ever
 ]
 
 

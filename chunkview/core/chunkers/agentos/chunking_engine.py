@@ -167,8 +167,17 @@ class _Windows:
         # A run that neither repeats nor falls can still creep (a fraction of a unit per
         # window); past this many windows it is called a hang (the original would take
         # as long, and the watchdog's time budget usually comes first)
-        budget = 1_000_000 + 64 * length
+        budget = 250_000 + 64 * length
         highest = 0.0
+        if 0 < size <= overlap and length > overlap + size + 2:
+            # every step back lands at or before `overlap` and every step forward is one
+            # window at most, so no window reaches past overlap + size: the end
+            self._hang(
+                origin,
+                f"keeps stepping back and never passes position "
+                f"{self._where(origin, overlap + size)} with chunkOverlap {self._shown(1)} "
+                f">= chunkSize {self._shown(0)}",
+            )
         windows = 0
         while position < length:  # NaN ends the loop, as in JS
             windows += 1
@@ -221,7 +230,13 @@ class _Windows:
                     return float(space.start())
             # no white space: stepping by one stops at the first whole number <= position
             return float(math.floor(position))
-        while end > position:  # every index read here is fractional: undefined
+        # Every index read here is fractional: undefined. Stepping by one from end >= 1
+        # is exact while the value stays >= 1, so all but the last steps are one jump.
+        if end >= 1 and end - position > 4 and abs(end) < 2**52:
+            jump = min(int(end - position) - 2, int(end) - 1)
+            if jump > 0:
+                end -= jump
+        while end > position:
             if char_at(content, end) in _W_SET:
                 break
             end -= 1
