@@ -191,7 +191,8 @@ class ChunkerPanel(QWidget):
 
     def _show_failure(self, failure: Failure) -> None:
         if failure.name == "Hang":
-            text = "<b>The original library would never return with these settings.</b>"
+            # the port's message says why, ending with "the original ... would never return"
+            text = "<b>Hang.</b>"
         elif failure.name == "OptionError":
             text = "<b>Option refused.</b>"
         elif failure.name == "Stopped":  # the watchdog's words follow
