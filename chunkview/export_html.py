@@ -65,7 +65,14 @@ def render_html(
             f"<p>Compared with B: <code>{html.escape(b_title)}</code><br>"
             f"{html.escape(diff.summary())}</p><p class='legend'>{legend}</p>"
         )
-    body = "".join(paint_runs(layout.document.text, runs))
+    # a boundary's mark says why it is there when the run recorded it
+    why = {
+        run.chunk: layout.spans[run.chunk].reason
+        for run in runs
+        if run.kind == "boundary" and run.chunk is not None and run.chunk < len(layout.spans)
+    }
+    reasons = {i: f"{r.rule}: {r.text}" for i, r in why.items() if r is not None}
+    body = "".join(paint_runs(layout.document.text, runs, reasons))
     rows = "".join(
         f"<tr><td>{s.index}</td><td style='text-align:left'>{html.escape(s.kind)}</td>"
         f"<td>{s.start}</td><td>{s.end}</td><td>{len(s.text)}</td></tr>"
@@ -85,11 +92,12 @@ def render_html(
     )
 
 
-def paint_runs(text: str, runs: list[Run]) -> list[str]:
+def paint_runs(text: str, runs: list[Run], reasons: dict[int, str] | None = None) -> list[str]:
     """HTML pieces of ``text`` with the runs applied: a class per painted run
     (``c0``/``c1`` chunk tone, ``ov`` overlap, ``hit``, ``mv`` a moved boundary's way)
     and a mark + label per boundary, a ``df`` mark per boundary change.
-    Each piece carries ``data-chunk`` for the chunk whose own part it is."""
+    Each piece carries ``data-chunk`` for the chunk whose own part it is; a boundary's
+    title is its label, or the reason of its chunk from ``reasons`` (chunk -> words)."""
     cuts = {0, len(text)}
     for run in runs:
         cuts.update((run.start, run.end))
@@ -105,8 +113,9 @@ def paint_runs(text: str, runs: list[Run]) -> list[str]:
     for a, b in zip(points, points[1:]):
         for mark in marks.get(a, []):
             if mark.kind == "boundary":
+                tip = (reasons or {}).get(mark.chunk, mark.label)  # type: ignore[arg-type]
                 out.append(
-                    f'<span class="mark" title="{html.escape(mark.label)}"></span>'
+                    f'<span class="mark" title="{html.escape(tip)}"></span>'
                     f'<span class="lbl">#{mark.chunk}</span>'
                 )
             else:

@@ -644,3 +644,21 @@ def test_chunk_turns_passage_full_and_the_turn_carried():
         "the passage before was full: 28 chars + the next turn's (seq 3) 13 + 1 = 42 > "
         "maxChars 40; overlap: the last turn of the passage before carried (overlapTurns 1)",
     )
+
+
+def test_html_page_marks_say_why():
+    from chunkview.core.pipeline import ChunkRequest, Pipeline
+    from chunkview.export_html import render_html
+
+    text = "First paragraph here.\n\nSecond one, short.\n"
+    request = ChunkRequest(1, "smartchunk", Document(text), {"maxSize": 60, "minSize": 0})
+    plain = render_html(Pipeline().run(request, RunContext()), "t")
+    assert 'class="mark" title="paragraph"' in plain
+    explained_request = ChunkRequest(
+        1, "smartchunk", Document(text), {"maxSize": 60, "minSize": 0}, explain=True
+    )
+    page = render_html(Pipeline().run(explained_request, RunContext()), "t")
+    assert (
+        'class="mark" title="paragraph: new paragraph: at the first level every paragraph '
+        'that fits is a chunk of its own (19 bytes ≤ maxSize 60)"' in page
+    )

@@ -31,7 +31,8 @@ def render_file(
 
         try:
             result = Pipeline().run(
-                ChunkRequest(0, entry_id, document, options or {}, query), RunContext()
+                ChunkRequest(0, entry_id, document, options or {}, query, explain=True),
+                RunContext(),
             )
         except ChunkerError as error:
             print(f"chunkview: {entry_id} threw {error.name}: {error.message}", file=sys.stderr)
