@@ -62,3 +62,18 @@ def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
     sweep._job.thread.join(2.0)
     assert not sweep._job.thread.is_alive()
     assert sweep.rows == []
+
+
+def test_step_through_says_why_there_is_nothing_to_step_through(qtbot, window):
+    from chunkview.core.document import Document
+
+    window.set_document(Document("", None, "text"))
+    settle(qtbot, window)
+    window.step_through.set_active(True)
+    assert window.step_through.counter.text() == "No chunks"
+    assert "made no chunks of this 0-character document" in window.step_through.reason.text()
+    window.select_entry("agentos.chunkTurns")
+    window.set_document(Document("not a transcript", None, "text"))
+    settle(qtbot, window)
+    assert "SyntaxError" in window.step_through.reason.text()
+    assert not window.step_through.next_button.isEnabled()

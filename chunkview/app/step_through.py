@@ -199,6 +199,7 @@ class StepThrough(QWidget):
         self.toggle_action.toggled.connect(self.set_active)
 
         model.subscribe("result", self._show_result)
+        model.subscribe("failed", lambda _failure: self._show_step())
         model.subscribe("document", self._forget_text)
         self.hide()
 
@@ -288,9 +289,20 @@ class StepThrough(QWidget):
         self.title.setText(f"  {html.escape(entry)}  ·  {html.escape(self._options_text())}")
         spans = self.spans()
         if not spans:
-            self.counter.setText("No chunks yet")
             self.rule.setText("")
-            self.reason.setText("Open a document and pick a chunker, then step through.")
+            if result is None:
+                self.counter.setText("No chunks yet")
+                self.reason.setText("Open a document and pick a chunker, then step through.")
+            else:  # a run that gave none: say so, and of what
+                self.counter.setText("No chunks")
+                chars = len(result.layout.document.text)
+                failure = self.model.failure
+                self.reason.setText(
+                    f"{html.escape(failure.name)}: {html.escape(failure.message)}"
+                    if failure is not None
+                    else f"{html.escape(result.request.entry_id)} made no chunks of this "
+                    f"{chars:,}-character document."
+                )
             self.details.setText("")
             self._enable()
             return
