@@ -77,3 +77,22 @@ def test_step_through_says_why_there_is_nothing_to_step_through(qtbot, window):
     settle(qtbot, window)
     assert "SyntaxError" in window.step_through.reason.text()
     assert not window.step_through.next_button.isEnabled()
+
+
+def test_gutter_numbers_sit_on_the_wrapped_line_their_chunk_starts_on(qtbot, window):
+    from PySide6.QtGui import QTextCursor
+
+    from chunkview.core.document import Document
+
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "maxSize": 300})
+    window.set_document(Document("word " * 2000, None, "text"))  # one line, many chunks
+    settle(qtbot, window)
+    editor = window.editor
+    editor._gutter.repaint()
+    labels = dict((index, y) for y, index in editor.gutter_labels)
+    assert len(labels) >= 3
+    spans = window.result.layout.spans
+    for index, y in labels.items():
+        cursor = QTextCursor(editor.document())
+        cursor.setPosition(editor.to_editor(spans[index].own_start))
+        assert abs(editor.cursorRect(cursor).top() - y) <= 3, (index, y)

@@ -78,6 +78,8 @@ class ChunkEditor(QPlainTextEdit):
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
         self._gutter = _Gutter(self)
+        #: (y, chunk index) of each chunk number the gutter painted last
+        self.gutter_labels: list[tuple[int, int]] = []
         self._result: ChunkResult | None = None
         self._offsets: EditorOffsets | None = None
         self._spans: list[Span] = []
@@ -455,6 +457,7 @@ class ChunkEditor(QPlainTextEdit):
         painter = QPainter(self._gutter)
         palette = self.palette()
         painter.fillRect(event.rect(), palette.color(QPalette.ColorRole.AlternateBase))
+        self.gutter_labels = []
         if not self._spans:
             painter.end()
             return
@@ -488,14 +491,26 @@ class ChunkEditor(QPlainTextEdit):
                 starting = [
                     s for s in covering if first <= s.own_start < last and s.index not in labelled
                 ]
-                for row, span in enumerate(starting[: max(1, height // metrics.height())]):
+                # each label on the wrapped line its chunk starts on (a long paragraph
+                # holds many starts); a start whose line is taken goes to the next free one
+                text_layout = block.layout()
+                taken = top - metrics.height()
+                for span in starting:
+                    at = self.to_editor(span.own_start) - block.position()
+                    line = text_layout.lineForTextPosition(max(at, 0))
+                    y = top + round(line.y()) if line.isValid() else top
+                    y = max(y, taken + metrics.height())
+                    if y + metrics.height() > top + height:
+                        break
+                    taken = y
                     labelled.add(span.index)
+                    self.gutter_labels.append((y, span.index))
                     colour = palette.color(QPalette.ColorRole.Text)
                     if span.index == self._selected:
                         colour = palette.color(QPalette.ColorRole.Highlight)
                     painter.setPen(colour)
                     painter.drawText(
-                        QRect(2, top + row * metrics.height(), width - 10, metrics.height()),
+                        QRect(2, y, width - 10, metrics.height()),
                         Qt.AlignmentFlag.AlignRight,
                         f"#{span.index}",
                     )
