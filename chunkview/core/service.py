@@ -602,11 +602,19 @@ class ChunkService:
                 raise Cancelled()
             if self._process is not None:
                 return
+            # a fork is instant, and best made by the caller with no other thread about
+            forking = created = False
             if self._starting is None:
-                self._starting = threading.Event()
-                self._start_error = None
-                threading.Thread(target=self._spawn, args=(self._starting,), daemon=True).start()
+                self._starting, self._start_error = threading.Event(), None
+                forking = self._context.get_start_method() == "fork"
+                created = True
+                if not forking:
+                    threading.Thread(
+                        target=self._spawn, args=(self._starting,), daemon=True
+                    ).start()
             starting = self._starting
+        if forking and created:
+            self._spawn(starting)
         while not starting.wait(SAMPLE_EVERY):
             if self._closed:
                 raise Cancelled()
