@@ -82,16 +82,18 @@ def test_a_fifo_is_read_up_to_the_cap(tmp_path, monkeypatch):
     os.mkfifo(fifo)
 
     def feed(data: bytes) -> None:
-        with open(fifo, "wb") as out:
-            try:
+        try:
+            with open(fifo, "wb") as out:
                 out.write(data)
-            except BrokenPipeError:
-                pass
+        except BrokenPipeError:  # the reader left, as it should past the cap
+            pass
 
     writer = threading.Thread(target=feed, args=(b"word " * 100_000,), daemon=True)
     writer.start()
     with pytest.raises(DocumentError, match="more than the 0 MB"):
         load_document(fifo)
+    writer.join(10)  # done writing before the next reader opens the same FIFO
+    assert not writer.is_alive()
     writer = threading.Thread(target=feed, args=(b"short text",), daemon=True)
     writer.start()
     assert load_document(fifo).text == "short text"
