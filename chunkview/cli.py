@@ -201,7 +201,7 @@ def _layouts_in_pool(document: Document, sides: list[tuple[str, dict[str, Any]]]
     with ChunkPool(len(jobs)) as pool:
         outcomes = list(pool.map(jobs))
     for side, outcome in zip("ab", outcomes):
-        if not outcome.ok:
+        if outcome.error is not None:
             raise ChunkerError(outcome.error.name, f"{side.upper()}: {outcome.error.message}")
     return [outcome.value for outcome in outcomes]
 

@@ -10,6 +10,7 @@ import bisect
 import inspect
 import platform
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6 import __version__ as pyside_version
@@ -79,7 +80,7 @@ class Menus:
         self.reopen_actions: dict[str, QAction] = {}
         for name in ENCODINGS:
             self.reopen_actions[name] = self._action(
-                self.reopen_menu, name, lambda n=name: self.reopen(n)
+                self.reopen_menu, name, partial(self.reopen, name)
             )
         self.reopen_menu.addSeparator()
         self._action(self.reopen_menu, "Other…", self.reopen_other)
@@ -90,12 +91,12 @@ class Menus:
         file_menu.addSeparator()
         chunks_menu = file_menu.addMenu("&Export Chunks")
         self.export_chunks = {
-            fmt: self._action(chunks_menu, f"as {label}…", lambda f=fmt: self.export_chunks_as(f))
+            fmt: self._action(chunks_menu, f"as {label}…", partial(self.export_chunks_as, fmt))
             for fmt, label in (("json", "JSON"), ("jsonl", "JSON Lines"), ("csv", "CSV"))
         }
         view_menu = file_menu.addMenu("Export &View")
         self.export_view = {
-            fmt: self._action(view_menu, f"as {label}…", lambda f=fmt: self.export_view_as(f))
+            fmt: self._action(view_menu, f"as {label}…", partial(self.export_view_as, fmt))
             for fmt, label in (("html", "HTML page"), ("png", "PNG image"))
         }
         file_menu.addSeparator()
@@ -143,7 +144,7 @@ class Menus:
         self.theme_group = QActionGroup(window)
         self.themes: dict[str, QAction] = {}
         for mode, label in (("system", "&System"), ("light", "&Light"), ("dark", "&Dark")):
-            action = self._action(theme_menu, label, lambda m=mode: window.set_theme(m))
+            action = self._action(theme_menu, label, partial(window.set_theme, mode))
             action.setCheckable(True)
             self.theme_group.addAction(action)
             self.themes[mode] = action
@@ -322,8 +323,9 @@ class Menus:
 
         def walk(menu: QMenu, path: str) -> None:
             for action in menu.actions():
-                if action.menu() is not None:
-                    walk(action.menu(), f"{path} › {action.text().replace('&', '')}")
+                submenu = action.menu()  # typed QObject: the C++ call is a template
+                if isinstance(submenu, QMenu):
+                    walk(submenu, f"{path} › {action.text().replace('&', '')}")
                 elif not action.shortcut().isEmpty():
                     rows.append(
                         (

@@ -97,12 +97,12 @@ class WarningsPanel(QWidget):
                 counts = count_many([prefix + s.text for s in result.layout.spans], "cl100k")
             extra = over_limit(result.layout.spans, counts, limit, "cl100k")
             self._warnings = sorted([*self._warnings, *extra], key=lambda w: (w.start, w.end))
-        counts = Counter(w.kind for w in self._warnings)
+        per_kind = Counter(w.kind for w in self._warnings)
         chosen = self.kind()
         self.kind_box.blockSignals(True)
         self.kind_box.clear()
         self.kind_box.addItem(f"All kinds ({len(self._warnings)})", ALL)
-        for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        for kind, count in sorted(per_kind.items(), key=lambda item: (-item[1], item[0])):
             self.kind_box.addItem(f"{kind} ({count})", kind)
         index = self.kind_box.findData(chosen)
         self.kind_box.setCurrentIndex(max(index, 0))

@@ -116,10 +116,10 @@ def sweep_rows(args, document, options, questions, retriever) -> list[dict]:
     rows = []
     with ChunkPool(args.jobs, timeout=args.timeout) as pool:
         for outcome in pool.map(jobs):
-            if outcome.ok:
+            error = outcome.error  # None when the job gave a value
+            if error is None:
                 rows.append(outcome.value)
             else:
-                error = outcome.error
                 rows.append(
                     {"value": values[outcome.index], "error": f"{error.name}: {error.message}"}
                 )

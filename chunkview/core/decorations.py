@@ -115,8 +115,9 @@ def decorations(
         hits = [Run("hit", a, b) for a, b in matching_words(text, query, word_start, end)]
     moved, marks = [], []
     for change in diff.changes_between(start, end) if diff is not None else ():
-        if change.kind == "moved":
-            low, high = sorted((change.a, change.b))  # type: ignore[type-var]
+        # a moved boundary has a position on both sides
+        if change.kind == "moved" and change.a is not None and change.b is not None:
+            low, high = sorted((change.a, change.b))
             moved.append(Run("moved", low, high, None, "moved"))
         if start <= change.at <= end:
             marks.append(Run("diff", change.at, change.at, None, change.kind))

@@ -23,9 +23,12 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkview.core.spans import Layout
+
+if TYPE_CHECKING:
+    import numpy
 
 Range = tuple[int, int]
 RETRIEVERS = ("bm25", "hash64", "minilm")
@@ -48,13 +51,18 @@ class Question:
     references: tuple[Reference, ...]
 
 
+def _whole_number(data: dict[str, Any], name: str, where: str) -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QuestionsError(f"{where}: {name} must be a whole number, got {value!r}")
+    return value
+
+
 def _reference(data: Any, where: str) -> Reference:
     if not isinstance(data, dict):
         raise QuestionsError(f"{where}: a reference must be an object")
-    start, end = data.get("start_index"), data.get("end_index")
-    for name, value in (("start_index", start), ("end_index", end)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise QuestionsError(f"{where}: {name} must be a whole number, got {value!r}")
+    start = _whole_number(data, "start_index", where)
+    end = _whole_number(data, "end_index", where)
     if end <= start or start < 0:
         raise QuestionsError(f"{where}: the range {start}..{end} is empty or negative")
     return Reference(str(data.get("content", "")), start, end)
@@ -191,8 +199,9 @@ class Ranker:
             raise ValueError(f"unknown retriever {retriever!r}; one of {', '.join(RETRIEVERS)}")
         self.chunks = list(chunks)
         self.retriever = retriever
-        self._bm25 = None
-        self._vectors = None
+        # (index,): the index is None when no chunk has a word to index
+        self._bm25: tuple[Any | None] | None = None
+        self._vectors: numpy.ndarray | None = None
 
     def rank(self, query: str) -> list[int]:
         if not self.chunks:
@@ -223,8 +232,10 @@ class Ranker:
                 index.index(tokens, show_progress=False)
             self._bm25 = (index,)
         (index,) = self._bm25
+        if index is None:  # no chunk has a word: every chunk ranks the same
+            return list(range(len(self.chunks)))
         words = bm25s.tokenize([query], stopwords="en", show_progress=False, return_ids=False)[0]
-        known = [w for w in words if index is not None and w in index.vocab_dict]
+        known = [w for w in words if w in index.vocab_dict]
         if not known:
             return list(range(len(self.chunks)))
         found = index.get_scores(known)

@@ -121,7 +121,8 @@ class Layout:
     #: each located span's size in ``size_unit``, in span order (for histograms)
     sizes: list[int] = field(default_factory=list)
     # the spans by start with running maximum ends, built on first use by spans_between
-    _order: Sequence[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _prepared: bool = field(default=False, init=False, repr=False, compare=False)
+    _order: Sequence[int] = field(default=(), init=False, repr=False, compare=False)
     _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _max_ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _kinds: list[str] | None = field(default=None, init=False, repr=False, compare=False)
@@ -148,7 +149,7 @@ class Layout:
         before handing a layout over, so the first paint only searches). Spans that are
         built on demand (a layout from the chunking process) say their columns, so none
         is built here."""
-        if self._order is None:
+        if not self._prepared:
             columns = getattr(self.spans, "columns", None)
             if columns is not None:
                 starts, ends, own_starts, placed, kinds = columns()
@@ -159,7 +160,7 @@ class Layout:
                 placed = [s.located != "missing" for s in self.spans]
                 kinds = list(dict.fromkeys(s.kind for s in self.spans))
             self._boundaries = sorted({o for o, ok in zip(own_starts, placed) if ok})
-            order = range(len(starts))
+            order: Sequence[int] = range(len(starts))
             if any(a > b for a, b in zip(starts, starts[1:])):
                 order = sorted(order, key=starts.__getitem__)
             self._order = list(order) if not isinstance(order, range) else order
@@ -167,6 +168,7 @@ class Layout:
             self._max_ends = list(accumulate((ends[i] for i in order), max))
             self._kinds = kinds
             self._overlap_chars = sum(end - start for start, end in self.overlaps)
+            self._prepared = True
         return self
 
     @property

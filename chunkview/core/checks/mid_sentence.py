@@ -40,7 +40,10 @@ def check(given: CheckInput) -> list[Warning]:
         return []
     text = given.document.text
     # a cut inside a table or a code block is those checks' business, not a sentence's
-    blocks = sorted([(b.start, b.end) for b in (*given.structure.tables, *given.structure.fences)])
+    blocks = sorted(
+        [(t.start, t.end) for t in given.structure.tables]
+        + [(f.start, f.end) for f in given.structure.fences]
+    )
     block_starts = [start for start, _ in blocks]
 
     def in_block(position: int) -> bool:
