@@ -8,9 +8,8 @@ import time
 from typing import Any
 
 from chunkview.core.document import load_document
-from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError, DocumentError
-from chunkview.core.pipeline import ChunkRequest, Pipeline
+from chunkview.core.pipeline import ChunkRequest
 
 
 def render_file(
@@ -27,13 +26,13 @@ def render_file(
         print(f"chunkview: {error}", file=sys.stderr)
         return 1
     if out.lower().endswith(".html"):
+        from chunkview.core.service import ChunkService
         from chunkview.export_html import render_html
 
-        try:
-            result = Pipeline().run(
-                ChunkRequest(0, entry_id, document, options or {}, query, explain=True),
-                RunContext(),
-            )
+        request = ChunkRequest(0, entry_id, document, options or {}, query, explain=True)
+        try:  # in a chunking process, under the watchdog, as everywhere else
+            with ChunkService() as service:
+                result = service.run(request)
         except ChunkerError as error:
             print(f"chunkview: {entry_id} threw {error.name}: {error.message}", file=sys.stderr)
             return 1
