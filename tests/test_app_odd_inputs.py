@@ -96,3 +96,11 @@ def test_gutter_numbers_sit_on_the_wrapped_line_their_chunk_starts_on(qtbot, win
         cursor = QTextCursor(editor.document())
         cursor.setPosition(editor.to_editor(spans[index].own_start))
         assert abs(editor.cursorRect(cursor).top() - y) <= 3, (index, y)
+
+
+def test_switching_entries_never_leaves_the_old_form_painted(window):
+    old_body = window.params._body
+    assert old_body.isVisible()
+    window.select_entry("semantic-chunking.chunkit")  # no event loop in between
+    assert window.params._body is not old_body
+    assert not old_body.isVisible()

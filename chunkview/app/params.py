@@ -208,6 +208,7 @@ class ParamsPanel(QWidget):
             self._fields[param.name] = field
             self._rows[param.name] = (groups[param.group], field.widget)
         self._layout.replaceWidget(self._body, body)
+        self._body.hide()  # not painted under the new form until it is deleted
         self._body.deleteLater()
         self._body = body
         if values:
