@@ -144,9 +144,14 @@ class EvalPanel(QWidget):
             return False
         return True
 
-    def save_questions(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(questions_jsonl(self.questions))
+    def save_questions(self, path: str) -> bool:
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(questions_jsonl(self.questions))
+        except OSError as exc:  # a folder that is gone or not writable: say so, keep them
+            self.means.setText(f"⚠ Cannot save the questions to {path}: {exc.strerror or exc}")
+            return False
+        return True
 
     def mark_answer(self) -> None:
         """Add the typed question with the selected text as its answer."""
