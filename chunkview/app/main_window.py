@@ -15,10 +15,8 @@ from PySide6.QtCore import QSettings, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
     QApplication,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
     QSplitter,
 )
 
@@ -31,19 +29,18 @@ from chunkview.app.icon import app_icon
 from chunkview.app.menus import Menus
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
+from chunkview.app.status_line import StatusLine
 from chunkview.app.step_through import StepThrough
 from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core.document import Document
-from chunkview.core.model import Failure, InspectorModel
+from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
 
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
 
 DEBOUNCE_MS = 30
 SWITCH_INTERVAL = 0.0005
-BUSY_AFTER_MS = 150
-NEWLINES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR", "mixed": "mixed newlines", "": "one line"}
 
 
 class MainWindow(QMainWindow):
@@ -59,12 +56,9 @@ class MainWindow(QMainWindow):
         self.worker = ChunkWorker(self, **chunking_budgets(self.settings))
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
-        self.worker.progress.connect(self._on_progress)
         self.worker.tokens_ready.connect(self.model.accept_tokens)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.submit)
-        self._busy_timer = QTimer(self, singleShot=True, interval=BUSY_AFTER_MS)
-        self._busy_timer.timeout.connect(self._show_busy)
 
         self.chunker = ChunkerPanel(self.model)
         self.view = DocumentView(self.model)
@@ -86,17 +80,9 @@ class MainWindow(QMainWindow):
         self.warnings, self.hits = self.tabs.warnings, self.tabs.hits
         self.searcher = self.tabs.searcher
 
-        self.status_doc = QLabel()
-        self.status_run = QLabel()
-        self.busy = QProgressBar()
-        self.busy.setMaximumWidth(160)
-        self.busy.setTextVisible(False)
-        self.busy.hide()
-        self.statusBar().addWidget(self.status_doc, 1)
-        self.statusBar().addPermanentWidget(self.status_run)
-        self.statusBar().addPermanentWidget(self.busy)
-        # a passing message takes the document label's place rather than painting over it
-        self.statusBar().messageChanged.connect(lambda text: self.status_doc.setVisible(not text))
+        self.status_line = StatusLine(self.statusBar(), self.model)
+        self.status_doc = self.status_line.document_label
+        self.worker.progress.connect(self.status_line.progress)
 
         self.files = DocumentFiles(self, self.model, self.settings, self.show_message)
         self.chunker.show_position.connect(self._show_position)
@@ -111,9 +97,6 @@ class MainWindow(QMainWindow):
         )
         self.model.subscribe("document", self._update_title)
         self.model.subscribe("modified", lambda _modified: self._update_title())
-        self.model.subscribe("result", self._show_result)
-        self.model.subscribe("failed", self._show_failure)
-        self.model.subscribe("running", self._show_running)
         self.setWindowIcon(app_icon())
         self.remembered = AppSettings(self.settings)
         self.model.options_by_entry.update(self.remembered.entry_options())
@@ -189,7 +172,7 @@ class MainWindow(QMainWindow):
 
     def _run(self, request: Any) -> None:
         self.worker.submit(request)
-        self._busy_timer.start()
+        self.status_line.run_started()
 
     # ----- answers from the worker ---------------------------------------------------
     @Slot(object)
@@ -203,31 +186,6 @@ class MainWindow(QMainWindow):
     def _on_failed(self, generation: int, name: str, message: str, position: Any) -> None:
         self.model.fail(generation, name, message, position)
 
-    def _on_progress(self, generation: int, done: int, total: int) -> None:
-        if generation == self.model.generation and total:
-            self.busy.setRange(0, total)
-            self.busy.setValue(done)
-
-    def _show_running(self, running: bool) -> None:
-        if not running:
-            self._busy_timer.stop()
-            self.busy.hide()
-
-    def _show_busy(self) -> None:
-        if self.model.running:
-            self.busy.setRange(0, 0)
-            self.busy.show()
-
-    def _show_result(self, result: ChunkResult) -> None:
-        self.status_run.setText(
-            f"{len(result.layout.spans)} chunks · {len(result.layout.warnings)} warnings · "
-            f"{result.seconds * 1000:.0f} ms"
-        )
-        self._update_status()
-
-    def _show_failure(self, failure: Failure) -> None:
-        self.status_run.setText(f"error: {failure.name}")
-
     def _show_position(self, point: int) -> None:
         self.editor.show_position(point)
         self.editor.setFocus()
@@ -235,17 +193,6 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         star = " *" if self.model.modified else ""
         self.setWindowTitle(f"chunkview — {self.model.document.name}{star}")
-        self._update_status()
-
-    def _update_status(self) -> None:
-        document = self.model.document
-        newline = NEWLINES.get(document.newline, "")
-        encoding = getattr(document, "encoding", "utf-8")
-        shown_encoding = "" if encoding.replace("_", "-") in ("utf-8", "utf8") else f" · {encoding}"
-        self.status_doc.setText(
-            f"{document.name} · {document.kind} · {len(document.text):,} chars · {newline}"
-            f"{shown_encoding}"
-        )
 
     # ----- window events -------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
