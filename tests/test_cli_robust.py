@@ -191,7 +191,7 @@ def test_dev_zero_ends_quickly_with_a_message():
 
 
 def test_the_time_budget_stops_a_long_run():
-    big = (CORPUS / "redis-readme.md").read_bytes() * 40
+    big = (CORPUS / "redis-readme.md").read_bytes() * 400  # 7 MB: a few tenths of a second of work
     done = command("run", "agentos.SemanticChunker", "-", "--timeout", "0.05", stdin=big)
     assert done.returncode == 1, done.stderr
     error = json.loads(done.stdout)
@@ -202,7 +202,7 @@ def test_the_time_budget_stops_a_long_run():
 
 
 def test_the_memory_budget_stops_a_run():
-    big = (CORPUS / "redis-readme.md").read_bytes() * 40  # a second or so of work
+    big = (CORPUS / "redis-readme.md").read_bytes() * 400  # 7 MB: a few tenths of a second of work
     done = command("run", "agentos.SemanticChunker", "-", "--max-memory", "5M", stdin=big)
     assert done.returncode == 1, done.stderr
     error = json.loads(done.stdout)
