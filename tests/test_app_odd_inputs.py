@@ -114,3 +114,18 @@ def test_saving_questions_where_it_cannot_says_so_and_keeps_them(window, tmp_pat
     assert not panel.save_questions(str(tmp_path / "gone" / "questions.jsonl"))
     assert "Cannot save the questions" in panel.means.text()
     assert len(panel.questions) == 1
+
+
+def test_a_second_configuration_follows_a_new_document_without_asking_to_pin(qtbot, window):
+    compare = window.views.compare
+    assert window.open_path(CORPUS / "acorn-readme.md")
+    settle(qtbot, window)
+    compare.set_b("agentos.SemanticChunker", {"targetSize": 300})
+    qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
+    said = []  # what the panel says as A's new result is shown, before B's comes
+    window.model.subscribe("result", lambda _r: said.append(compare.summary.text()))
+    assert window.open_path(CORPUS / "redis-readme.md")
+    settle(qtbot, window)
+    assert said and not any("pin again" in text for text in said), said
+    qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
+    assert window.model.pinned.layout.document.text == window.document.text

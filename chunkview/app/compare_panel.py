@@ -201,6 +201,8 @@ class ComparePanel(QWidget):
         if comparison is None:
             self.summary.setText("Pin a layout, or choose another configuration, to compare.")
             self.legend.setText(f"<small>{legend_html()}</small>")
+        elif not comparison.same_text and self.model.b_source == "config":
+            self.summary.setText("<small>Chunking B on the new text…</small>")  # it follows
         elif not comparison.same_text:
             self.summary.setText("The text changed since B was made; pin again to compare.")
         else:
