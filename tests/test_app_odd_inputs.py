@@ -129,3 +129,20 @@ def test_a_second_configuration_follows_a_new_document_without_asking_to_pin(qtb
     assert said and not any("pin again" in text for text in said), said
     qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
     assert window.model.pinned.layout.document.text == window.document.text
+
+
+def test_mastra_headers_preset_follows_the_strategy_until_edited(qtbot, window):
+    """The html strategy starts with selector headers, markdown with marker headers; a
+    value the user typed stays when the strategy changes."""
+    window.select_entry("mastra.chunk", {"strategy": "html"})
+    assert window.open_path(CORPUS / "what-is-rustdoc.html")
+    settle(qtbot, window)
+    assert window.result.request.options["headers"] == [["h1", "title"], ["h2", "section"]]
+    assert len(window.result.layout.spans) > 0
+    window.params.set_value("strategy", "markdown")
+    settle(qtbot, window)
+    assert window.result.request.options["headers"] == [["#", "title"], ["##", "section"]]
+    window.params.set_value("headers", [["###", "sub"]])
+    window.params.set_value("strategy", "html")
+    settle(qtbot, window)
+    assert window.result.request.options["headers"] == [["###", "sub"]]

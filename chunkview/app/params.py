@@ -173,6 +173,8 @@ class ParamsPanel(QWidget):
         self._boxes: dict[str, QGroupBox] = {}
         self._rows: dict[str, tuple[QFormLayout, QWidget]] = {}
         self._params: tuple[Param, ...] = ()
+        #: the values the form showed last, to tell a preset the user kept from one edited
+        self._shown: dict[str, Any] | None = None
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._body = QWidget()
@@ -215,10 +217,21 @@ class ParamsPanel(QWidget):
             for name, value in values.items():
                 if name in self._fields:
                     self._fields[name].set(value)
+        self._shown = None
         self._apply_when()
 
     def _apply_when(self) -> None:
         values = self.all_values(strict=False)
+        for param in self._params:
+            # a preset that follows another option (headers by strategy) follows it only
+            # while the user has not edited it
+            if param.presets:
+                before = param.preset_for(self._shown) if self._shown else param.default
+                after = param.preset_for(values)
+                if after != before and values.get(param.name) == before:
+                    self._fields[param.name].set(after)
+                    values[param.name] = after
+        self._shown = values
         shown_groups: set[str] = set()
         for param in self._params:
             form, widget = self._rows[param.name]

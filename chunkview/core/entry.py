@@ -48,6 +48,17 @@ class Param:
     #: the default is the panel's preset, not the library's: the library has none (leaving
     #: the option out is an error or does something else), so the value is always passed
     preset: bool = False
+    #: presets that depend on another option: {option: {its value: this option's preset}}
+    #: (mastra's headers are markdown markers for markdown, selectors for html)
+    presets: Mapping[str, Mapping[Any, Any]] | None = None
+
+    def preset_for(self, options: Mapping[str, Any]) -> Any:
+        """The value the panel starts this option at, given the other options."""
+        for name, by_value in (self.presets or {}).items():
+            value = options.get(name)
+            if isinstance(value, str) and value in by_value:
+                return by_value[value]
+        return self.default
 
     def omitted(self, value: Any) -> bool:
         """True when ``value`` means "leave this option to the library"."""

@@ -258,6 +258,7 @@ class MastraChunkEntry(Entry):
             group="Structure",
             when=_when("markdown", "html"),
             preset=True,  # the library has no default headers: the field's value is sent
+            presets={"strategy": {"html": [["h1", "title"], ["h2", "section"]]}},
         ),
         Param(
             "sections",
