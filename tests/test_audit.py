@@ -84,8 +84,9 @@ def test_each_bad_file_is_reported_and_none_stops_the_run(corpus: Path):
 
 def test_the_watchdog_stops_a_file_past_its_time_and_the_rest_go_on(tmp_path: Path):
     (tmp_path / "small.txt").write_text("A few words. And some more.\n", encoding="utf-8")
-    # semantic-chunking embeds every sentence: some twenty seconds for this much text
-    (tmp_path / "large.txt").write_text("One more sentence to embed here. " * 120_000)
+    # semantic-chunking embeds every distinct sentence: several seconds for this many
+    sentences = (f"Sentence {i} is one more to embed here. " for i in range(200_000))
+    (tmp_path / "large.txt").write_text("".join(sentences))
     done = audit(
         str(tmp_path),
         "--entry",

@@ -95,3 +95,16 @@ def test_layout_places_joined_sentences():
     layout = chunkview.spans("semantic-chunking.sentenceit", Document(text))
     assert [s.located for s in layout.spans] == ["normalized", "normalized", "exact"]
     assert text[layout.spans[0].start : layout.spans[0].end] == "First line\nstill first."
+
+
+def test_more_distinct_sentences_than_the_embedding_cache_holds(monkeypatch):
+    """The shared cache is cleared when it passes its limit mid-call; the call still has
+    every vector (it raised KeyError for documents with many distinct sentences)."""
+    from chunkview.core import embed
+
+    monkeypatch.setattr(embed, "CACHE_LIMIT", 50)
+    embed._cache.clear()
+    texts = [f"Sentence {i} is one more to embed here." for i in range(300)]
+    vectors = embed.embed_cached("hash64", [*texts, texts[0]], batch=16)
+    assert len(vectors) == 301 and vectors[0] == vectors[-1]
+    assert vectors[:300] == embed.get_embedder("hash64").embed(texts)

@@ -150,23 +150,29 @@ def embed_cached(
     check: Callable[[], None] | None = None,
     batch: int = 64,
 ) -> list[Vector]:
-    """Embed ``texts`` with the named embedder, reusing every vector seen before."""
+    """Embed ``texts`` with the named embedder, reusing every vector seen before.
+
+    The vectors of this call are kept here until it returns: the shared cache may be
+    cleared on the way when it grows past its limit (a document with more distinct
+    sentences than the limit)."""
     embedder = get_embedder(name)
+    distinct = list(dict.fromkeys(texts))
     with _cache_lock:
-        missing = list(dict.fromkeys(t for t in texts if (name, t) not in _cache))
+        found = {t: _cache[(name, t)] for t in distinct if (name, t) in _cache}
+    missing = [t for t in distinct if t not in found]
     for begin in range(0, len(missing), batch):
         if check is not None:
             check()
         part = missing[begin : begin + batch]
         vectors = embedder.embed(part)
+        found.update(zip(part, vectors))
         with _cache_lock:
             if len(_cache) > CACHE_LIMIT:
                 _cache.clear()
             _cache.update(((name, t), v) for t, v in zip(part, vectors))
         if progress is not None:
             progress(min(begin + batch, len(missing)), len(missing))
-    with _cache_lock:
-        return [_cache[(name, t)] for t in texts]
+    return [found[t] for t in texts]
 
 
 def cache_size() -> int:
