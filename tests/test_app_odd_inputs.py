@@ -146,3 +146,30 @@ def test_mastra_headers_preset_follows_the_strategy_until_edited(qtbot, window):
     window.params.set_value("strategy", "html")
     settle(qtbot, window)
     assert window.result.request.options["headers"] == [["###", "sub"]]
+
+
+def test_a_fraction_typed_in_the_panel_reaches_the_port_as_in_js(qtbot, window):
+    """Options are JS numbers: chunkOverlap 0.5 gives node's [a, a, b, b, c]."""
+    from PySide6.QtCore import Qt
+
+    from chunkview.app.params import NumberBox
+    from chunkview.core.document import Document
+
+    window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 2})
+    window.set_document(Document("a b c"))
+    settle(qtbot, window)
+    for name, typed in (("chunkOverlap", "0.5"), ("chunkSize", "2")):
+        box = window.params.field_widget(name).findChild(NumberBox)
+        box.lineEdit().selectAll()
+        qtbot.keyClicks(box.lineEdit(), typed)
+        qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    settle(qtbot, window)
+    assert window.result.request.options["chunkOverlap"] == 0.5
+    assert [s.text for s in window.result.layout.spans] == ["a", "a", "b", "b", "c"]
+    box = window.params.field_widget("chunkSize").findChild(NumberBox)
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), "-5")
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    settle(qtbot, window)
+    assert window.model.options["chunkSize"] == -5  # not clamped to a minimum
+    assert window.model.failure is not None and window.model.failure.name == "Hang"

@@ -17,14 +17,27 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSlider,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from chunkview.core.entry import Param
 
-SLIDER_CAP = 8000  # sliders cover the everyday range; the spin box takes any allowed value
+SLIDER_CAP = 8000  # sliders cover the everyday range; the number box takes any number
+#: the number boxes' bounds: any number a user types goes to the port, as it would in JS
+ANY_NUMBER = 1e12
+
+
+class NumberBox(QDoubleSpinBox):
+    """A number field that shows whole numbers without decimals and takes fractions and
+    negatives too (JS options are numbers: the original takes 0.5 or -5 as well)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setDecimals(6)
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
 class _Field:
@@ -37,19 +50,20 @@ class _Field:
         layout.setContentsMargins(0, 0, 0, 0)
         kind = param.kind
         if kind == "int":
-            self.spin = QSpinBox()
-            self.spin.setRange(
-                int(param.minimum if param.minimum is not None else -(10**9)),
-                int(param.maximum if param.maximum is not None else 10**9),
-            )
-            self.spin.setSingleStep(int(param.step or 1))
+            self.spin = NumberBox()
+            # the minimum stays the bottom only where it means "leave the option out"
+            low = param.minimum if param.special and param.minimum is not None else -ANY_NUMBER
+            self.spin.setRange(low, ANY_NUMBER)
+            self.spin.setSingleStep(param.step or 1)
             self.spin.setKeyboardTracking(False)
             if param.special:
                 self.spin.setSpecialValueText(param.special)
             self.spin.setMinimumWidth(84)
             self.slider = QSlider(Qt.Orientation.Horizontal)
-            top = min(self.spin.maximum(), max(SLIDER_CAP, int(param.default or 0) * 4))
-            self.slider.setRange(self.spin.minimum(), top)
+            bottom = int(param.minimum if param.minimum is not None else 0)
+            top = int(param.maximum if param.maximum is not None else ANY_NUMBER)
+            top = min(top, max(SLIDER_CAP, int(param.default or 0) * 4))
+            self.slider.setRange(bottom, top)
             self.slider.valueChanged.connect(self._slider_moved)
             self.spin.valueChanged.connect(self._spin_changed)
             layout.addWidget(self.slider, 1)
@@ -96,9 +110,9 @@ class _Field:
         if self.spin.value() != value:
             self.spin.setValue(value)
 
-    def _spin_changed(self, value: int) -> None:
+    def _spin_changed(self, value: float) -> None:
         self.slider.blockSignals(True)
-        self.slider.setValue(min(value, self.slider.maximum()))
+        self.slider.setValue(int(min(max(value, self.slider.minimum()), self.slider.maximum())))
         self.slider.blockSignals(False)
         self._on_change()
 
@@ -108,9 +122,10 @@ class _Field:
             widget.blockSignals(True)
         try:
             if kind == "int":
-                number = int(value) if isinstance(value, (int, float)) else 0
+                number = float(value) if isinstance(value, (int, float)) else 0.0
                 self.spin.setValue(number)
-                self.slider.setValue(min(number, self.slider.maximum()))
+                top = self.slider.maximum()
+                self.slider.setValue(int(min(max(number, self.slider.minimum()), top)))
             elif kind == "float":
                 self.decimal.setValue(float(value or 0))
             elif kind == "bool":
@@ -139,7 +154,8 @@ class _Field:
     def get(self) -> Any:
         kind = self.param.kind
         if kind == "int":
-            return self.spin.value()
+            value = self.spin.value()
+            return int(value) if value.is_integer() else value
         if kind == "float":
             return self.decimal.value()
         if kind == "bool":
