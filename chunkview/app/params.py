@@ -59,6 +59,7 @@ class _Field:
             if param.special:
                 self.spin.setSpecialValueText(param.special)
             self.spin.setMinimumWidth(84)
+            self.spin.setMaximumWidth(120)  # its range is any number: do not size to 1e12
             self.slider = QSlider(Qt.Orientation.Horizontal)
             bottom = int(param.minimum if param.minimum is not None else 0)
             top = int(param.maximum if param.maximum is not None else ANY_NUMBER)
