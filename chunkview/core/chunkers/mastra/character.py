@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
@@ -45,22 +46,25 @@ def character_split(
 
 
 def _windows(piece: str, splitter: Splitter) -> list[str]:
+    """JS __splitChunk: the position may be fractional (overlap 4.09); slices truncate it."""
     length, max_size = splitter.length, splitter.max_size
-    windows, start = [], 0
+    windows: list[str] = []
+    start: float = 0
     default_length = length is len
-    while True:
-        if default_length:
-            end = min(start + int(max_size), len(piece))
+    while start < len(piece):
+        if default_length:  # the unit loop's count, worked out at once
+            end = start + min(math.ceil(len(piece) - start), max(0, math.floor(max_size)))
         else:
             end = start
-            while end < len(piece) and length(piece[start : end + 1]) <= max_size:
+            while end < len(piece) and length(piece[int(start) : int(end + 1)]) <= max_size:
                 end += 1
-        window = piece[start:end]
+        window = piece[int(start) : int(end)]
         windows.append(window)
         if end >= len(piece):
-            return windows
+            break
         # the step counts the length function, even when it does not count units
-        start += max(1, int(length(window) - splitter.overlap))
+        start += max(1, length(window) - splitter.overlap)
+    return windows
 
 
 def character_chunks(

@@ -319,6 +319,8 @@ def _strip_prefix(prefix: str, texts: list[str]) -> list[str]:
     from chunkview.core.chunkers.mastra.jsregex import compile_js
 
     source = f"^{prefix}:\\s*"
+    if not texts:  # JS builds the regex per chunk: none, no SyntaxError
+        return []
     try:
         pattern = compile_js(source)
     except re.error as error:
