@@ -134,15 +134,15 @@ class Histogram(pg.PlotWidget):
         plot.getAxis("left").setTickSpacing(step, step)
         plot.setXRange(0, top, padding=0.01)
         for i, (role, value) in enumerate(sorted(shown_limits.items(), key=lambda rv: rv[1])):
-            colour = LIMIT_COLOURS[role]
+            limit_colour = LIMIT_COLOURS[role]
             line = pg.InfiniteLine(
                 pos=value,
                 angle=90,
-                pen=pg.mkPen(colour, width=2, style=Qt.PenStyle.DashLine),
+                pen=pg.mkPen(limit_colour, width=2, style=Qt.PenStyle.DashLine),
                 label=f"{LIMIT_NAMES[role]} {value:g}",
                 labelOpts={
                     "position": 0.95 - 0.12 * i,  # staggered, so close lines stay readable
-                    "color": colour,
+                    "color": limit_colour,
                     # the label on the side with room: left of a line near the right edge
                     "anchors": [(1, 0.5), (1, 0.5)] if value > top * 0.7 else [(0, 0.5), (0, 0.5)],
                     "fill": palette.color(QPalette.ColorRole.Base),

@@ -60,14 +60,15 @@ class _SweepJob(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.cancel = threading.Event()
-        self.thread: threading.Thread | None = None
+        # not self.thread: that is QObject.thread()
+        self.sweep_thread: threading.Thread | None = None
 
     def start(self, number: int, plan: SweepPlan, runner: Any) -> None:
         self.cancel = threading.Event()
-        self.thread = threading.Thread(
+        self.sweep_thread = threading.Thread(
             target=self._run, args=(number, plan, runner, self.cancel), daemon=True
         )
-        self.thread.start()
+        self.sweep_thread.start()
 
     def _run(self, number: int, plan: SweepPlan, runner: Any, cancel: threading.Event) -> None:
         rows = run_sweep(plan, runner)
@@ -92,8 +93,8 @@ class _SweepJob(QObject):
             pass
 
     def wait(self, timeout: float) -> None:
-        if self.thread is not None:
-            self.thread.join(timeout)
+        if self.sweep_thread is not None:
+            self.sweep_thread.join(timeout)
 
 
 class SweepPanel(QWidget):
@@ -295,7 +296,7 @@ class SweepPanel(QWidget):
             current = param.default if isinstance(param.default, (int, float)) else 1
         low, high = current / 4, current * 2
         if param.kind == "int":
-            step = max(1, round((high - low) / 16))
+            step: float = max(1, round((high - low) / 16))
             self.values_edit.setText(
                 f"{max(round(low), int(param.minimum or 0))}:{round(high)}:{step}"
             )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidget
 
 from chunkview.app.compare_panel import ComparePanel
 from chunkview.app.inspector import ChunkInspector
@@ -43,7 +43,10 @@ class Views(QObject):
         # the overview strip beside the editor, and B's editor between them
         self.overview = OverviewStrip(model, editor)
         row = QWidget()
-        window.view.layout().replaceWidget(editor, row)
+        column = window.view.layout()
+        if column is None:  # DocumentView lays itself out when built
+            raise RuntimeError("the document view has no layout to hold the overview strip")
+        column.replaceWidget(editor, row)
         b_side = QWidget()
         b_column = QVBoxLayout(b_side)
         b_column.setContentsMargins(0, 0, 0, 0)
@@ -71,7 +74,12 @@ class Views(QObject):
 
     def _navigate_actions(self) -> None:
         """Next / previous difference in the Navigate menu (F8, Shift+F8)."""
-        menus = [action.menu() for action in self.window.menuBar().actions() if action.menu()]
+        # QAction.menu() is typed QObject (a template in C++): keep the QMenus
+        menus = [
+            menu
+            for action in self.window.menuBar().actions()
+            if isinstance(menu := action.menu(), QMenu)
+        ]
         navigate = next((m for m in menus if m.title().replace("&", "") == "Navigate"), None)
         self.next_difference = QAction("Next &Difference", self.window)
         self.next_difference.setShortcut(QKeySequence("F8"))

@@ -30,8 +30,11 @@ def chunking_budgets(settings: QSettings) -> dict[str, Any]:
     ``chunking/maxMemory`` (``2G``, ``512M``); the defaults where unset or unreadable."""
     budgets: dict[str, Any] = {"timeout": DEFAULT_TIMEOUT, "max_memory": None}
     try:
-        budgets["timeout"] = float(settings.value("chunking/timeout", DEFAULT_TIMEOUT))
-    except (TypeError, ValueError):
+        timeout = settings.value("chunking/timeout", DEFAULT_TIMEOUT)
+        # a number as stored, or its text as read back from the file
+        if isinstance(timeout, (int, float, str)):
+            budgets["timeout"] = float(timeout)
+    except ValueError:
         pass
     memory = settings.value("chunking/maxMemory")
     if memory:
@@ -89,13 +92,12 @@ class _Worker(QObject):
         request = self._take()
         if request is None:
             return  # an earlier wake already took it
-        self.started.emit(request.generation)
+        generation = request.generation
+        self.started.emit(generation)
         try:
             result = self.service.run(
                 request,
-                on_progress=lambda done, total, g=request.generation: self.progress.emit(
-                    g, done, total
-                ),
+                on_progress=lambda done, total: self.progress.emit(generation, done, total),
             )
             # every span built and the lookup tables made here, not on the UI thread
             result.layout.spans = list(result.layout.spans)

@@ -481,8 +481,10 @@ def _child_main(conn: Connection, cancel: Any) -> None:
                 reply: tuple = ("ok", job, payload)
             elif kind == "tokens":  # of the layout the caller holds, if still the last one
                 last = pipeline.last_result()
-                fresh = last is not None and message[2] == layout_id
-                reply = ("ok", job, pipeline.tokens(last, ctx) if fresh else None)
+                tokens = None
+                if last is not None and message[2] == layout_id:
+                    tokens = pipeline.tokens(last, ctx)
+                reply = ("ok", job, tokens)
             elif kind == "call":
                 function, args, kwargs = message[2]
                 reply = ("ok", job, function(*args, **kwargs))

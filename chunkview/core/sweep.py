@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,7 +186,9 @@ def pool_runner(workers: int | None = None, timeout: float | None = None) -> Run
     return run
 
 
-def run_sweep(plan: SweepPlan, runner: Runner | None = None) -> Iterator[dict[str, Any]]:
+def run_sweep(
+    plan: SweepPlan, runner: Runner | None = None
+) -> Generator[dict[str, Any], None, None]:
     """The rows of ``plan`` as they finish (each carries its ``value``); a value the
     library refuses gives a row with ``error`` set and no figures."""
     runner = runner or pool_runner()

@@ -94,7 +94,7 @@ class _Windows:
             return
         if isinstance(size, int) and isinstance(overlap, int):
             if size >= 1:
-                self._split_whole(content, origin, base, extra)
+                self._split_whole(content, origin, base, extra, size, overlap)
             elif overlap >= size:
                 # end = pos + size <= pos: the window never moves forward
                 how = "stays at" if size == 0 else "keeps stepping back from"
@@ -114,10 +114,16 @@ class _Windows:
         self._split_literal(content, origin, base, extra)
 
     def _split_whole(
-        self, content: str, origin: int, base: dict | None, extra: Mapping[str, Any] | None
+        self,
+        content: str,
+        origin: int,
+        base: dict | None,
+        extra: Mapping[str, Any] | None,
+        size: int,
+        overlap: int,
     ) -> None:
         """The loop on whole sizes (size >= 1): positions stay in [0, length)."""
-        size, overlap, length = self.size, self.overlap, len(content)
+        length = len(content)
         position = 0
         # A cycle must step back (forward steps only grow the position), and the state is
         # the position alone: a position stepped back from twice is a cycle. Finds every
@@ -358,16 +364,16 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             sections.append((None, 0, preamble, units.find(preamble), []))
         stack: list[tuple[int, str]] = []
         for i, match in enumerate(matches):
-            level, heading = match.level, trim(match.text)
+            level, title = match.level, trim(match.text)
             stop = matches[i + 1].start if i + 1 < len(matches) else len(units)
             raw_body = units[match.end : stop]
             body = trim(raw_body)
             while stack and stack[-1][0] >= level:
                 stack.pop()
             ancestors = [text for _, text in stack]
-            stack.append((level, heading))
+            stack.append((level, title))
             body_at = match.end + len(raw_body) - len(raw_body.lstrip(W_CHARS))
-            sections.append((heading, level, body, body_at, ancestors))
+            sections.append((title, level, body, body_at, ancestors))
     for heading, level, body, body_at, ancestors in sections:
         if body == "" and heading is None:
             continue

@@ -77,7 +77,7 @@ def _offset(value: int | float) -> int | float:
 @dataclass
 class Segment:
     text: str
-    offset: int
+    offset: int | float  # a JS number: fractional where the options are
     boundary: str
 
 
@@ -97,12 +97,13 @@ def semantic_chunk(
         return []
     if explain is not None:
         config = replace(config, notes=[])
-    segments = []
+    segments: list[Segment] = []
     for segment in line_pass(units, config):
         if config.notes is not None:  # where each structural segment's pieces begin
             config.notes.append(("segment", len(segments), segment))
         if not len(segment.text) <= config.max_size:  # NaN re-splits, as in JS
-            segments.extend(paragraph_split(segment.text, segment.offset, config))
+            # line_pass's offsets are string indices: whole numbers
+            segments.extend(paragraph_split(segment.text, int(segment.offset), config))
         else:
             segments.append(segment)
     merged = merge_small(segments, config.min_size, config.notes)

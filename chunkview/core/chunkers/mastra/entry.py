@@ -313,7 +313,7 @@ class MastraChunkEntry(Entry):
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
         strategy = options.get("strategy") or DEFAULT_STRATEGY.get(document.kind, "recursive")
         texts = [c["text"] for c in native]
-        spans = []
+        spans: list[Span] = []
         for i, (chunk, where) in enumerate(zip(native, locate(document.text, texts))):
             own_start = max(where.start, spans[-1].end) if spans else where.start
             start_index = (chunk.get("metadata") or {}).get("startIndex")

@@ -70,6 +70,11 @@ class Node:
     def is_element(self) -> bool:
         return self.tag is not None and self.tag != ""
 
+    @property
+    def tag_name(self) -> str:
+        """The tag in lower case ("" for a text node or the root)."""
+        return (self.tag or "").lower()
+
     def raw_text(self) -> str:
         """The raw text of every descendant text node, in order (no recursion: nesting
         has no limit)."""
@@ -151,7 +156,7 @@ def parse(source: str) -> Node:
             if last.parent is before and last.tag == before.tag:  # <h3><h3>: a pair
                 before.children = [c for c in before.children if c is not last]
                 for child in last.children:
-                    _append(before.parent, child)
+                    _append(last.parent.parent, child)  # before's parent
                 stack.pop()
             else:  # <div><h3></div>: the h3 dissolves into its parent
                 before.children = [c for c in before.children if c is not last]
@@ -301,7 +306,7 @@ def _text_of(node: Node) -> str:
     return done[id(node)]
 
 
-def _xpath(node: Node, indexed: bool = True) -> str:
+def _xpath(node: Node | None, indexed: bool = True) -> str:
     steps = []
     while node is not None and node.is_element:
         parent = node.parent
@@ -312,7 +317,7 @@ def _xpath(node: Node, indexed: bool = True) -> str:
                     break
                 if sibling.is_element and sibling.tag == node.tag:
                     index += 1
-        steps.append(f"{node.tag.lower()}[{index}]")
+        steps.append(f"{node.tag_name}[{index}]")
         node = parent
     return "/" + "/".join(reversed(steps))
 
@@ -340,10 +345,10 @@ def _headers(
         siblings = parent.children[parent.children.index(header) + 1 :] if parent else []
         content = ""
         for sibling in siblings:
-            if sibling.is_element and sibling.tag.lower() in selectors:
+            if sibling.is_element and sibling.tag_name in selectors:
                 break
             content += _text_of(sibling) + " "
-        key = keys.get(header.tag.lower(), "undefined")
+        key = keys.get(header.tag_name, "undefined")
         elements.append((trim(content), {key: header.text or ""}, _xpath(header)))
     if not return_each_line:
         merged: list[list[Any]] = []
@@ -368,7 +373,7 @@ def _sections(root: Node, pairs: list[list[str]], doc_meta: dict[str, Any]) -> l
         keys[selector.lower()] = key
     chunks = []
     for element in query(root, ",".join(keys)):
-        key = keys.get(element.tag.lower(), "undefined")
+        key = keys.get(element.tag_name, "undefined")
         meta = {key: trim(element.text), "xpath": _xpath(element, indexed=False)}
         chunks.append({"text": "", "metadata": {**doc_meta, **_replace_title(meta, doc_meta)}})
     return chunks

@@ -234,11 +234,11 @@ class _Translator:
             number = self.name_numbers.get(name, self.count + 1)
             self.emit(self._backreference(number), atom=True)
             return i + match.end()
-        code, end = self._character_escape(i, in_class=False)
-        if code is None:  # "\c" not followed by a letter: a backslash, then "c" as itself
+        escaped, end = self._character_escape(i, in_class=False)
+        if escaped is None:  # "\c" not followed by a letter: a backslash, then "c" as itself
             self.emit(r"\\", atom=True)
             return i
-        self.emit(_u(code), atom=True)
+        self.emit(_u(escaped), atom=True)
         return end
 
     def _legacy(self, i: int) -> tuple[int, int]:
@@ -300,12 +300,12 @@ class _Translator:
                     code, i = self._legacy(i + 1)
                     atoms.append(("char", code))
                 else:
-                    code, end = self._character_escape(i + 1, in_class=True)
-                    if code is None:  # "\c" + other: a backslash; "c" is read next
+                    escaped, end = self._character_escape(i + 1, in_class=True)
+                    if escaped is None:  # "\c" + other: a backslash; "c" is read next
                         atoms.append(("char", ord("\\")))
                         i += 1
                     else:
-                        atoms.append(("char", code))
+                        atoms.append(("char", escaped))
                         i = end
             elif ch == "-":
                 atoms.append(("dash", None))

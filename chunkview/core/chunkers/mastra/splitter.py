@@ -4,9 +4,9 @@ latex and sentence (spec/mastra.md §4). All strings are unit strings (UTF-16 un
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
@@ -37,6 +37,11 @@ def js_length(length: Length, piece: str | None) -> float:
         return length(piece)
     if getattr(length, "js_undefined_length", None) is not None:
         return length.js_undefined_length  # type: ignore[attr-defined]
+    undefined_length(length)
+
+
+def undefined_length(length: Length) -> NoReturn:
+    """JS: reading a property of undefined (``.length``, or what ``length`` reads) throws."""
     prop = getattr(length, "js_undefined_reads", "length")
     raise ChunkerError("TypeError", f"Cannot read properties of undefined (reading '{prop}')")
 
@@ -125,13 +130,13 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
     return chunks
 
 
-def start_indexes(source: str, chunks: list[str | None], overlap: float) -> list[int]:
+def start_indexes(source: str, chunks: Sequence[str | None], overlap: float) -> list[int]:
     """§4.4: ``source.indexOf(chunk, max(0, previous + previous length - overlap))``."""
     indexes: list[int] = []
     index, previous_len = 0, 0
     for chunk in chunks:
         if chunk is None:  # JS: undefined.length, after indexOf("undefined")
-            js_length(len, None)
+            undefined_length(len)
         start = min(int(max(0, index + previous_len - overlap)), len(source))
         index = source.find(chunk, start)
         indexes.append(index)
@@ -198,7 +203,7 @@ def splitter_from(options: dict[str, Any], overlap_default: float = 200) -> Spli
 
 def nodes(
     source: str,
-    chunks: list[str | None],
+    chunks: Sequence[str | None],
     metadata: dict[str, Any],
     splitter: Splitter,
     overlap: float | None = None,

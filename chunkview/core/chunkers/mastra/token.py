@@ -188,7 +188,7 @@ def token_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
         )
     # the windows as JS steps them: start may be fractional (slice truncates it), and the
     # loop ends when a window reaches the last token
-    chunks = []
+    chunks: list[dict[str, Any]] = []
     start: float = 0
     why = notes_now()  # the run's reasons (explain.py), or None
     while start < len(ids):

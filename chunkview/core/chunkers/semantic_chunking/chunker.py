@@ -217,7 +217,7 @@ def create_chunks(
 class _Node:
     __slots__ = ("next", "text", "tokens", "vector")
 
-    def __init__(self, text: str, tokens: int, vector: list[float] | None) -> None:
+    def __init__(self, text: str, tokens: int, vector: np.ndarray) -> None:
         self.text, self.tokens, self.vector = text, tokens, vector
         self.next: _Node | None = None
 
@@ -250,12 +250,12 @@ def combine(
     for _ in range(int(call.get("maxUncappedPasses"))):
         call.ctx.check()
         listed = []
-        node = head
+        node: _Node | None = head
         while node is not None:
             listed.append(node)
             node = node.next
         pairs = [(a, b) for a, b in zip(listed, listed[1:]) if a.tokens + b.tokens <= max_tokens]
-        sims = (
+        sims: np.ndarray | list[float] = (
             cosine_rows(
                 np.stack([a.vector for a, _ in pairs]), np.stack([b.vector for _, b in pairs])
             )
@@ -292,8 +292,7 @@ def combine(
             if notes is not None:
                 notes.append(("merge", id(a), id(b), _similarity, a.tokens, b.tokens))
             a.text = f"{a.text} {b.text}"
-            a.tokens = size
-            a.vector = None
+            a.tokens = size  # its vector is embedded again after the pass
             a.next = b.next
             marked.add(id(a))
             absorbed.append(a)
@@ -302,7 +301,8 @@ def combine(
             node.vector = np.asarray(vector, dtype=np.float64)
         if merges == 0:
             break
-    texts, node = [], head
+    texts: list[str] = []
+    node = head
     while node is not None:
         texts.append(node.text)
         node = node.next
@@ -339,7 +339,7 @@ def _assemble(name: Any, texts: list[str], call: Call, kind: str) -> list[dict[s
         shown = _strip_prefix(str(prefix), prefixed)
     model_name, dtype = call.labels()
     document_id = int(time.time() * 1000)
-    results = []
+    results: list[dict[str, Any]] = []
     for i, text in enumerate(shown):
         if kind == "sentence":
             item: dict[str, Any] = {
@@ -374,7 +374,7 @@ def chunkit(
 ) -> list[dict[str, Any]]:
     """``await chunkit(documents, options)``: semantic chunks of every document."""
     call = _call(options, ctx or RunContext())
-    results = []
+    results: list[dict[str, Any]] = []
     for name, text in _documents(documents, "chunkit"):
         text = _W_RUNS_RE.sub(" ", _LINE_BREAK_RE.sub(r"\1 \2", text))  # §5.1
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
@@ -390,7 +390,7 @@ def chunkit(
             call.get("dynamicThresholdLowerBound"),
             call.get("dynamicThresholdUpperBound"),
         )
-        notes = [] if call.ctx.explain is not None else None
+        notes: list | None = [] if call.ctx.explain is not None else None
         chunks = create_chunks(
             sentences, sims, threshold, call.get("maxTokenSize"), call.count, call.additive, notes
         )
@@ -407,10 +407,10 @@ def cramit(
 ) -> list[dict[str, Any]]:
     """``await cramit(documents, options)``: sentences packed up to maxTokenSize."""
     call = _call(options, ctx or RunContext())
-    results = []
+    results: list[dict[str, Any]] = []
     for name, text in _documents(documents, "cramit"):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
-        notes = [] if call.ctx.explain is not None else None
+        notes: list | None = [] if call.ctx.explain is not None else None
         chunks = create_chunks(
             sentences, None, 0, call.get("maxTokenSize"), call.count, call.additive, notes
         )
@@ -425,7 +425,7 @@ def sentenceit(
 ) -> list[dict[str, Any]]:
     """``await sentenceit(documents, options)``: one result per sentence."""
     call = _call(options, ctx or RunContext())
-    results = []
+    results: list[dict[str, Any]] = []
     for name, text in _documents(documents, "sentenceit"):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
         if call.ctx.explain is not None:

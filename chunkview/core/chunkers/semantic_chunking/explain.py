@@ -98,7 +98,8 @@ def _after_combining(
         kept.append(node)
         node = node.next
     starts = [index_of[id(n)] for n in kept]  # the create_chunks chunk each one begins with
-    reasons = [[initial[j]] if initial[j] is not None else [] for j in starts]
+    picked = [initial[j] for j in starts]
+    reasons = [[r] if r is not None else [] for r in picked]
     threshold = call.get("combineChunksSimilarityThreshold")
     max_tokens = call.get("maxTokenSize")
     passes = [n for n in notes if n[0] == "pass"]
