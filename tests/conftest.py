@@ -21,3 +21,31 @@ def golden_cases(name: str) -> list[dict]:
 
 def golden_params(name: str) -> list:
     return [pytest.param(case, id=case["id"]) for case in golden_cases(name)]
+
+
+def settle(qtbot, win, timeout: int = 30000) -> None:
+    """Wait until the newest request's result (or error) is what the window shows, and
+    let the queued decoration pass run."""
+    qtbot.waitUntil(
+        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
+        timeout=timeout,
+    )
+    qtbot.wait(20)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The real window on a settings file of its own, SemanticChunker chosen."""
+    from PySide6.QtCore import QSettings
+
+    from chunkview.app.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.select_entry("agentos.SemanticChunker")
+    win.resize(1300, 800)
+    win.show()
+    yield win
+    win.views.shutdown()
+    win.worker.stop()

@@ -3,33 +3,12 @@
 import time
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, settle
 from process_helpers import break_semantic_chunker
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QTimer
 
-from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
+from chunkview.app.main_window import DEFAULT_SAMPLE
 from chunkview.core.document import Document
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings)
-    qtbot.addWidget(win)
-    win.select_entry("agentos.SemanticChunker")
-    win.resize(1300, 800)
-    win.show()
-    yield win
-    win.worker.stop()
-
-
-def settle(qtbot, win, timeout=20000):
-    """Wait until the newest request's result (or error) is what the window shows."""
-    qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
-        timeout=timeout,
-    )
-    qtbot.wait(20)  # let the queued decoration pass run
 
 
 def open_text(qtbot, win, text, kind="markdown"):

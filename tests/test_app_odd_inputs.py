@@ -1,30 +1,6 @@
 """The real window on odd documents and odd settings, as a new user would drive it."""
 
-import pytest
-from conftest import CORPUS
-from PySide6.QtCore import QSettings
-
-from chunkview.app.main_window import MainWindow
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings)
-    qtbot.addWidget(win)
-    win.select_entry("agentos.SemanticChunker")
-    win.resize(1300, 800)
-    win.show()
-    yield win
-    win.worker.stop()
-
-
-def settle(qtbot, win, timeout=30000):
-    qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
-        timeout=timeout,
-    )
-    qtbot.wait(20)
+from conftest import CORPUS, settle
 
 
 def test_a_new_document_that_fails_shows_none_of_the_old_documents_chunks(qtbot, window):

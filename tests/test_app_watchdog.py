@@ -7,7 +7,7 @@ import textwrap
 import time
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, settle
 from PySide6.QtCore import QSettings
 
 from chunkview.app.main_window import MainWindow
@@ -29,13 +29,6 @@ def window(qtbot, tmp_path):
     win.show()
     yield win
     win.worker.stop()
-
-
-def settle(qtbot, win, timeout=20000):
-    qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
-        timeout=timeout,
-    )
 
 
 def test_drag_chunk_size_to_one_and_back(qtbot, window, tmp_path):

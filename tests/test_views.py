@@ -2,7 +2,7 @@
 keyboard navigation. Real widgets, real signals, real worker threads and processes."""
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, settle
 from PySide6.QtCore import QPoint, QSettings, Qt
 
 from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
@@ -24,14 +24,6 @@ def window(qtbot, tmp_path):
     yield win
     win.views.shutdown()
     win.worker.stop()
-
-
-def settle(qtbot, win, timeout=30000):
-    qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
-        timeout=timeout,
-    )
-    qtbot.wait(30)
 
 
 def open_sample(qtbot, win):

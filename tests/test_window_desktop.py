@@ -6,6 +6,7 @@ import json
 import os
 
 import pytest
+from conftest import settle
 from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
@@ -29,14 +30,6 @@ def make_window(qtbot, settings, path=None):
     win.show()
     settle(qtbot, win)
     return win
-
-
-def settle(qtbot, win, timeout=20000):
-    qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
-        timeout=timeout,
-    )
-    qtbot.wait(20)
 
 
 def close(win):
