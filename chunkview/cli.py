@@ -296,8 +296,8 @@ def list_entries() -> list[dict[str, Any]]:
                 "id": entry.id,
                 "library": entry.library,
                 "title": entry.title,
-                "summary": getattr(entry, "summary", ""),
-                "sizeUnit": getattr(entry, "size_unit", "chars"),
+                "summary": entry.summary,
+                "sizeUnit": entry.size_unit,
                 "params": params,
             }
         )

@@ -6,11 +6,14 @@ import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkview.core.checks.markdown import EMPTY, Structure, structure
 from chunkview.core.document import Document
 from chunkview.core.spans import Span
+
+if TYPE_CHECKING:  # entry.py imports spans, which runs the checks
+    from chunkview.core.entry import Entry
 
 #: named token limits of common embedding models (a number works too)
 TOKEN_LIMITS = {"256": 256, "512": 512, "8191": 8191}
@@ -86,21 +89,21 @@ class CheckInput:
 
 
 def settings_for(
-    entry: Any,
+    entry: Entry,
     options: Mapping[str, Any],
     token_limit: int | None = None,
     tokenizer: str | None = None,
 ) -> CheckSettings:
     """The check settings an entry's options imply (the configured overlap and its unit)."""
     overlap, unit = None, None
-    for param in getattr(entry, "params", ()):
+    for param in entry.params:
         if param.role != "overlap":
             continue
         value = options.get(param.name, param.default)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or param.omitted(value):
             continue
         overlap = value
-        unit = getattr(entry, "size_unit", "chars")
+        unit = entry.size_unit
         if "Turns" in param.name or options.get("strategy") == "token":
             unit = None  # counted in turns or tokens: only "nothing repeated" can be judged
     return CheckSettings(
