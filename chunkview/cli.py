@@ -7,9 +7,10 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 from chunkview import __version__, api
+from chunkview.commands.common import Parser, UsageError, json_object
 from chunkview.core import registry
 from chunkview.core.document import (
     KINDS,
@@ -24,15 +25,6 @@ from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
 from chunkview.jsonout import dumps
 
 SUBCOMMANDS = ("run", "spans", "list", "render", "diff", "sweep", "eval", "audit")
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, exit 2
-        raise UsageError(message)
 
 
 def _json_arg(name: str, value: str | None) -> Any:
@@ -148,7 +140,7 @@ def chunk_in_process(
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
-    parser = _Parser(prog="chunkview", description="Inspect text chunking.")
+    parser = Parser(prog="chunkview", description="Inspect text chunking.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_text in (
         ("run", "print the library's own result as JSON"),
@@ -185,13 +177,6 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _options_arg(name: str, value: str | None) -> dict[str, Any]:
-    options = _json_arg(name, value) or {}
-    if not isinstance(options, dict):
-        raise UsageError(f"{name} must be a JSON object")
-    return options
-
-
 def _layouts_in_pool(document: Document, sides: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """The Layout JSON of each (entry, options) on ``document``, side by side in chunking
     processes; a ChunkerError (with the side's letter) for a side that fails."""
@@ -211,8 +196,8 @@ def diff_command(args: argparse.Namespace) -> int:
     from chunkview.core.compare import compare_boundaries
 
     sides = [
-        (args.entry, _options_arg("--options", args.options)),
-        (args.entry_b or args.entry, _options_arg("--options-b", args.options_b)),
+        (args.entry, json_object("--options", args.options)),
+        (args.entry_b or args.entry, json_object("--options-b", args.options_b)),
     ]
     for entry_id, options in sides:
         registry.get(entry_id).check_options(options)
@@ -246,7 +231,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     from chunkview.core.sweep import FIGURES, SweepPlan, numeric_params, parse_values, sweep
 
     entry = registry.get(args.entry)
-    options = _options_arg("--options", args.options)
+    options = json_object("--options", args.options)
     params = {p.name: p for p in entry.params}
     if args.param not in params or params[args.param].kind not in ("int", "float"):
         names = ", ".join(p.name for p in numeric_params(entry, options))
