@@ -12,8 +12,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("CHUNKVIEW_CORPUS", ROOT / "tests" / "corpus"))
-#: where `npm install @framers/agentos @mastra/rag semantic-chunking` was run, if anywhere
-JS_REF = Path(os.environ.get("CHUNKVIEW_JS_REF", "/tmp/jsref"))
+#: where the pinned originals are installed: `python -m conformance` puts them in its cache
+JS_REF = Path(
+    os.environ.get(
+        "CHUNKVIEW_JS_REF",
+        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "chunkview-conformance",
+    )
+)
 
 
 def corpus_text(size_bytes: int, pattern: str = "*.md") -> str:
