@@ -34,8 +34,10 @@ def equal(entry: str, expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict):  # an error
         if not (isinstance(actual, dict) and actual.get("error") == expected.get("error")):
             return False
-        if entry == "agentos.SemanticChunker" or expected["error"] in (HANG, "SyntaxError"):
+        if entry == "agentos.SemanticChunker" or expected["error"] == HANG:
             return True
+        if expected["error"] == "SyntaxError" and "regular expression" in expected["message"]:
+            return True  # V8's regex parser words its errors its own way; JSON.parse's match
         return actual.get("message") == expected.get("message")
     return actual == expected
 

@@ -134,6 +134,19 @@ def test_hang_is_explained_and_last_layout_stays(qtbot, window):
     assert window.editor.toPlainText().startswith("words words")
 
 
+def test_broken_json_shows_v8s_message_and_where(qtbot, window):
+    window.select_entry("mastra.chunk", {"strategy": "json", "maxSize": 200})
+    broken = '{\n  "name": "chunkview",\n  "tags": ["a" "b"]\n}\n'
+    open_text(qtbot, window, broken, kind="json")
+    message = window.error_label.text()
+    # V8's words, and its position: the second string's quote, after '["a" '
+    assert "Expected ',' or ']' after array element in JSON at position 40" in message
+    assert '<a href="pos:40">Show where in the document</a>' in message
+    window.chunker.show_position.emit(40)
+    assert window.editor.to_point(window.editor.textCursor().position()) == 40
+    assert window.editor.toPlainText() == broken
+
+
 def test_bad_file_keeps_text_and_says_why(qtbot, window, tmp_path):
     open_text(qtbot, window, "my precious edits\n")
     bad = tmp_path / "latin.txt"

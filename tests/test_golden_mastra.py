@@ -23,7 +23,7 @@ def test_mastra_chunk(case):
     if isinstance(expected, dict):
         assert isinstance(result, dict), result
         assert result["error"] == expected["error"]
-        if expected["error"] != "SyntaxError":  # V8's JSON.parse texts are not reproduced
-            assert result["message"] == expected["message"]
+        if not expected["message"].startswith("Invalid regular expression"):
+            assert result["message"] == expected["message"]  # JSON.parse's words included
     else:
         assert result == expected

@@ -10,6 +10,7 @@ from typing import Any
 
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, to_units, utf16_len
+from chunkview.core.text.json_errors import v8_json_refusal
 
 _INDEX_KEY_RE = re.compile(r"0|[1-9][0-9]*")
 _ESCAPED_UNIT_RE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -43,7 +44,7 @@ def _reject_constant(name: str) -> None:
 
 
 def js_parse(text: str) -> Any:
-    """``JSON.parse`` (errors as SyntaxError; only the name is meant to match)."""
+    """``JSON.parse``; a refused text raises SyntaxError with V8's own message."""
     try:
         return json.loads(
             text,
@@ -53,8 +54,10 @@ def js_parse(text: str) -> Any:
             parse_constant=_reject_constant,
         )
     except (json.JSONDecodeError, ValueError, RecursionError) as error:
-        message = "Unexpected end of JSON input" if not text.strip() else str(error)
-        raise ChunkerError("SyntaxError", message) from None
+        refusal = v8_json_refusal(text)
+        if refusal is None:
+            raise ChunkerError("SyntaxError", str(error)) from None
+        raise ChunkerError("SyntaxError", refusal.message, refusal.position) from None
 
 
 def js_number(value: float) -> str:
