@@ -41,6 +41,8 @@ def kind_for_path(path: str | os.PathLike[str]) -> str:
 
 def newline_style(text: str) -> str:
     """``"\\n"``, ``"\\r\\n"``, ``"\\r"``, ``"mixed"``, or ``""`` for a single line."""
+    if "\r" not in text:  # the usual case, told without counting
+        return "\n" if "\n" in text else ""
     crlf = text.count("\r\n")
     lf = text.count("\n") - crlf
     cr = text.count("\r") - crlf

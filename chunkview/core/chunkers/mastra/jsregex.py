@@ -369,6 +369,7 @@ def compile_js(source: str) -> re.Pattern[str]:
         ) from None
 
 
+@lru_cache(maxsize=256)
 def escape(text: str) -> str:
     """Mastra's escape of a literal separator: a backslash before . * + ? ^ $ { } ( ) | [ ] \\"""
     return re.sub(r"([.*+?^${}()|\[\]\\])", r"\\\1", text)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import lt, not_
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
+    ends_of,
     js_length,
+    measured,
+    merge_range,
     merge_splits,
     nodes,
     split_on_separator,
@@ -134,6 +139,9 @@ def recursive_split(
         why.split_at(separator)
     pieces = split_on_separator(text, pattern, splitter.keep_separator)
     joiner = "" if splitter.keep_separator else separator
+    lengths = measured(splitter.length, pieces) if why is None else None
+    if lengths is not None:
+        return _split_measured(pieces, lengths, joiner, remaining, is_regex, splitter)
     chunks: list[str | None] = []
     small: list[str | None] = []
     for piece in pieces:
@@ -159,6 +167,35 @@ def recursive_split(
         chunks.extend(merge_splits(small, joiner, splitter))
     if why is not None:
         why.level_done()
+    return chunks
+
+
+def _split_measured(
+    pieces: list[str],
+    lengths: list[int],
+    joiner: str | None,
+    remaining: list[str],
+    is_regex: bool,
+    splitter: Splitter,
+) -> list[str | None]:
+    """The loop of ``recursive_split`` when every piece's length is known: the pieces too
+    large for maxSize are found in one pass in C, the runs between them merged at once."""
+    fits = map(lt, lengths, repeat(splitter.max_size))  # as the loop tests: length < maxSize
+    large = list(compress(range(len(pieces)), map(not_, fits)))
+    large.append(len(pieces))  # the end closes the last run
+    ends = ends_of(lengths, len(joiner) if joiner else 0)
+    chunks: list[str | None] = []
+    begin = 0
+    for i in large:
+        if i > begin and not merge_range(pieces, lengths, ends, begin, i, joiner, splitter, chunks):
+            chunks.extend(merge_splits(pieces[begin:i], joiner, splitter))
+        if i == len(pieces):
+            break
+        if remaining:
+            chunks.extend(recursive_split(pieces[i], remaining, is_regex, splitter))
+        else:
+            chunks.append(pieces[i])
+        begin = i + 1
     return chunks
 
 

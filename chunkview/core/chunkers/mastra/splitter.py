@@ -4,15 +4,19 @@ latex and sentence (spec/mastra.md §4). All strings are unit strings (UTF-16 un
 from __future__ import annotations
 
 import copy
+import math
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any, NoReturn
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import from_units, trim
+from chunkview.core.text.js import W_CHARS, from_units, trim
 from chunkview.core.text.tokens import wordpunct_count
 
 Length = Callable[[str], float]
@@ -56,7 +60,10 @@ def split_on_separator(text: str, pattern: str | None, keep: Any) -> list[str | 
     if not pattern:
         return list(text)
     if not keep:
-        return [p for p in js_split(compile_js(pattern), text) if p != ""]
+        compiled = compile_js(pattern)
+        if not compiled.groups:  # no piece is undefined: drop the empty ones in C
+            return list(filter(None, js_split(compiled, text)))
+        return [p for p in js_split(compiled, text) if p != ""]
     if text == "":
         return []
     splits = js_split(compile_js(f"({pattern})"), text)
@@ -84,15 +91,50 @@ def join_pieces(pieces: list[str | None], joiner: str | None, splitter: Splitter
     return text or None
 
 
-def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitter) -> list[str]:
+def measured(length: Length, pieces: list[str | None]) -> list[int] | None:
+    """Every piece's length in one pass in C when the length function is ``len`` and no
+    piece is undefined; None otherwise (then the caller measures piece by piece, in the
+    library's order, so an error comes where the library's comes)."""
+    if length is not len:
+        return None
+    try:
+        return list(map(len, pieces))  # type: ignore[arg-type]
+    except TypeError:  # an undefined piece
+        return None
+
+
+def _int_bound(value: Any) -> int | None:
+    """An int ``k`` such that, for every int ``x``, ``x > value`` exactly when ``x > k``;
+    None for a value that has none (NaN, an infinity, not a number)."""
+    if isinstance(value, int):  # bool included, as JS coerces it
+        return int(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return math.floor(value)  # an int exceeds a fraction when it exceeds its floor
+    return None
+
+
+def merge_splits(
+    pieces: list[str | None],
+    joiner: str | None,
+    splitter: Splitter,
+    lengths: list[int] | None = None,
+) -> list[str]:
     """§4.2: pack pieces up to maxSize; each new chunk starts with an overlap tail of whole
-    pieces totalling at most ``overlap``."""
+    pieces totalling at most ``overlap``. ``lengths``: the pieces' lengths when known."""
+    why = notes_now()  # the run's reasons (explain.py), or None
+    if why is None:
+        if lengths is None:
+            lengths = measured(splitter.length, pieces)
+        if lengths is not None:
+            merged: list[str | None] = []
+            ends = ends_of(lengths, len(joiner) if joiner else 0)
+            if merge_range(pieces, lengths, ends, 0, len(pieces), joiner, splitter, merged):  # type: ignore[arg-type]
+                return merged  # type: ignore[return-value]
     length, max_size, overlap = splitter.length, splitter.max_size, splitter.overlap
     separator_len = length(joiner) if joiner else 0
     # each piece measured once; the chunk being packed is pieces[start:i] (the overlap
     # tail is always the last pieces of the previous chunk, so it stays a slice)
     lengths = [js_length(length, piece) for piece in pieces]
-    why = notes_now()  # the run's reasons (explain.py), or None
     chunks: list[str] = []
     start = 0
     total: float = 0
@@ -128,6 +170,72 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
             if why is not None:
                 why.produced()
     return chunks
+
+
+def ends_of(lengths: list[int], separator_len: int) -> list[int]:
+    """``ends[k]``: the sum of ``length + separator`` over the first k pieces (in C)."""
+    steps = map(add, lengths, repeat(separator_len)) if separator_len else lengths
+    return list(accumulate(steps, initial=0))
+
+
+def merge_range(
+    pieces: list[str],
+    lengths: list[int],
+    ends: list[int],
+    first: int,
+    last: int,
+    joiner: str | None,
+    splitter: Splitter,
+    chunks: list[str | None],
+) -> bool:
+    """``merge_splits(pieces[first:last])`` for whole-number lengths of defined pieces,
+    jumping from cut to cut, its chunks appended to ``chunks``; False (nothing done) when
+    maxSize has no whole-number bound (NaN, infinities): then the loop does it.
+
+    The chunk pieces[start:i] plus piece i overflows when ``ends[i + 1] - ends[start] -
+    separator > maxSize``; ``ends`` never decreases, so the next cut is a bisection and
+    only the chunks, not the pieces, cost a step in Python. The overlap tail is walked as
+    the loop walks it. Same cuts, same tails, same chunks as the loop.
+    """
+    bound = _int_bound(splitter.max_size)
+    if bound is None:
+        return False
+    overlap = splitter.overlap
+    separator_len = len(joiner) if joiner else 0
+    glue = "," if joiner is None else joiner  # JS: join(undefined) joins with ","
+    strip = W_CHARS if splitter.strip_whitespace else None  # trim(), or no trimming
+    past = bound + separator_len  # ends[i + 1] - ends[start] > past: piece i overflows
+    start = first
+    check_from = first + 1  # the first piece whose addition is checked (never the first)
+    while True:
+        cut = bisect_right(ends, ends[start] + past, check_from + 1, last + 1) - 1
+        if cut >= last:
+            break
+        text = glue.join(pieces[start:cut])
+        if strip is not None:
+            text = text.strip(strip)
+        if text:
+            chunks.append(text)
+        check_from = cut + 1
+        if overlap > 0:
+            size = 0
+            tail = cut
+            while tail > start:
+                earlier_len = lengths[tail - 1]
+                if size + earlier_len > overlap:
+                    break
+                tail -= 1
+                size += earlier_len + (separator_len if cut - tail >= 2 else 0)
+            start = tail
+        else:
+            start = cut
+    if start < last:
+        text = glue.join(pieces[start:last])
+        if strip is not None:
+            text = text.strip(strip)
+        if text:
+            chunks.append(text)
+    return True
 
 
 def start_indexes(source: str, chunks: Sequence[str | None], overlap: float) -> list[int]:
@@ -214,9 +322,11 @@ def nodes(
         if splitter.add_start_index
         else None
     )
-    nodes = []
     # plain values need no deep copy (a per-chunk deepcopy was a fifth of the time)
     flat = all(isinstance(v, (str, int, float, bool, type(None))) for v in metadata.values())
+    if indexes is None and flat and None not in chunks:
+        return [{"text": from_units(chunk), "metadata": dict(metadata)} for chunk in chunks]  # type: ignore[arg-type]
+    nodes = []
     for i, chunk in enumerate(chunks):
         meta = dict(metadata) if flat else copy.deepcopy(metadata)
         if indexes is not None:
