@@ -85,6 +85,15 @@ CASES = [
     ("agentos.chunkTurns", {}),
     ("mastra.chunk", {"strategy": "latex", "maxSize": 500}),
     ("mastra.chunk", {"strategy": "semantic-markdown"}),
+    ("mastra.chunk", {"strategy": "semantic-markdown", "joinThreshold": 60}),
+    ("mastra.chunk", {"strategy": "html", "headers": [["h1", "title"], ["h2", "section"]]}),
+    (
+        "mastra.chunk",
+        {"strategy": "html", "headers": [["h2", "b"], ["h3", "c"]], "returnEachLine": True},
+    ),
+    ("mastra.chunk", {"strategy": "html", "sections": [["h2", "s"], ["h3", "t"]], "overlap": 0}),
+    ("mastra.chunk", {"strategy": "json", "maxSize": 300}),
+    ("mastra.chunk", {"strategy": "json", "maxSize": 120, "minSize": 80, "convertLists": True}),
 ]
 FILES = sorted(p.name for p in CORPUS.iterdir())
 
@@ -113,6 +122,8 @@ def test_results_are_identical_with_and_without_reasons(entry_id, options):
     for name in FILES:
         text = (CORPUS / name).read_text(encoding="utf-8")
         kind = "markdown" if name.endswith(".md") else "text"
+        if entry_id == "mastra.chunk" and options.get("strategy") in ("html", "json"):
+            kind = name.rsplit(".", 1)[-1] if name.endswith((".html", ".json")) else "text"
         plain = _outcome(entry_id, text, kind, options, explain=False)
         with_reasons = _outcome(entry_id, text, kind, options, explain=True)
         assert plain == with_reasons, name
@@ -661,4 +672,199 @@ def test_html_page_marks_say_why():
     assert (
         'class="mark" title="paragraph: new paragraph: at the first level every paragraph '
         'that fits is a chunk of its own (19 bytes ≤ maxSize 60)"' in page
+    )
+
+
+# ----- Mastra html, json and semantic-markdown ------------------------------------------------
+PAGE = (
+    "<html><body><h1>Guide</h1><p>Intro para.</p><h2>Install</h2><p>Run it.</p>"
+    "<p>Then more.</p><h2>Install</h2><p>Again.</p><div><h1>Late</h1></div><h2>Empty</h2>"
+    "</body></html>"
+)
+
+
+def html_reasons(options: dict) -> list[tuple[str, str]]:
+    entry = registry.get(MASTRA)
+    chunking = entry.chunk(
+        Document(PAGE, kind="html"), {"strategy": "html", **options}, RunContext(explain=[])
+    )
+    return reasons(chunking.spans)
+
+
+def test_mastra_html_header_selector_section_walk_merge_and_query_order():
+    found = html_reasons({"headers": [["h2", "section"], ["h1", "title"]]})
+    assert found == [
+        (
+            "header",
+            'the <h1> “Guide” matched the header selector "h1" (key "title"); its section is '
+            "the text of the node after it, up to the header <h2>",
+        ),
+        (
+            "header",
+            'the <h1> “Late” matched the header selector "h1" (key "title"); its section is '
+            "empty: nothing follows it in its parent <div>",
+        ),
+        (
+            "header",
+            'the <h2> “Install” matched the header selector "h2" (key "section"); its section '
+            "is the text of the 2 nodes after it, up to the header <h2>; the next match in "
+            "query order with the same section “Install” merged into it (contents joined with "
+            '"  \\n"); it comes earlier in the page than the chunk before: the library lists '
+            'the matches selector by selector ("h1" before "h2"), not in page order',
+        ),
+        (
+            "header",
+            'the <h2> “Empty” matched the header selector "h2" (key "section"); its section is '
+            "empty: nothing follows it in its parent <body>",
+        ),
+    ]
+
+
+def test_mastra_html_return_each_line_and_a_selector_that_is_no_tag():
+    found = html_reasons({"headers": [["h2", "section"]], "returnEachLine": True})
+    assert len(found) == 3
+    assert found[1] == (
+        "header",
+        'the <h2> “Install” matched the header selector "h2" (key "section"); its section is '
+        "the text of the 2 nodes after it, up to the header <h2>; one chunk per matched "
+        "element (returnEachLine)",
+    )
+    found = html_reasons({"headers": [["body h1", "deep"]]})
+    assert found[0][1].startswith(
+        'the <h1> “Guide” matched the header selector "body h1" (key "undefined")'
+    )
+
+
+def test_mastra_html_sections_mode_says_why_the_text_is_empty():
+    found = html_reasons({"sections": [["h2", "part"]], "overlap": 0})
+    assert [rule for rule, _ in found] == ["section"] * 3
+    assert found[2][1] == (
+        'the <h2> “Empty” matched the sections selector "h2" (key "part"); in sections mode '
+        "the chunk text is always empty: the library's sibling walk needs nextElementSibling, "
+        "which its HTML parser lacks"
+    )
+
+
+def json_reasons(data, options: dict) -> list[tuple[str, str]]:
+    entry = registry.get(MASTRA)
+    chunking = entry.chunk(
+        Document(json.dumps(data), kind="json"),
+        {"strategy": "json", **options},
+        RunContext(explain=[]),
+    )
+    assert len(chunking.spans) == len(chunking.native)
+    return reasons(chunking.spans)
+
+
+def test_mastra_json_paths_and_the_size_checks_that_closed_each_chunk():
+    data = {
+        "name": "Ada",
+        "tags": [{"t": "x" * 30, "n": i} for i in range(4)],
+        "address": {"street": "Main " * 5, "city": "Paris", "zip": "75001", "geo": {"lat": 1}},
+    }
+    found = json_reasons(data, {"maxSize": 100, "minSize": 40})
+    assert found[0] == (
+        "json-items",
+        "2 items of the array at “tags”, from item 0, gathered while the chunk fit maxSize 100",
+    )
+    assert found[1] == (
+        "json-items",
+        "2 items of the array at “tags”, from item 2, gathered while the chunk fit maxSize "
+        "100; the chunk before closed: adding item 2 would make size 145 > maxSize 100; at "
+        "size 100 ≥ minSize 40 it was saved",
+    )
+    assert found[2] == (
+        "json-object",
+        "the object at “address” fits whole: size 95 ≤ maxSize 100; the chunk before closed: "
+        "“tags” ended; at size 100 ≥ minSize 40 it was saved",
+    )
+    assert found[3] == (
+        "json-top",
+        "the top-level value “name”: the top-level values that fit come last, after every "
+        "nested chunk",
+    )
+
+
+def test_mastra_json_keys_packed_a_long_string_and_values_lost_under_min_size():
+    data = {"deep": {f"k{i}": "v" * 20 for i in range(5)}, "bio": "word " * 30}
+    found = json_reasons(data, {"maxSize": 80, "minSize": 50})
+    assert found[0] == (
+        "json-keys",
+        "the keys “k0” to “k1” (2 of them) of “deep”, gathered while the chunk fit maxSize 80",
+    )
+    assert found[1][1].endswith(
+        "the chunk before closed: adding “k2” would make size 94 > maxSize 80; at size 66 ≥ "
+        "minSize 50 it was saved"
+    )
+    assert found[2] == (
+        "json-long-string",
+        "the string “bio” has size 160 > maxSize 80: piece 1 of 3, at most floor(maxSize − 20) "
+        "= 60 units, cut after the last space within them; the chunk before closed: adding "
+        "“k4” would make size 94 > maxSize 80; at size 66 ≥ minSize 50 it was saved; the key "
+        "“k4” of “deep” (size 38 < minSize 50) never saved: lost when “deep” ended, as in the "
+        "library",
+    )
+    assert found[-1][1].endswith(
+        "piece 3 of 3, at most floor(maxSize − 20) = 60 units, the rest of the string"
+    )
+
+
+def test_mastra_json_top_level_values_full_and_a_value_dropped():
+    data = {"a": "x" * 30, "b": "y" * 30, "a_very_long_key_name_here_xxxxxxxxx": 1, "c": "z"}
+    found = json_reasons(data, {"maxSize": 40})
+    assert found == [
+        ("json-top", "the top-level value “a”, gathered while the chunk fit maxSize 40"),
+        (
+            "json-top",
+            "the top-level value “b”, gathered while the chunk fit maxSize 40; the chunk before "
+            "closed: adding “b” would make size 75 > maxSize 40 (no minSize check at the top "
+            "level); the value of “a_very_long_key_name_here_xxxxxxxxx” (size 41 > maxSize 40, "
+            "not a string) was dropped, as in the library",
+        ),
+        (
+            "json-top",
+            "the top-level value “c”: the top-level values that fit come last, after every "
+            "nested chunk; the chunk before closed: adding “c” would make size 46 > maxSize 40 "
+            "(no minSize check at the top level)",
+        ),
+    ]
+
+
+def test_mastra_json_reasons_for_every_chunk_of_a_real_file():
+    text = (CORPUS / "protobuf-type.json").read_text(encoding="utf-8")
+    for options in ({"maxSize": 300}, {"maxSize": 120, "minSize": 80, "convertLists": True}):
+        spans = explained(MASTRA, text, {"strategy": "json", **options})
+        assert len(spans) > 5
+        assert all(s.reason is not None and s.reason.rule.startswith("json-") for s in spans)
+
+
+def test_mastra_semantic_markdown_headers_merges_and_sections_kept():
+    text = (
+        "Intro text here.\n\n# Alpha\nalpha body one two three.\n\n## Beta\nbeta body.\n\n"
+        "### Gamma\ngamma.\n\n# Delta\n"
+        + "delta words " * 30
+        + "\n\n### Deep\ndeep\n\n## Zeta\nzeta"
+    )
+    options = {"strategy": "semantic-markdown", "joinThreshold": 20}
+    spans = explained(MASTRA, text, options)
+    found = reasons(spans)
+    assert found[0] == ("start", "the text before the first header")
+    assert found[1] == (
+        "header",
+        "the header “# Alpha” (level 1) starts a section; not merged into the section before: "
+        "4 + 17 = 21 tokens ≥ joinThreshold 20; merged: “### Gamma” joined “## Beta”, 3 + 2 = 5 "
+        "tokens < joinThreshold 20; merged: “## Beta” joined “# Alpha”, 6 + 8 = 14 tokens < "
+        "joinThreshold 20",
+    )
+    assert found[2][1].startswith("the header “# Delta” (level 1) starts a section; not merged")
+    assert found[3] == (
+        "header",
+        "the header “### Deep” (level 3) starts a section; not merged into the section before: "
+        "60 + 1 = 61 tokens ≥ joinThreshold 20",
+    )
+    assert found[4] == (
+        "header",
+        "the header “## Zeta” (level 2) starts a section; not merged into the section before: "
+        "that one is level 3, deeper than this level 2 (a section joins only one at its level "
+        "or above)",
     )

@@ -379,4 +379,4 @@ def _no_reason(result: ChunkResult | None, index: int) -> str:
         return "the start of the text"
     if result is not None and not result.request.explain:
         return "the run did not record reasons"
-    return "this chunker does not say why yet; its boundary kind is shown above"
+    return "no reason was recorded at this boundary; its boundary kind is shown above"

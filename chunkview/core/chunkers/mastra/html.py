@@ -18,6 +18,7 @@ from typing import Any
 
 import regex
 
+from chunkview.core.chunkers.mastra.explain import current
 from chunkview.core.chunkers.mastra.splitter import splitter_from
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
@@ -340,7 +341,13 @@ def _headers(
     selectors = [selector for selector, _ in pairs]
     keys = {selector: key for selector, key in pairs}
     elements = []
-    for header in query(root, ",".join(selectors)):
+    headers = query(root, ",".join(selectors))
+    notes = current()
+    if notes is not None:  # why each chunk starts where it does (html_explain.py)
+        from chunkview.core.chunkers.mastra.html_explain import explain_headers
+
+        explain_headers(notes.explain, root, selectors, keys, headers, return_each_line)
+    for header in headers:
         parent = header.parent
         siblings = parent.children[parent.children.index(header) + 1 :] if parent else []
         content = ""
@@ -372,7 +379,13 @@ def _sections(root: Node, pairs: list[list[str]], doc_meta: dict[str, Any]) -> l
     for selector, key in pairs:
         keys[selector.lower()] = key
     chunks = []
-    for element in query(root, ",".join(keys)):
+    found = query(root, ",".join(keys))
+    notes = current()
+    if notes is not None:  # why each chunk starts where it does (html_explain.py)
+        from chunkview.core.chunkers.mastra.html_explain import explain_sections
+
+        explain_sections(notes.explain, keys, found)
+    for element in found:
         key = keys.get(element.tag_name, "undefined")
         meta = {key: trim(element.text), "xpath": _xpath(element, indexed=False)}
         chunks.append({"text": "", "metadata": {**doc_meta, **_replace_title(meta, doc_meta)}})

@@ -8,6 +8,7 @@ import math
 import re
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, to_units, utf16_len
 from chunkview.core.text.json_errors import v8_json_refusal
@@ -116,6 +117,8 @@ def size(value: Any) -> int:
 class _JsonChunker:
     def __init__(self, max_size: float, min_size: float) -> None:
         self.max_size, self.min_size = max_size, min_size
+        #: the run's reasons (json_explain.JsonNotes) when it explains itself, else None
+        self.notes: Any = None
 
     def fits(self, value: Any) -> bool:
         return size(value) <= self.max_size
@@ -135,68 +138,85 @@ class _JsonChunker:
 
     def object_chunks(self, obj: Any, path: list[str], depth: int = 0) -> list[Any]:
         path = path or ["root"]
+        notes = self.notes
         whole = self.wrap(obj, path)
         if self.fits(whole) or depth > 100:
+            if notes is not None:
+                notes.whole("object", path, whole, depth > 100)
             return [whole]
         chunks: list[Any] = []
         acc: dict[str, Any] = {}
 
-        def save() -> None:
+        def save(*why: Any) -> None:  # ``why`` closed the group: for the reasons only
             nonlocal acc
             wrapped = self.wrap(acc, path)
             if acc and size(wrapped) >= self.min_size:
+                if notes is not None:
+                    notes.saved(path, acc, wrapped, why)
                 chunks.append(wrapped)
                 acc = {}
+            elif notes is not None and acc:
+                notes.not_saved(path, acc, wrapped, why)
 
         for key, value in self.entries(obj):
             if isinstance(value, list):
-                save()
+                save("array", key)
                 chunks.extend(self.array_chunks(value, key, path, depth))
                 continue
             candidate = js_object([*acc.items(), (key, value)])
             if self.fits(self.wrap(candidate, path)):
                 acc = candidate
                 continue
-            save()
+            save("full", key, value)
             if isinstance(value, dict):
                 chunks.extend(self.object_chunks(value, [*path, key], depth + 1))
             else:
                 acc = js_object([(key, value)])
-        save()
+        save("end")
         return chunks
 
     def array_chunks(
         self, array: list[Any], key: str, path: list[str], depth: int = 0
     ) -> list[Any]:
         group_path = [*path, key] if path else ["root", key]
+        notes = self.notes
         whole = self.wrap(array, group_path)
         if self.fits(whole):
+            if notes is not None:
+                notes.whole("array", group_path, whole)
             return [whole]
         chunks: list[Any] = []
         group: list[Any] = []
+        first = 0  # the index of the group's first item, for the reasons
 
-        def save() -> None:
+        def save(*why: Any) -> None:
             nonlocal group
             wrapped = self.wrap(group, group_path)
             if group and size(wrapped) >= self.min_size:
+                if notes is not None:
+                    notes.saved(group_path, group, wrapped, why, first)
                 chunks.append(wrapped)
                 group = []
+            elif notes is not None and group:
+                notes.not_saved(group_path, group, wrapped, why)
 
-        for item in array:
+        for index, item in enumerate(array):
             if self.fits(self.wrap([*group, item], group_path)):
+                if not group:
+                    first = index
                 group = [*group, item]
                 continue
-            save()
+            save("full", index, item)
             if isinstance(item, (dict, list)):
                 if self.fits(self.wrap([item], group_path)):
-                    group = [item]
+                    group, first = [item], index
                 else:
                     chunks.extend(
                         self.object_chunks(item, [*group_path, str(len(chunks))], depth + 1)
                     )
             else:
-                group = [item]
-        save()
+                group, first = [item], index
+        save("end")
         return chunks
 
     def split_long(self, text: str) -> list[str]:
@@ -222,6 +242,7 @@ class _JsonChunker:
     def run(self, data: Any) -> list[Any]:
         if not isinstance(data, (dict, list)):
             return []
+        notes = self.notes
         chunks: list[Any] = []
         acc: dict[str, Any] = {}
         for key, value in self.entries(data):
@@ -234,14 +255,26 @@ class _JsonChunker:
                 if self.fits(merged):
                     acc = merged
                 else:
+                    if notes is not None:
+                        notes.top_full(acc, key, merged)
                     chunks.append(acc)
                     acc = js_object([(key, value)])
             elif isinstance(value, str):
-                for piece in self.split_long(value):
+                pieces = self.split_long(value)
+                if notes is not None:
+                    notes.long_string(key, value, pieces, [self.fits({key: p}) for p in pieces])
+                for piece in pieces:
                     if self.fits({key: piece}):
                         chunks.append({key: piece})
+            elif notes is not None:
+                notes.dropped(key, value)
+        if notes is not None:
+            notes.top_last(acc)
         chunks.append(acc)
-        return [c for c in chunks if not (isinstance(c, (dict, list)) and len(c) == 0)]
+        kept = [c for c in chunks if not (isinstance(c, (dict, list)) and len(c) == 0)]
+        if notes is not None:
+            notes.finish(chunks)
+        return kept
 
 
 def _convert_lists(value: Any) -> Any:
@@ -277,7 +310,13 @@ def json_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
     data = js_parse(from_units(units))
     if options.get("convertLists", False):
         data = _convert_lists(data)
-    chunks = _JsonChunker(max_size, min_size).run(data)
+    chunker = _JsonChunker(max_size, min_size)
+    explaining = current()
+    if explaining is not None:
+        from chunkview.core.chunkers.mastra.json_explain import JsonNotes
+
+        chunker.notes = JsonNotes(explaining.explain, chunker)
+    chunks = chunker.run(data)
     change = _ascii_escape if options.get("ensureAscii", True) else _unescape
     return [
         {"text": stringify(_map_strings(chunk, change)), "metadata": dict(metadata)}

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from chunkview.core.chunkers.mastra.explain import current as run_notes
+from chunkview.core.chunkers.mastra.semantic_markdown_explain import SectionNotes
 from chunkview.core.chunkers.mastra.splitter import splitter_from
 from chunkview.core.chunkers.mastra.token import encode, load_encoding, special_sets
 from chunkview.core.chunkers.mastra.validate import check_overlap
@@ -59,6 +61,8 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
     body = trim("".join(content))
     if body:
         sections.append(Section(title, body, depth, count(body)))
+    explaining = run_notes()  # the merge decisions, when the run explains itself
+    notes = SectionNotes(explaining.explain, threshold) if explaining is not None else None
     deepest = max((s.depth for s in sections), default=0)
     for level in range(deepest, 0, -1):
         i = 1
@@ -69,11 +73,17 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
                 and previous.length + current.length < threshold
                 and previous.depth <= current.depth
             ):
+                if notes is not None:
+                    notes.merged(previous, current)
                 previous.content += f"\n\n{'#' * current.depth} {current.title}\n{current.content}"
                 previous.length = count(previous.content)
                 del sections[i]
             else:
+                if notes is not None and current.depth == level:
+                    notes.kept(previous, current)
                 i += 1
+    if notes is not None:
+        notes.finish(sections)
     chunks = []
     for section in sections:
         text = (
