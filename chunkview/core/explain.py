@@ -18,28 +18,47 @@ if TYPE_CHECKING:  # spans.py imports this module
     from chunkview.core.spans import Span
 
 
+class Stage(NamedTuple):
+    """One step of how a chunk came to be, for the replay (core/replay.py): the chunk as
+    it stood after this step, in code points of the text shown, and the rule with its
+    numbers. ``name`` is ``gathered``, ``split``, ``merged`` or ``overlapped``; ``focus``
+    is the part the step changed (the pieces taken in, the repeated prefix), if any."""
+
+    name: str
+    start: int
+    end: int
+    text: str
+    focus: tuple[int, int] | None = None
+
+
 class Reason(NamedTuple):
     """Why a boundary is here: a short rule id and words with the numbers.
 
     When several reasons meet at one boundary (a cut, then an overlap or a merge note),
     ``combine`` keeps the first rule (the cut) and joins the words. A named tuple: quick
-    to make (a port may record thousands), immutable, and it pickles.
+    to make (a port may record thousands), immutable, and it pickles. ``stages``: how the
+    chunk starting here came to be, step by step, where the port records it.
     """
 
     at: int
     rule: str
     text: str
+    stages: tuple[Stage, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "text": self.text}
 
 
 def combine(reasons: Sequence[Reason]) -> Reason:
-    """One reason for a boundary from those recorded there, in the order recorded."""
+    """One reason for a boundary from those recorded there, in the order recorded (a
+    reason that only carries stages adds no words)."""
     if len(reasons) == 1:
         return reasons[0]
-    texts = list(dict.fromkeys(r.text for r in reasons))  # a repeated note says it once
-    return Reason(reasons[0].at, reasons[0].rule, "; ".join(texts))
+    # a repeated note says it once
+    texts = list(dict.fromkeys(r.text for r in reasons if r.text))
+    rule = next((r.rule for r in reasons if r.rule), "")
+    stages = tuple(stage for r in reasons for stage in r.stages)
+    return Reason(reasons[0].at, rule, "; ".join(texts), stages)
 
 
 def _grouped(reasons: Iterable[Reason]) -> dict[int, list[Reason]]:

@@ -98,6 +98,7 @@ class _Cascade:
         self.later: list[tuple[int, tuple[Any, ...]]] = []
         self.max_words = f"maxSize {max_size:,}"
         self.merge_notes: list[Reason] = []
+        self.first_units: list[tuple[int, int]] = []
 
     def size(self, start: int, end: int) -> int:
         return self.bytes.size(start, end)
@@ -113,6 +114,8 @@ class _Cascade:
         units = _units(self.text, start, end, strategy, self.locale)
         if strategy == "grapheme" and level >= len(self.strategies) - 1:
             units = [u for unit in units for u in self._code_points_if_huge(unit)]
+        if level == 0 and self.explain is not None:
+            self.first_units = units  # what the replay shows as first gathered
         pieces: list[Piece] = []
         run: list[tuple[int, int]] = []  # units packed into the chunk being built
         explain = self.explain
@@ -376,10 +379,14 @@ def smartchunk_pieces(
         return [], cascade.bytes
     if cascade.explain is not None:
         cascade.explain.append(Reason(0, "start", "the start of the text"))
-    pieces = _merge_small(cascade.split(0, len(text), 0), min_size, cascade)
+    split = cascade.split(0, len(text), 0)
+    pieces = _merge_small(split, min_size, cascade)
     if cascade.explain is not None:
         cascade.explain_cuts(pieces)
         cascade.explain.extend(cascade.merge_notes)
+        from chunkview.core.chunkers.smartchunk_stages import stage_reasons  # only when asked
+
+        cascade.explain.extend(stage_reasons(cascade, split, pieces, min_size))
     return pieces, cascade.bytes
 
 

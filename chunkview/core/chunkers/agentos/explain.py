@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkview.core.explain import Reason
+from chunkview.core.document import Document
+from chunkview.core.explain import Reason, Stage
 from chunkview.core.text.js import js_slice, number_text
 
 _PLURAL = {"paragraph": "paragraphs", "sentence": "sentences", "fixed": "fixed windows"}
@@ -88,9 +89,10 @@ def _note_words(config: Any, note: tuple) -> tuple[str, str]:
 
 
 def explain_semantic_chunker(
-    explain: list, config: Any, pieces: list, merged: list, chunks: list
+    explain: list, config: Any, pieces: list, merged: list, chunks: list, text: str = ""
 ) -> None:
-    """Append one reason per chunk of ``chunks`` to ``explain``."""
+    """Append one reason per chunk of ``chunks`` to ``explain``, with the stages of each
+    chunk for the replay (``text``: the text chunked, to place them)."""
     notes = config.notes or []
     at_offset: dict[Any, list[tuple]] = {}
     first_of: dict[int, tuple[Any, Any]] = {}  # piece index -> (segment, segment before)
@@ -143,9 +145,79 @@ def explain_semantic_chunker(
                         f"in front (overlap {number_text(overlap)})",
                     )
                 )
+    stages = _stages(config, notes, pieces, gone, merges, text)
     for k, found in enumerate(kept):
         rules = [rule for rule, _text in found if rule]
         if found:
             explain.append(
-                Reason(k, rules[0] if rules else "", "; ".join(text for _rule, text in found))
+                Reason(
+                    k,
+                    rules[0] if rules else "",
+                    "; ".join(words for _rule, words in found),
+                    stages[k] if k < len(stages) else (),
+                )
             )
+
+
+def _stages(
+    config: Any, notes: list, pieces: list, gone: set[int], merges: list, text: str
+) -> list[tuple[Stage, ...]]:
+    """How each chunk came to be: the structural segment the line pass gathered, the
+    piece split from it when it was over maxSize, and the pieces merged into it (code
+    points of ``text``; the overlap the replay reads from the span)."""
+    document = Document(text)
+    end_of_text = len(text)
+
+    def points(start: Any, length: int) -> tuple[int, int]:
+        first = document.units_to_points(int(start))
+        last = document.units_to_points(int(start) + length)
+        return min(first, end_of_text), min(last, end_of_text)
+
+    segment_of: dict[int, Any] = {n[1]: n[2] for n in notes if n[0] == "segment"}
+    joined: dict[int, list[tuple[int, Any]]] = {}
+    for _kind, k, trimmed, piece in merges:
+        joined.setdefault(k, []).append((trimmed, piece))
+    result: list[tuple[Stage, ...]] = []
+    segment = None
+    for index, piece in enumerate(pieces):
+        segment = segment_of.get(index, segment)
+        if id(piece) in gone:
+            continue
+        k = len(result)
+        found = []
+        if segment is not None:
+            start, end = points(segment.offset, len(segment.text))
+            words = (
+                f"first gathered: the line pass took a {segment.boundary} segment of "
+                f"{_units(len(segment.text))}"
+            )
+            if piece is segment:
+                words += f" ≤ maxSize {number_text(config.max_size)}: kept as it is"
+            else:
+                words += f" > maxSize {number_text(config.max_size)}: too large, split again"
+            found.append(Stage("gathered", start, end, words))
+            if piece is not segment:
+                start, end = points(piece.offset, len(piece.text))
+                found.append(
+                    Stage(
+                        "split",
+                        start,
+                        end,
+                        f"{_split_words(config, segment, piece.boundary)}: this "
+                        f"{piece.boundary} piece is {_units(len(piece.text))}",
+                    )
+                )
+        if k in joined:
+            last = joined[k][-1][1]
+            start, _end = points(piece.offset, len(piece.text))
+            _start, end = points(last.offset, len(last.text))
+            first_joined, _ = points(joined[k][0][1].offset, 0)
+            sizes = ", ".join(_units(trimmed) for trimmed, _piece in joined[k])
+            words = (
+                f"merged: the next {'piece' if len(joined[k]) == 1 else f'{len(joined[k])} pieces'}"
+                f" ({sizes} trimmed) < minSize {number_text(config.min_size)} joined it, "
+                'each after "\\n\\n"'
+            )
+            found.append(Stage("merged", start, end, words, (first_joined, end)))
+        result.append(tuple(found))
+    return result

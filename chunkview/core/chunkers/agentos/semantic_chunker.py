@@ -111,7 +111,7 @@ def semantic_chunk(
     if explain is not None:
         from chunkview.core.chunkers.agentos.explain import explain_semantic_chunker
 
-        explain_semantic_chunker(explain, config, segments, merged, chunks)
+        explain_semantic_chunker(explain, config, segments, merged, chunks, text or "")
     return chunks
 
 
