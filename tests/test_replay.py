@@ -36,9 +36,9 @@ def test_smartchunk_gathered_split_and_overlapped_in_order():
         ),
         (
             "split",
-            " word5 word6 word7 word8 word9 word10 ",
+            "word6 word7 word8 word9 word10 ",
             "split: down the cascade (paragraph → line → sentence → word), words packed into "
-            "38 bytes ≤ maxSize 40",
+            "38 bytes ≤ maxSize 40, 7 bytes of them the overlap carried in front",
         ),
         (
             "overlapped",

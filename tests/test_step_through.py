@@ -1,11 +1,14 @@
 """The step-through mode and the reasons in the window: real widgets, the real worker."""
 
+import html
+
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from chunkview.app.main_window import MainWindow
 from chunkview.app.step_through import PRESENTATION_POINTS
 from chunkview.core.document import Document
+from chunkview.core.replay import cascade_stages
 
 TEXT = "First paragraph here.\n\nSecond one, short.\n\n" + " ".join(f"word{i}" for i in range(30))
 
@@ -114,3 +117,72 @@ def test_chunk_inspector_lists_the_reasons_of_both_ends(qtbot, window):
     assert "Why here" in text
     assert "starts here (paragraph): new paragraph: at the first level every paragraph" in text
     assert "ends here (paragraph): new paragraph, " in text
+
+
+# ----- the cascade replay --------------------------------------------------------------------
+def _chunk_with_stages(spans, at_least: int) -> int:
+    return next(i for i in range(len(spans)) if len(cascade_stages(spans, i)) >= at_least)
+
+
+def test_replay_shows_the_stages_of_the_chunk_in_order(qtbot, window):
+    step = window.step_through
+    step.set_active(True)
+    spans = window.result.layout.spans
+    index = _chunk_with_stages(spans, 3)
+    step.go_to(index)
+    expected = cascade_stages(spans, index)
+    assert [s.name for s in expected] == ["gathered", "split", "overlapped"]
+    step.replay.set_interval(80)
+    shown = []
+    step.stage_shown.connect(
+        lambda i, name: shown.append(
+            (name, step.editor.stage_ranges(), step.counter.text(), step.reason.text())
+        )
+    )
+    qtbot.mouseClick(step.replay_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: step.replay.state == "done", timeout=5000)
+    assert [name for name, _, _, _ in shown] == ["gathered", "split", "overlapped"]
+    for k, ((_name, ranges, counter, words), stage) in enumerate(zip(shown, expected)):
+        assert (stage.name, stage.start, stage.end) in ranges
+        assert counter == f"Replay · step {k + 1} of 3"
+        assert html.escape(stage.text.split("; ")[0]) in words
+    assert ("overlapped:focus", spans[index].start, spans[index].own_start) in shown[2][1]
+    assert "paragraph of 199 bytes &gt; maxSize 60" in shown[0][3]
+    assert "words packed into" in shown[1][3]
+    # the last stage stays on screen, with the chunk colours off, until the user moves on
+    assert step.editor.stage == expected[-1] and step.editor.chunk_ranges() == {}
+    assert "Replay again" in step.replay_button.text()
+
+
+def test_replay_pauses_resumes_and_next_still_walks(qtbot, window):
+    step = window.step_through
+    step.set_active(True)
+    spans = window.result.layout.spans
+    index = _chunk_with_stages(spans, 3)
+    step.go_to(index)
+    step.replay.set_interval(1000)
+    qtbot.keyClick(step, Qt.Key.Key_R)
+    assert step.replay.state == "playing" and step.replay.index == 0
+    assert "Pause" in step.replay_button.text()
+    qtbot.mouseClick(step.replay_button, Qt.MouseButton.LeftButton)
+    assert step.replay.state == "paused" and "Resume" in step.replay_button.text()
+    qtbot.wait(1300)  # longer than a stage: a replay still playing would have moved on
+    assert step.replay.index == 0 and step.editor.stage.name == "gathered"
+    qtbot.mouseClick(step.replay_button, Qt.MouseButton.LeftButton)
+    assert step.replay.state == "playing" and step.editor.stage.name == "split"
+    qtbot.mouseClick(step.next_button, Qt.MouseButton.LeftButton)
+    assert step.index == index + 1 and step.replay.state == "stopped"
+    assert step.editor.stage is None and step.editor.stage_ranges() == []
+    assert step.counter.text().startswith("Boundary") and step.editor.chunk_ranges()
+    qtbot.wait(1300)  # the stopped replay shows nothing more
+    assert step.editor.stage is None
+
+
+def test_a_chunk_made_in_one_step_has_nothing_to_replay(qtbot, window):
+    step = window.step_through
+    step.set_active(True)
+    step.go_to(1)  # "Second one, short.": a paragraph that fits
+    assert len(cascade_stages(window.result.layout.spans, 1)) == 1
+    assert not step.replay_button.isEnabled()
+    qtbot.keyClick(step, Qt.Key.Key_R)
+    assert step.replay.state == "stopped" and step.editor.stage is None

@@ -15,13 +15,16 @@ import html
 from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import (
     QAction,
+    QBrush,
     QColor,
     QFont,
     QKeySequence,
     QPainter,
     QPaintEvent,
     QShortcut,
+    QTextCharFormat,
     QTextCursor,
+    QTextFormat,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -38,9 +41,11 @@ from PySide6.QtWidgets import (
 
 from chunkview.app import theme
 from chunkview.app.editor import ChunkEditor
-from chunkview.core.explain import chunk_ends
+from chunkview.app.replay import Replay
+from chunkview.core.explain import Stage, chunk_ends
 from chunkview.core.model import InspectorModel
 from chunkview.core.pipeline import ChunkResult
+from chunkview.core.replay import cascade_stages, stage_title
 from chunkview.core.spans import Span
 
 #: the text size a class can read from the back of the room (points), and the zoom limits
@@ -53,12 +58,93 @@ ZOOM_STEP = 2
 CURRENT_COLOUR = "#D7263D"
 
 
+#: the colour of each replay stage (reads on white and on a dark base)
+STAGE_COLOURS = {
+    "gathered": "#2F6FDB",
+    "split": "#E08A00",
+    "cut": "#E08A00",
+    "merged": "#1A9A6C",
+    "overlapped": "#8A4FD8",
+}
+#: the format property that marks a replay highlight (its stage name)
+STAGE_PROPERTY = QTextFormat.Property.UserProperty + 1
+
+
+def stage_colour(name: str) -> QColor:
+    return QColor(STAGE_COLOURS.get(name, "#E08A00"))
+
+
 class _StepEditor(ChunkEditor):
-    """The chunk editor with the boundary being explained drawn large."""
+    """The chunk editor with the boundary being explained drawn large, and, during a
+    replay, only the stage shown: its range in the stage's colour (fading in), the part
+    it changed stronger, and the stage before it as a grey outline of where it came from."""
 
     def __init__(self) -> None:
         super().__init__()
         self.current: int | None = None  # code point
+        self.stage: Stage | None = None
+        self.stage_before: Stage | None = None
+        self.stage_strength = 1.0  # the fade, 0 to 1
+
+    def show_stage(self, stage: Stage | None, before: Stage | None = None) -> None:
+        self.stage, self.stage_before = stage, before
+        self._decorate()
+
+    def set_strength(self, strength: float) -> None:
+        self.stage_strength = strength
+        self._decorate()
+
+    def _decorate(self) -> None:
+        if self.stage is None:
+            super()._decorate()
+            return
+        self._runs = []  # no chunk colours, no boundary marks: the stage alone
+        stage, dark = self.stage, theme.is_dark(self.palette())
+        colour = stage_colour(stage.name)
+        selections = []
+        if self.stage_before is not None:
+            where = QTextCharFormat()
+            where.setBackground(QColor(255, 255, 255, 40) if dark else QColor(0, 0, 0, 22))
+            where.setProperty(STAGE_PROPERTY, "before")
+            before = self.stage_before
+            selections.append(self._selection(before.start, before.end, where))
+        body = QTextCharFormat()
+        fill = QColor(colour)
+        fill.setAlpha(int((110 if dark else 80) * self.stage_strength))
+        body.setBackground(fill)
+        body.setProperty(STAGE_PROPERTY, stage.name)
+        selections.append(self._selection(stage.start, stage.end, body))
+        if stage.focus is not None:
+            focus = QTextCharFormat()
+            strong = QColor(colour)
+            strong.setAlpha(int(230 * self.stage_strength))
+            pattern = (
+                Qt.BrushStyle.BDiagPattern
+                if stage.name == "overlapped"  # overlaps are hatched everywhere in the app
+                else Qt.BrushStyle.SolidPattern
+            )
+            if pattern == Qt.BrushStyle.SolidPattern:
+                strong.setAlpha(int((190 if dark else 165) * self.stage_strength))
+            focus.setBackground(QBrush(strong, pattern))
+            focus.setProperty(STAGE_PROPERTY, f"{stage.name}:focus")
+            selections.append(self._selection(stage.focus[0], stage.focus[1], focus))
+        self.setExtraSelections(selections)
+        self.viewport().update()
+
+    def stage_ranges(self) -> list[tuple[str, int, int]]:
+        """The replay highlights painted now: (stage name, start, end) in code points."""
+        found = []
+        for selection in self.extraSelections():
+            name = selection.format.property(STAGE_PROPERTY)
+            if name:
+                found.append(
+                    (
+                        str(name),
+                        self.to_point(selection.cursor.selectionStart()),
+                        self.to_point(selection.cursor.selectionEnd()),
+                    )
+                )
+        return found
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -93,6 +179,8 @@ class StepThrough(QWidget):
 
     #: the boundary now shown: the index of the chunk whose start it is
     stepped = Signal(int)
+    #: a replay stage is shown: its index among the chunk's stages and its name
+    stage_shown = Signal(int, str)
 
     def __init__(self, model: InspectorModel, window: QMainWindow) -> None:
         super().__init__()
@@ -133,7 +221,24 @@ class StepThrough(QWidget):
         self.previous_button.clicked.connect(self.previous)
         self.next_button.clicked.connect(self.next)
         self.exit_button.clicked.connect(lambda: self.set_active(False))
-        for button in (self.previous_button, self.next_button, self.exit_button):
+        self.replay = Replay(self)
+        self.replay.shown.connect(self._show_stage)
+        self.replay.faded.connect(self.editor.set_strength)
+        self.replay.state_changed.connect(self._replay_state)
+        self.replay_button = QPushButton()
+        self.replay_button.setObjectName("replayButton")
+        self.replay_button.clicked.connect(self.toggle_replay)
+        self.stage_path = QLabel()
+        self.stage_path.setObjectName("stagePath")
+        self.stage_path.setWordWrap(True)
+        self.stage_path.setTextFormat(Qt.TextFormat.RichText)
+        self._replay_state("stopped")
+        for button in (
+            self.previous_button,
+            self.next_button,
+            self.exit_button,
+            self.replay_button,
+        ):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # arrows stay with the panel
             button.setMinimumHeight(44)
 
@@ -157,6 +262,8 @@ class StepThrough(QWidget):
         self.reason.setAutoFillBackground(False)
         column.addWidget(scroller, 1)
         column.addWidget(self.details)
+        column.addWidget(self.stage_path)
+        column.addWidget(self.replay_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.previous_button)
         buttons.addWidget(self.next_button)
@@ -184,6 +291,7 @@ class StepThrough(QWidget):
             ((QKeySequence.StandardKey.ZoomOut,), lambda: self.zoom(-ZOOM_STEP)),
             (("Ctrl+0",), self.presentation_size),
             (("Esc",), lambda: self.set_active(False)),
+            (("R",), self.toggle_replay),
         ):
             for key in keys:
                 shortcut = QShortcut(QKeySequence(key), self, context=context)
@@ -284,6 +392,7 @@ class StepThrough(QWidget):
         self._show_step()
 
     def _show_step(self) -> None:
+        self._stop_replay()  # a step shown in full ends any replay (its stages may be gone)
         result = self._result
         entry = self.model.entry_id or "no chunker"
         self.title.setText(f"  {html.escape(entry)}  ·  {html.escape(self._options_text())}")
@@ -304,6 +413,7 @@ class StepThrough(QWidget):
                     f"{chars:,}-character document."
                 )
             self.details.setText("")
+            self.stage_path.setText("")
             self._enable()
             return
         span = spans[self.index]
@@ -338,11 +448,73 @@ class StepThrough(QWidget):
         self.editor.select_chunk(span.index, scroll=False)
         self.editor.show_position(span.own_start)
         self.editor.viewport().update()
+        stages = cascade_stages(spans, self.index)
+        self.stage_path.setText(_stage_path(stages, None) if len(stages) > 1 else "")
         self._enable()
 
     def _enable(self) -> None:
         self.previous_button.setEnabled(self.index > 0)
         self.next_button.setEnabled(self.index < self._last())
+        stages = cascade_stages(self.spans(), self.index) if self.spans() else []
+        self.replay_button.setEnabled(len(stages) > 1 or self.replay.state != "stopped")
+        self.replay_button.setToolTip(
+            "Replay how this chunk came to be, stage by stage (R); press again to pause"
+            if len(stages) > 1
+            else "This chunk came to be in one step: nothing to replay"
+        )
+
+    # ----- the cascade replay -------------------------------------------------------------
+    def toggle_replay(self) -> None:
+        """Start the replay of the current chunk's stages, or pause / resume it."""
+        if self.replay.state in ("playing", "paused"):
+            self.replay.toggle()
+            return
+        stages = cascade_stages(self.spans(), self.index) if self.spans() else []
+        if len(stages) > 1:
+            self.replay.start(stages)
+
+    def _stop_replay(self) -> None:
+        if self.replay.state != "stopped":
+            self.replay.stop()
+        if self.editor.stage is not None:
+            self.editor.show_stage(None)
+
+    def _show_stage(self, index: int, stage: Stage) -> None:
+        stages = self.replay.stages
+        before = stages[index - 1] if index > 0 else None
+        self.editor.current = None
+        self.editor.show_stage(stage, before)
+        # the part the stage changed is what to look at (a merge's may be screens below)
+        self.editor.show_position(stage.focus[0] if stage.focus is not None else stage.start)
+        self.counter.setText(f"Replay · step {index + 1} of {len(stages)}")
+        colour = stage_colour(stage.name)
+        self.rule.setText(
+            f'<span style="background:{colour.name()};color:{_ink(colour)};">'
+            f"&nbsp;{html.escape(stage_title(stage))}&nbsp;</span>"
+            f'&nbsp;&nbsp;<span style="color:gray">chunk {self.index}</span>'
+        )
+        self.reason.setText(_sentences(stage.text))
+        self.reason.setStyleSheet(f"font-size: {19 if len(stage.text) <= 220 else 16}pt;")
+        size = stage.end - stage.start
+        lines = [f"<b>{size:,} characters</b> highlighted"]
+        if stage.focus is not None:
+            changed = stage.focus[1] - stage.focus[0]
+            what = "repeated (hatched)" if stage.name == "overlapped" else "taken in (darker)"
+            lines.append(f"{changed:,} of them {what}")
+        if before is not None:
+            lines.append(f"grey: the chunk as it was {stage_title(before).lower()}")
+        self.details.setText("<br>".join(lines))
+        self.stage_path.setText(_stage_path(stages, index))
+        self.stage_shown.emit(index, stage.name)
+
+    def _replay_state(self, state: str) -> None:
+        self.replay_button.setText(
+            {
+                "playing": "❚❚  Pause replay (R)",
+                "paused": "▶  Resume replay (R)",
+                "done": "↺  Replay again (R)",
+            }.get(state, "▶  Replay the cascade (R)")
+        )
 
     def _options_text(self) -> str:
         options = self._result.request.options if self._result is not None else {}
@@ -358,6 +530,7 @@ class StepThrough(QWidget):
             QLabel#stepRule { font-size: 16pt; }
             QLabel#stepReason { font-size: 19pt; }
             QLabel#stepDetails { font-size: 13pt; color: palette(text); }
+            QLabel#stagePath { font-size: 14pt; }
             QPushButton { font-size: 14pt; padding: 6px 14px; }
             """
         )
@@ -372,6 +545,20 @@ def _sentences(text: str) -> str:
     """A reason as paragraphs: its parts (joined by "; ") one under the other."""
     parts = [html.escape(part.strip()) for part in text.split("; ") if part.strip()]
     return "".join(f"<p style='margin:0 0 10px 0'>{part}</p>" for part in parts)
+
+
+def _stage_path(stages: list[Stage], current: int | None) -> str:
+    """The stages as a path, "First gathered → Split → Overlapped", the current one in
+    its colour."""
+    shown = []
+    for i, stage in enumerate(stages):
+        title = html.escape(stage_title(stage))
+        if i == current:
+            colour = stage_colour(stage.name)
+            shown.append(f'<b style="color:{colour.name()}">{title}</b>')
+        else:
+            shown.append(f'<span style="color:gray">{title}</span>')
+    return " → ".join(shown)
 
 
 def _no_reason(result: ChunkResult | None, index: int) -> str:

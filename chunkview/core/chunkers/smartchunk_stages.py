@@ -66,6 +66,7 @@ def stage_reasons(cascade: Any, split: list, pieces: list, min_size: int) -> lis
             stages.append(Stage("gathered", unit[0], unit[1], words))
             if (first.start, first.end) != unit:
                 piece_size = size(first.start, first.end)
+                carried = size(first.start, own) if first.start < own else 0
                 if piece_size > max_size:
                     words = (
                         f"split: down the cascade ({_levels(cascade.strategies, first.strategy)}"
@@ -78,7 +79,9 @@ def stage_reasons(cascade: Any, split: list, pieces: list, min_size: int) -> lis
                         f"), {first.strategy}s packed into {_bytes(piece_size)} ≤ maxSize "
                         f"{max_size:,}"
                     )
-                stages.append(Stage("split", first.start, first.end, words))
+                if carried:  # packing began with the overlap: the replay shows it last
+                    words += f", {_bytes(carried)} of them the overlap carried in front"
+                stages.append(Stage("split", max(first.start, own), first.end, words))
         if len(group) > 1:
             first_size, together = size(first.start, first.end), size(piece.start, piece.end)
             joined = len(group) - 1
