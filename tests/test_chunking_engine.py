@@ -201,3 +201,23 @@ def test_heading_search_equals_the_plain_translation():
             for m in engine._HEADING_RE.finditer(text)
         ]
         assert new == old, repr(text)
+
+
+def test_windows_without_overlap_equal_the_step_by_step_loop():
+    # chunkOverlap 0 takes all windows from one regex; the loop is the reference
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    rng = random.Random(5)
+    atoms = ["word", "a", " ", "  ", "\n", "\t", "\u3000", "x" * 40, "é", "\ud83d\ude00", "|-|"]
+    for _ in range(300):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 120)))
+        size = rng.choice([1, 2, 3, 7, 16, 50, 100])
+        meta = rng.choice([None, {"headingLevel": 2}])
+        extra = rng.choice([None, {"heading": "H"}])
+        fast = engine._Windows(size, 0, text)
+        fast.split(text, 0, meta, extra)
+        loop = engine._Windows(size, 0, text)
+        loop._split_whole(text, 0, meta, extra, size, 0)
+        assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]

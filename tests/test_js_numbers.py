@@ -11,6 +11,8 @@ from chunkview.core.text.js import (
     last_index_of,
     number_text,
     to_number,
+    to_units,
+    unit_view,
 )
 
 NAN, INF = math.nan, math.inf
@@ -58,3 +60,22 @@ def test_numbers_as_js_sees_them():
         "0.5",
         "true",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "surrogates"),
+    [
+        ("plain ascii", False),
+        ("caf\u00e9 \u4e2d", False),
+        ("smile \U0001f600 done", True),
+        ("lone \ud800 half", True),
+        ("both \U0001f600 and \udc00", True),
+    ],
+)
+def test_unit_view_converts_and_keeps_the_last_long_text(text, surrogates):
+    long = text * 20_000
+    for given in (text, long):
+        units, found = unit_view(given)
+        assert units == to_units(given) and found is surrogates
+    # the long text's conversion is kept: asked again, the same string comes back
+    assert unit_view(long)[0] is unit_view(long)[0]

@@ -53,6 +53,31 @@ def from_units(units: str) -> str:
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
+#: the last text unit_view converted, kept by identity: the app chunks one document again
+#: and again (every option change) and a conversion of 10 MB costs what a whole run may
+_last_view: tuple[str, str, bool] | None = None
+
+
+def unit_view(text: str) -> tuple[str, bool]:
+    """``(to_units(text), has_surrogates(to_units(text)))`` with one pass over the text,
+    and none when ``text`` is the string of the previous call."""
+    global _last_view
+    last = _last_view
+    if last is not None and last[0] is text:
+        return last[1], last[2]
+    if text.isascii():
+        return text, False
+    try:  # strict UTF-16 refuses lone surrogates; astral characters take four bytes
+        whole = len(text.encode("utf-16-le")) == 2 * len(text)
+    except UnicodeEncodeError:
+        units, surrogates = to_units(text), True
+    else:
+        units, surrogates = (text, False) if whole else (_ASTRAL_RE.sub(_as_pair, text), True)
+    if len(text) >= 65536:  # worth keeping; small texts convert in microseconds
+        _last_view = (text, units, surrogates)
+    return units, surrogates
+
+
 def has_surrogates(units: str) -> bool:
     """True when a unit string holds any surrogate half (so it needs ``from_units``)."""
     if units.isascii():

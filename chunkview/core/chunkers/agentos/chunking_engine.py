@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
+from functools import lru_cache
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 import regex
@@ -31,8 +34,8 @@ from chunkview.core.text.js import (
     number_text,
     option,
     to_number,
-    to_units,
     trim,
+    unit_view,
 )
 
 STRATEGIES = ("fixed", "semantic", "hierarchical", "layout")
@@ -60,7 +63,9 @@ class _Windows:
     Every way the loop can run forever ends in ``Hang`` after O(n) windows.
     """
 
-    def __init__(self, size: Any, overlap: Any, origin_units: str) -> None:
+    def __init__(
+        self, size: Any, overlap: Any, origin_units: str, surrogates: bool | None = None
+    ) -> None:
         self.given = size, overlap  # as the user wrote them, for messages
         try:
             self.size, self.overlap = to_number(size), to_number(overlap)
@@ -72,7 +77,9 @@ class _Windows:
         #: ctx.explain when the run explains its cuts (engine_explain.py), else None
         self.notes: list | None = None
         # back to Python strings; a text without surrogates needs no conversion per piece
-        self.text = from_units if has_surrogates(origin_units) else str
+        if surrogates is None:
+            surrogates = has_surrogates(origin_units)
+        self.text = from_units if surrogates else str
 
     def emit(self, chunk: dict[str, Any]) -> None:
         chunk["index"] = len(self.chunks)
@@ -93,7 +100,9 @@ class _Windows:
             self._piece(content, base, extra)  # one window takes it all (most sections)
             return
         if isinstance(size, int) and isinstance(overlap, int):
-            if size >= 1:
+            if size >= 1 and overlap == 0 and self.notes is None:
+                self._split_adjacent(content, base, extra, size)
+            elif size >= 1:
                 self._split_whole(content, origin, base, extra, size, overlap)
             elif overlap >= size:
                 # end = pos + size <= pos: the window never moves forward
@@ -112,6 +121,39 @@ class _Windows:
                     position = following if following > 0 else end
             return
         self._split_literal(content, origin, base, extra)
+
+    def _split_adjacent(
+        self, content: str, base: dict | None, extra: Mapping[str, Any] | None, size: int
+    ) -> None:
+        """The loop on a whole size >= 1 and no overlap: each window starts where the one
+        before ended, so one regex (C) finds all of them, and the chunks are built from
+        the list of windows without a Python step per window."""
+        length = len(content)
+        windows = _window_re(size).findall(content)
+        # the windows agree with the loop up to the first one starting within `size` of
+        # the end, which takes the rest (the regex runs on past it to the end)
+        starts = list(accumulate(map(len, windows), initial=0))
+        last = bisect_left(starts, length - size)
+        del windows[last:]
+        windows.append(content[starts[last] :])
+        pieces: Any = filter(None, [w.strip(W_CHARS) for w in windows])
+        if self.text is not str:
+            pieces = map(self.text, pieces)
+        chunks = self.chunks
+        first = len(chunks)
+        if base is None and not extra:
+            chunks.extend([{"content": p, "index": i} for i, p in enumerate(pieces, first)])
+        elif base is None:
+            chunks.extend(
+                [{"content": p, **extra, "index": i} for i, p in enumerate(pieces, first)]
+            )  # type: ignore[dict-item]
+        else:
+            chunks.extend(
+                [
+                    {"content": p, **(extra or {}), "metadata": dict(base), "index": i}
+                    for i, p in enumerate(pieces, first)
+                ]
+            )
 
     def _split_whole(
         self,
@@ -297,6 +339,15 @@ class _Windows:
         )
 
 
+@lru_cache(maxsize=8)
+def _window_re(size: int) -> re.Pattern[str]:
+    """One window of the loop: from its start, the most units (1 to size) that white space
+    follows (``end`` walked back to the last white space), else size units (a hard cut).
+    Less than size units before the end is past the last window: the rest, in one match
+    (without that alternative the search would retry there at every unit)."""
+    return re.compile(f"(?s).{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}|.+")
+
+
 def _whole(position: float) -> int:
     """A float position as a unit index for messages (0 for negative, NaN or infinite)."""
     return int(position) if 0 < position < 2**53 else 0
@@ -461,9 +512,9 @@ def chunking_engine(
             else (str(strategy).lower() if isinstance(strategy, bool) else str(strategy))
         )
         raise ChunkerError("Error", f'ChunkingEngine: unknown strategy "{shown}"')
-    units = to_units(content)
+    units, surrogates = unit_view(content)
     windows = _Windows(
-        option(options, "chunkSize", 512), option(options, "chunkOverlap", 64), units
+        option(options, "chunkSize", 512), option(options, "chunkOverlap", 64), units, surrogates
     )
     if ctx is not None and ctx.explain is not None:
         windows.notes = ctx.explain

@@ -30,6 +30,7 @@ from chunkview.core.text.js import (
     to_units,
     trim,
     truthy,
+    unit_view,
 )
 
 _HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
@@ -92,7 +93,7 @@ def semantic_chunk(
     Raises ChunkerError("Hang") where the original would loop forever.
     """
     config = Config.from_options(options)
-    units = to_units(text or "")
+    units = unit_view(text or "")[0]
     if is_blank(units):
         return []
     if explain is not None:
