@@ -369,6 +369,64 @@ def compile_js(source: str) -> re.Pattern[str]:
         ) from None
 
 
+_IDENTITY_ESCAPES = "^$\\.*+?()[]{}|/-"
+
+
+def literal_start(source: str) -> str:
+    """Units every match of the JS pattern ``source`` starts with ("" when unsure): its
+    leading literal characters, the last one dropped when a quantifier may leave it out."""
+    if "|" in source:  # an alternative need not start the same way
+        return ""
+    literal: list[str] = []
+    i = 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\" and source[i + 1 : i + 2] and source[i + 1] in _IDENTITY_ESCAPES:
+            literal.append(source[i + 1])
+            i += 2
+            continue
+        if ch == "{" and (bounds := _QUANTIFIER_RE.match(source, i)) and bounds[0][1] != "0":
+            break  # {n} or {n,m} with n > 0: the unit before is there at least once
+        if ch in "*?{":  # the unit before may be absent
+            literal = literal[:-1]
+            break
+        if ch in "^$\\.+()[]":  # "+" repeats the unit before: it is there once
+            break
+        literal.append(ch)
+        i += 1
+    return "".join(literal)
+
+
+@lru_cache(maxsize=64)
+def screens(sources: tuple[str, ...]) -> tuple[tuple[re.Pattern[str] | None, int], ...]:
+    """For each index i, ``(screen, end)``: a pattern that matches wherever one of
+    ``sources[i:end]`` (JS patterns, two or more) could match, or ``(None, i + 1)``.
+
+    Consecutive patterns whose matches all start with 3 or more known units, the first
+    one shared (markdown's ``\\n\\*\\*\\*+\\n``, ``\\n---+\\n``, ``\\n___+\\n``), are
+    screened together: the shared unit, then at each next offset the class of the units
+    they have there. A text the screen does not match holds none of them; one scan
+    tells, where searching each would scan the text once per pattern.
+    """
+    starts = [literal_start(source) for source in sources]
+    out: list[tuple[re.Pattern[str] | None, int]] = []
+    for i, start in enumerate(starts):
+        end = i
+        while end < len(starts) and len(starts[end]) >= 3 and starts[end][0] == start[:1]:
+            end += 1
+        if end - i < 2:
+            out.append((None, i + 1))
+            continue
+        group = starts[i:end]
+        width = min(4, *map(len, group))
+        classes = [
+            "[" + "".join(re.escape(u) for u in sorted({s[k] for s in group})) + "]"
+            for k in range(1, width)
+        ]
+        out.append((re.compile(re.escape(start[0]) + "".join(classes)), end))
+    return tuple(out)
+
+
 @lru_cache(maxsize=256)
 def escape(text: str) -> str:
     """Mastra's escape of a literal separator: a backslash before . * + ? ^ $ { } ( ) | [ ] \\"""

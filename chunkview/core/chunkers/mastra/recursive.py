@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress, repeat
 from operator import lt, not_
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.jsregex import compile_js, escape
+from chunkview.core.chunkers.mastra.jsregex import compile_js, escape, screens
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
     ends_of,
+    int_bound,
     js_length,
-    measured,
-    merge_range,
     merge_splits,
     nodes,
+    pack_range,
     split_on_separator,
     splitter_from,
 )
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import to_units
+from chunkview.core.text.js import W_CHARS, to_units
 
 DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]
 MARKDOWN = ["\n#{1,6} ", "```\n", "\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n", "\n\n", "\n", " ", ""]
@@ -124,6 +125,16 @@ def recursive_split(
     others with the separators after it; a piece with no separator left stays raw.
     With no separators at all JS's separator is undefined: every unit is a piece and the
     pieces are joined with "," (``Array.join(undefined)``)."""
+    bound = int_bound(splitter.max_size)
+    if separators and bound is not None and splitter.length is len and notes_now() is None:
+        return _MeasuredSplit(separators, is_regex, splitter, bound).run(text)
+    return _split_loop(text, separators, is_regex, splitter)
+
+
+def _split_loop(
+    text: str, separators: list[str], is_regex: bool, splitter: Splitter
+) -> list[str | None]:
+    """``recursive_split`` piece by piece, as the library loops (and notes reasons)."""
     separator: str | None = separators[-1] if separators else None
     remaining: list[str] = []
     for i, candidate in enumerate(separators):
@@ -139,9 +150,6 @@ def recursive_split(
         why.split_at(separator)
     pieces = split_on_separator(text, pattern, splitter.keep_separator)
     joiner = "" if splitter.keep_separator else separator
-    lengths = measured(splitter.length, pieces) if why is None else None
-    if lengths is not None:
-        return _split_measured(pieces, lengths, joiner, remaining, is_regex, splitter)
     chunks: list[str | None] = []
     small: list[str | None] = []
     for piece in pieces:
@@ -170,33 +178,105 @@ def recursive_split(
     return chunks
 
 
-def _split_measured(
-    pieces: list[str],
-    lengths: list[int],
-    joiner: str | None,
-    remaining: list[str],
-    is_regex: bool,
-    splitter: Splitter,
-) -> list[str | None]:
-    """The loop of ``recursive_split`` when every piece's length is known: the pieces too
-    large for maxSize are found in one pass in C, the runs between them merged at once."""
-    fits = map(lt, lengths, repeat(splitter.max_size))  # as the loop tests: length < maxSize
-    large = list(compress(range(len(pieces)), map(not_, fits)))
-    large.append(len(pieces))  # the end closes the last run
-    ends = ends_of(lengths, len(joiner) if joiner else 0)
-    chunks: list[str | None] = []
-    begin = 0
-    for i in large:
-        if i > begin and not merge_range(pieces, lengths, ends, begin, i, joiner, splitter, chunks):
-            chunks.extend(merge_splits(pieces[begin:i], joiner, splitter))
-        if i == len(pieces):
-            break
-        if remaining:
-            chunks.extend(recursive_split(pieces[i], remaining, is_regex, splitter))
-        else:
-            chunks.append(pieces[i])
-        begin = i + 1
-    return chunks
+@lru_cache(maxsize=64)
+def _sources(separators: tuple[str, ...], is_regex: bool) -> tuple[str, ...]:
+    """The regex sources of separators (a literal one escaped, as the library does)."""
+    return separators if is_regex else tuple(escape(s) for s in separators)
+
+
+class _MeasuredSplit:
+    """``recursive_split`` when the length is ``len`` (UTF-16 units), maxSize has a whole
+    bound and nobody asks for reasons: the pieces of a level are measured in one pass in
+    C, those too large found in another, the runs between them packed by ``pack_range``;
+    the settings are worked out once per run, not once per level. Same chunks, same
+    order, same errors as the loop, which takes over for a level with an undefined piece.
+    """
+
+    def __init__(self, separators: list[str], is_regex: bool, splitter: Splitter, bound: int):
+        self.separators = separators
+        self.sources = _sources(tuple(separators), is_regex)
+        self.screens = screens(self.sources)
+        self.is_regex = is_regex
+        self.splitter = splitter
+        self.keep = splitter.keep_separator
+        self.max_size = splitter.max_size
+        self.bound = bound
+        self.overlap = splitter.overlap
+        self.strip = W_CHARS if splitter.strip_whitespace else None
+        self.chunks: list[str | None] = []
+
+    def run(self, text: str) -> list[str | None]:
+        self.level(text, 0)
+        return self.chunks
+
+    def level(self, text: str, first: int) -> None:
+        """``recursive_split(text, separators[first:])``, its chunks appended."""
+        separators, sources, count = self.separators, self.sources, len(self.separators)
+        found, rest = count - 1, count  # none found: the last separator, none remaining
+        screened_to = first  # separators before this one passed a screen
+        i = first
+        while i < count:
+            if separators[i] == "":
+                found = i
+                break
+            if i >= screened_to:
+                screen, screened_to = self.screens[i]
+                if screen is not None and screen.search(text) is None:  # none of them here
+                    for k in range(i, screened_to):
+                        compile_js(sources[k])  # an invalid one throws, as in the loop
+                    i = screened_to
+                    continue
+            if compile_js(sources[i]).search(text):
+                found, rest = i, i + 1
+                break
+            i += 1
+        separator = separators[found]
+        pieces = split_on_separator(text, self.sources[found], self.keep)
+        try:
+            lengths = list(map(len, pieces))
+        except TypeError:  # an undefined piece: the loop, where the library's error comes
+            self.chunks.extend(_split_loop(text, separators[first:], self.is_regex, self.splitter))
+            return
+        max_size = self.max_size
+        if not lengths or max(lengths) < max_size:
+            large: list[int] = []
+        else:  # the loop's test, length < maxSize, in C
+            large = list(
+                compress(range(len(pieces)), map(not_, map(lt, lengths, repeat(max_size))))
+            )
+        large.append(len(pieces))  # the end closes the last run
+        glue = "" if self.keep else separator
+        separator_len = len(glue)
+        ends = ends_of(lengths, separator_len)
+        past, overlap, strip, chunks = (
+            self.bound + separator_len,
+            self.overlap,
+            self.strip,
+            self.chunks,
+        )
+        begin = 0
+        for i in large:
+            if i > begin:
+                pack_range(
+                    pieces,
+                    lengths,
+                    ends,
+                    begin,
+                    i,
+                    glue,
+                    separator_len,
+                    past,
+                    overlap,
+                    strip,
+                    chunks,
+                )
+            if i == len(pieces):
+                break
+            if rest < count:
+                self.level(pieces[i], rest)
+            else:
+                chunks.append(pieces[i])
+            begin = i + 1
 
 
 def separator_chunks(

@@ -103,33 +103,30 @@ def measured(length: Length, pieces: list[str | None]) -> list[int] | None:
         return None
 
 
-def _int_bound(value: Any) -> int | None:
-    """An int ``k`` such that, for every int ``x``, ``x > value`` exactly when ``x > k``;
-    None for a value that has none (NaN, an infinity, not a number)."""
-    if isinstance(value, int):  # bool included, as JS coerces it
-        return int(value)
-    if isinstance(value, float) and math.isfinite(value):
-        return math.floor(value)  # an int exceeds a fraction when it exceeds its floor
-    return None
-
-
-def merge_splits(
-    pieces: list[str | None],
-    joiner: str | None,
-    splitter: Splitter,
-    lengths: list[int] | None = None,
-) -> list[str]:
+def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitter) -> list[str]:
     """§4.2: pack pieces up to maxSize; each new chunk starts with an overlap tail of whole
-    pieces totalling at most ``overlap``. ``lengths``: the pieces' lengths when known."""
+    pieces totalling at most ``overlap``."""
     why = notes_now()  # the run's reasons (explain.py), or None
     if why is None:
-        if lengths is None:
-            lengths = measured(splitter.length, pieces)
-        if lengths is not None:
+        lengths = measured(splitter.length, pieces)
+        bound = int_bound(splitter.max_size)
+        if lengths is not None and bound is not None:
             merged: list[str | None] = []
-            ends = ends_of(lengths, len(joiner) if joiner else 0)
-            if merge_range(pieces, lengths, ends, 0, len(pieces), joiner, splitter, merged):  # type: ignore[arg-type]
-                return merged  # type: ignore[return-value]
+            separator_len = len(joiner) if joiner else 0
+            pack_range(
+                pieces,  # type: ignore[arg-type]
+                lengths,
+                ends_of(lengths, separator_len),
+                0,
+                len(pieces),
+                "," if joiner is None else joiner,  # JS: join(undefined) joins with ","
+                separator_len,
+                bound + separator_len,
+                splitter.overlap,
+                W_CHARS if splitter.strip_whitespace else None,
+                merged,
+            )
+            return merged  # type: ignore[return-value]
     length, max_size, overlap = splitter.length, splitter.max_size, splitter.overlap
     separator_len = length(joiner) if joiner else 0
     # each piece measured once; the chunk being packed is pieces[start:i] (the overlap
@@ -178,33 +175,39 @@ def ends_of(lengths: list[int], separator_len: int) -> list[int]:
     return list(accumulate(steps, initial=0))
 
 
-def merge_range(
+def int_bound(value: Any) -> int | None:
+    """An int ``k`` such that, for every int ``x``, ``x > value`` exactly when ``x > k``;
+    None for a value that has none (NaN, an infinity, not a number)."""
+    if isinstance(value, int):  # bool included, as JS coerces it
+        return int(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return math.floor(value)  # an int exceeds a fraction when it exceeds its floor
+    return None
+
+
+def pack_range(
     pieces: list[str],
     lengths: list[int],
     ends: list[int],
     first: int,
     last: int,
-    joiner: str | None,
-    splitter: Splitter,
+    glue: str,
+    separator_len: int,
+    past: int,
+    overlap: float,
+    strip: str | None,
     chunks: list[str | None],
-) -> bool:
+) -> None:
     """``merge_splits(pieces[first:last])`` for whole-number lengths of defined pieces,
-    jumping from cut to cut, its chunks appended to ``chunks``; False (nothing done) when
-    maxSize has no whole-number bound (NaN, infinities): then the loop does it.
+    jumping from cut to cut, its chunks appended to ``chunks``. ``ends``: see ``ends_of``;
+    ``past``: the whole bound of maxSize plus ``separator_len``; ``strip``: the units
+    trimmed (None: no trimming).
 
     The chunk pieces[start:i] plus piece i overflows when ``ends[i + 1] - ends[start] -
     separator > maxSize``; ``ends`` never decreases, so the next cut is a bisection and
     only the chunks, not the pieces, cost a step in Python. The overlap tail is walked as
     the loop walks it. Same cuts, same tails, same chunks as the loop.
     """
-    bound = _int_bound(splitter.max_size)
-    if bound is None:
-        return False
-    overlap = splitter.overlap
-    separator_len = len(joiner) if joiner else 0
-    glue = "," if joiner is None else joiner  # JS: join(undefined) joins with ","
-    strip = W_CHARS if splitter.strip_whitespace else None  # trim(), or no trimming
-    past = bound + separator_len  # ends[i + 1] - ends[start] > past: piece i overflows
     start = first
     check_from = first + 1  # the first piece whose addition is checked (never the first)
     while True:
@@ -235,7 +238,6 @@ def merge_range(
             text = text.strip(strip)
         if text:
             chunks.append(text)
-    return True
 
 
 def start_indexes(source: str, chunks: Sequence[str | None], overlap: float) -> list[int]:
@@ -325,7 +327,9 @@ def nodes(
     # plain values need no deep copy (a per-chunk deepcopy was a fifth of the time)
     flat = all(isinstance(v, (str, int, float, bool, type(None))) for v in metadata.values())
     if indexes is None and flat and None not in chunks:
-        return [{"text": from_units(chunk), "metadata": dict(metadata)} for chunk in chunks]  # type: ignore[arg-type]
+        if not metadata:
+            return [{"text": from_units(chunk), "metadata": {}} for chunk in chunks]  # type: ignore[arg-type]
+        return [{"text": from_units(chunk), "metadata": metadata.copy()} for chunk in chunks]  # type: ignore[arg-type]
     nodes = []
     for i, chunk in enumerate(chunks):
         meta = dict(metadata) if flat else copy.deepcopy(metadata)

@@ -1,0 +1,91 @@
+"""Mastra's measured split (recursive.py ``_MeasuredSplit``, splitter.py ``pack_range``) gives
+what the library's piece-by-piece loop gives: the loop still runs when reasons are asked
+for (``explaining``), so each random case is chunked both ways and compared."""
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkview.core.chunkers.mastra.document import chunk_document
+from chunkview.core.chunkers.mastra.explain import explaining
+from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
+from chunkview.core.chunkers.mastra.recursive import LATEX, MARKDOWN
+from chunkview.core.errors import ChunkerError
+
+PIECES = st.sampled_from(
+    [
+        "word",
+        " ",
+        "\n",
+        "\n\n",
+        "\n\n\n",
+        "\n# Head\n",
+        "\n## Sub ",
+        "```\n",
+        "\n***\n",
+        "\n---\n",
+        "\n___\n",
+        "\n**-\n",
+        "\\section{A}",
+        "\\begin{x}",
+        "😀",
+        "東京",
+        "\u3000",
+        "x" * 40,
+        "a.b",
+    ]
+)
+TEXTS = st.lists(st.one_of(PIECES, st.text(max_size=6)), max_size=80).map("".join)
+NUMBERS = st.one_of(
+    st.integers(-3, 120),
+    st.floats(-3, 120, allow_nan=False),
+    st.sampled_from([math.nan, math.inf, -math.inf, 0, 0.5]),
+)
+OPTIONS = st.fixed_dictionaries(
+    {
+        "strategy": st.sampled_from(["recursive", "markdown", "latex"]),
+        "maxSize": NUMBERS,
+        "overlap": NUMBERS,
+    },
+    optional={
+        "keepSeparator": st.sampled_from([False, True, "start", "end"]),
+        "stripWhitespace": st.booleans(),
+        "separators": st.lists(
+            st.sampled_from(["\n\n", "\n", " ", "", ".", "a", "\n#", "(x)?", "[", "\\n+"]),
+            max_size=5,
+        ),
+        "isSeparatorRegex": st.booleans(),
+        "addStartIndex": st.booleans(),
+    },
+)
+
+
+def outcome(text: str, options: dict, loop: bool):
+    try:
+        with explaining([] if loop else None):
+            return chunk_document(text, "markdown", {}, dict(options))
+    except ChunkerError as error:
+        return (error.name, error.message)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS, OPTIONS)
+def test_measured_split_gives_what_the_loop_gives(text, options):
+    assert outcome(text, options, loop=False) == outcome(text, options, loop=True)
+
+
+def test_a_screen_passes_every_text_one_of_its_patterns_matches():
+    for separators in (MARKDOWN, LATEX):
+        for i, (screen, end) in enumerate(screens(tuple(separators))):
+            if screen is None:
+                continue
+            for text in ("x\n***\n", "\n-----\ny", "a\n___\n", "\\section{A}", "\\end{x}"):
+                if any(compile_js(s).search(text) for s in separators[i:end]):
+                    assert screen.search(text), (separators[i:end], text)
+
+
+def test_the_markdown_rules_are_screened_in_one_scan():
+    screen, end = screens(tuple(MARKDOWN))[2]
+    assert MARKDOWN[2:end] == ["\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n"]
+    assert screen.search("text\n\nmore text\n- item\n") is None
