@@ -85,7 +85,7 @@ def test_switching_entries_never_leaves_the_old_form_painted(window):
 def test_saving_questions_where_it_cannot_says_so_and_keeps_them(window, tmp_path):
     from chunkview.core.eval import Question, Reference
 
-    panel = window.tabs.eval_panel
+    panel = window.views.eval_panel
     panel.set_questions([Question("where?", (Reference("text", 0, 4),))])
     assert not panel.save_questions(str(tmp_path / "gone" / "questions.jsonl"))
     assert "Cannot save the questions" in panel.means.text()

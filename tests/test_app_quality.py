@@ -97,8 +97,8 @@ def select(window, start: int, end: int) -> None:
 
 
 def test_mark_as_answer_adds_a_question_with_its_figures(qtbot, window, tmp_path):
-    panel = window.tabs.eval_panel
-    window.tabs.setCurrentWidget(panel)
+    panel = window.views.eval_panel
+    window.views.show_panel(panel)
     start = TEXT.index("Pears are sweet")
     end = start + len("Pears are sweet")
     select(window, start, end)
@@ -131,8 +131,8 @@ def test_mark_as_answer_adds_a_question_with_its_figures(qtbot, window, tmp_path
 
 
 def test_loading_questions_and_a_bad_file(qtbot, window, tmp_path):
-    panel = window.tabs.eval_panel
-    window.tabs.setCurrentWidget(panel)
+    panel = window.views.eval_panel
+    window.views.show_panel(panel)
     good = tmp_path / "good.jsonl"
     start = TEXT.index("Plums are")
     ref = {"content": "Plums", "start_index": start, "end_index": start + 5}
@@ -155,7 +155,7 @@ def test_loading_questions_and_a_bad_file(qtbot, window, tmp_path):
 
 def test_screenshots_of_the_tabs(qtbot, window, tmp_path):
     panel = window.tabs.warnings_panel
-    window.tabs.setCurrentWidget(panel)
+    window.views.show_panel(panel)
     qtbot.wait(50)
     assert not window.tabs.grab().isNull()
     window.tabs.grab().save(str(tmp_path / "warnings.png"))

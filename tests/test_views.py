@@ -189,14 +189,14 @@ def test_sweep_plots_each_value_and_a_click_applies_it(qtbot, window):
     assert list(xs) == [100, 200, 300, 400, 500]
     assert list(ys) == [r["chunks"] for r in sorted(sweep.rows, key=lambda r: r["value"])]
     # the current value (300) is marked; clicking the point at 100 applies 100
-    assert all(m.isVisible() and m.value() == 300 for m in sweep.markers)
+    assert all(m.isVisible() and m.value() == 300 for m in sweep.shown_markers())
     curve = sweep.curves["chunks"]
     point = curve.scatter.points()[0]
     curve.scatter.sigClicked.emit(curve.scatter, [point], None)
     settle(qtbot, window)
     assert window.result.request.options["targetSize"] == 100
     assert len(window.result.layout.spans) == sweep.rows_by_value()[100]["chunks"]
-    assert all(m.value() == 100 for m in sweep.markers)
+    assert all(m.value() == 100 for m in sweep.shown_markers())
 
 
 def test_sweep_reports_bad_values_and_refused_ones(qtbot, window):

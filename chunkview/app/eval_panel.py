@@ -153,6 +153,10 @@ class EvalPanel(QWidget):
             return False
         return True
 
+    def retrieval_setup(self) -> tuple[list[Question], str | None, int]:
+        """The questions, retriever and top k chosen here (a sweep scores them too)."""
+        return list(self.questions), self.retriever_box.currentData(), self.top_k.value()
+
     def mark_answer(self) -> None:
         """Add the typed question with the selected text as its answer."""
         result = self.model.result

@@ -1,4 +1,5 @@
-"""The right panel: the chunk table, size statistics, warnings and search hits."""
+"""The right panel: the chunk table, size statistics, warnings and search hits (compare
+joins them from views.py; sweep and eval are docks the View menu opens)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QTabWidget
 
 from chunkview.app.chunk_table import ChunkTable
-from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.lists import RowsModel, RowsView
 from chunkview.app.searcher import SliceSearch
 from chunkview.app.stats import StatsPanel
@@ -34,8 +34,6 @@ class ResultTabs(QTabWidget):
             lambda count: self.setTabText(2, f"Warnings ({count})" if count else "Warnings")
         )
         self.warnings = self.warnings_panel.list
-        self.eval_panel = EvalPanel(model)
-        self.eval_panel.show_position.connect(self.show_position)
         self.hits = RowsView(RowsModel(lambda h: f"#{h.chunk}  {h.snippet}", lambda h: h.snippet))
         self.hits.clicked.connect(self._hit_clicked)
         self.hits.activated.connect(self._hit_clicked)
@@ -43,11 +41,13 @@ class ResultTabs(QTabWidget):
         self.searcher.started.connect(self._search_started)
         self.searcher.found.connect(self.hits.rows.append)
         self.searcher.finished.connect(self._search_finished)
-        self.addTab(self.table, "Chunks")
-        self.addTab(self.stats, "Stats")
-        self.addTab(self.warnings_panel, "Warnings")
-        self.addTab(self.hits, "Search")
-        self.addTab(self.eval_panel, "Eval")
+        for widget, name, tip in (
+            (self.table, "Chunks", "Every chunk: where it begins and ends, its size and kind"),
+            (self.stats, "Stats", "Chunk sizes: histogram and figures"),
+            (self.warnings_panel, "Warnings", "Lost text, cut tables and blocks, oversize chunks"),
+            (self.hits, "Search", "The chunks the search box finds"),
+        ):
+            self.setTabToolTip(self.addTab(widget, name), tip)
         self.setMinimumWidth(280)  # small screens: the window must still fit
         model.subscribe("result", self._show_result)
         model.subscribe("tokens", lambda _tokens: self._show_stats())

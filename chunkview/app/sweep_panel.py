@@ -3,8 +3,10 @@
 The rows come from core/sweep.py, computed in the chunking processes (all cores) by a
 thread that hands each row to the UI as it finishes. Five pyqtgraph plots share the
 value axis: chunk count, median and 95th-percentile size, the share of chunks over
-maxSize, the text lost and the warnings; a line marks the current value, and clicking a
-point applies its value.
+maxSize, the text lost and the warnings; when the Eval panel has questions, a sixth
+plots their mean recall, precision and IoU per value (computed in the same processes,
+on the same layouts). A line marks the current value, and clicking a point applies its
+value. The plots stand in one column when the panel is narrow, in a grid when wide.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from chunkview.core.eval import Question
 from chunkview.core.model import InspectorModel
 from chunkview.core.sweep import SweepPlan, numeric_params, parse_values, pool_runner, run_sweep
 
@@ -33,6 +36,7 @@ from chunkview.core.sweep import SweepPlan, numeric_params, parse_values, pool_r
 PLOTS = (
     ("chunks", ("chunks",), ""),
     ("size", ("median", "p95"), "chars"),
+    ("retrieval (mean of the questions)", ("recall", "precision", "iou"), ""),
     ("over maxSize", ("over_max",), "%"),
     ("text lost", ("lost",), "chars"),
     ("warnings", ("warnings",), ""),
@@ -44,10 +48,29 @@ CURVE_COLOURS = {
     "over_max": "#D55E00",
     "lost": "#E69F00",
     "warnings": "#56B4E9",
+    "recall": "#0072B2",
+    "precision": "#D55E00",
+    "iou": "#009E73",
 }
-CURVE_NAMES = {"median": "median", "p95": "95th percentile"}
-#: the plot whose value axis is labelled (the bottom one)
-BOTTOM = PLOTS[-1][0]
+CURVE_NAMES = {
+    "median": "median",
+    "p95": "95th percentile",
+    "recall": "recall",
+    "precision": "precision",
+    "iou": "IoU",
+}
+#: where two figures can coincide (precision is IoU at full recall), both still show
+CURVE_SYMBOLS = {"precision": "s", "iou": "t"}
+DASHED = {"iou"}
+#: the plot drawn only when the sweep has questions
+RETRIEVAL = PLOTS[2][0]
+#: the figures drawn 0..1 (shares), and those shown as percentages
+SHARES = {"recall", "precision", "iou"}
+PERCENT = {"over_max"}
+#: narrowest width of a column of plots in the grid
+COLUMN_WIDTH = 380
+#: what the sweep's questions come from: () -> (questions, retriever, top k)
+RetrievalSource = Callable[[], tuple[list[Question], str | None, int]]
 
 
 class _SweepJob(QObject):
@@ -99,14 +122,22 @@ class _SweepJob(QObject):
 
 class SweepPanel(QWidget):
     def __init__(
-        self, model: InspectorModel, apply: Callable[[str, Any], None] | None = None
+        self,
+        model: InspectorModel,
+        apply: Callable[[str, Any], None] | None = None,
+        retrieval: RetrievalSource | None = None,
     ) -> None:
         super().__init__()
         self.model = model
         self.apply = apply or (
             lambda name, value: model.set_options({**model.options, name: value})
         )
+        #: the Eval panel's questions, retriever and top k (none: no retrieval plot)
+        self.retrieval = retrieval
         self.runner: Any = None  # None: the chunking pool (tests may plug another in)
+        self.plan: SweepPlan | None = None
+        self._arranged: tuple[int, list[str], str] | None = None
+        self.columns = 1
         self.rows: list[dict[str, Any]] = []
         self.number = 0
         self.running = False
@@ -156,8 +187,8 @@ class SweepPanel(QWidget):
     def _build_plots(self) -> None:
         ink = self.palette().color(self.foregroundRole()).name()
         first = None
-        for i, (title, figures, _unit) in enumerate(PLOTS):
-            plot = self.plots_widget.addPlot(row=i, col=0)
+        for title, figures, _unit in PLOTS:
+            plot = pg.PlotItem()
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
@@ -170,14 +201,13 @@ class SweepPanel(QWidget):
                 first = plot
             else:
                 plot.setXLink(first)
-            if i < len(PLOTS) - 1:
-                plot.getAxis("bottom").setStyle(showValues=False)
             for figure in figures:
+                style = Qt.PenStyle.DashLine if figure in DASHED else Qt.PenStyle.SolidLine
                 curve = plot.plot(
                     [],
                     [],
-                    pen=pg.mkPen(CURVE_COLOURS[figure], width=2),
-                    symbol="o",
+                    pen=pg.mkPen(CURVE_COLOURS[figure], width=2, style=style),
+                    symbol=CURVE_SYMBOLS.get(figure, "o"),
                     symbolSize=7,
                     symbolBrush=CURVE_COLOURS[figure],
                     symbolPen=None,
@@ -192,6 +222,47 @@ class SweepPanel(QWidget):
             self.markers.append(marker)
             self.plots[title] = plot
         self._style()
+        self._arrange()
+
+    def shown_plots(self) -> list[str]:
+        """The plots on view: the retrieval one only for a sweep with questions."""
+        with_retrieval = self.plan is not None and bool(self.plan.questions)
+        return [t for t, _f, _u in PLOTS if t != RETRIEVAL or with_retrieval]
+
+    def shown_markers(self) -> list[pg.InfiniteLine]:
+        """The current-value lines of the plots on view."""
+        shown = self.shown_plots()
+        return [m for m, (title, _f, _u) in zip(self.markers, PLOTS) if title in shown]
+
+    def _arrange(self) -> None:
+        """One column when narrow, a grid when wide (a dock under the panels); the value
+        axis is labelled under the last plot of each column."""
+        shown = self.shown_plots()
+        columns = max(1, min(3, self.plots_widget.width() // COLUMN_WIDTH, len(shown)))
+        param = (self.param_combo.currentData() or "") if hasattr(self, "param_combo") else ""
+        if (columns, shown, param) == self._arranged:
+            return
+        self._arranged = (columns, shown, param)
+        self.columns = columns
+        layout = self.plots_widget.ci
+        for plot in self.plots.values():
+            if plot in layout.items:
+                layout.removeItem(plot)
+            plot.setVisible(plot in [self.plots[t] for t in shown])
+        rows = -(-len(shown) // columns)
+        for i, title in enumerate(shown):
+            row, column = (i, 0) if columns == 1 else divmod(i, columns)
+            plot = self.plots[title]
+            layout.addItem(plot, row=row, col=column)
+            last_in_column = row == rows - 1 or i + columns >= len(shown)
+            plot.getAxis("bottom").setStyle(showValues=columns > 1 or last_in_column)
+            plot.setLabel("bottom", param if last_in_column else None)
+            if not last_in_column:
+                plot.getAxis("bottom").showLabel(False)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._arrange()
 
     def _style(self) -> None:
         """Background, axes and titles in the theme's colours."""
@@ -224,18 +295,18 @@ class SweepPanel(QWidget):
 
     def _redraw(self) -> None:
         good = [r for r in sorted(self.rows, key=lambda r: r["value"]) if r["error"] is None]
-        xs = [r["value"] for r in good]
         for figure, curve in self.curves.items():
-            scale = 100 if figure == "over_max" else 1
-            curve.setData(xs, [r[figure] * scale for r in good])
+            scale = 100 if figure in PERCENT else 1
+            points = [(r["value"], r[figure]) for r in good if r.get(figure) is not None]
+            curve.setData([x for x, _ in points], [y * scale for _, y in points])
         for title, figures, _unit in PLOTS:
+            if title == RETRIEVAL:  # shares: always the whole 0..1, so values compare
+                self.plots[title].setYRange(0, 1.04, padding=0)
+                continue
             # from 0, so a flat line reads as what it is, and never a zero-height range
-            top = max(
-                [r[f] * (100 if f == "over_max" else 1) for r in good for f in figures] or [0]
-            )
+            top = max([r[f] * (100 if f in PERCENT else 1) for r in good for f in figures] or [0])
             self.plots[title].setYRange(0, max(top, 1) * 1.08, padding=0)
-        param = self.param_combo.currentData() or ""
-        self.plots[BOTTOM].setLabel("bottom", param)
+        self._arrange()
         self._mark_current()
 
     def rows_by_value(self) -> dict[float, dict[str, Any]]:
@@ -321,9 +392,9 @@ class SweepPanel(QWidget):
         self.stop()
         self.number += 1
         self.rows = []
-        self._redraw()
         options = {k: v for k, v in self.model.options.items() if v is not None}
         entry = self.model.entry
+        questions, retriever, top_k = self.retrieval() if self.retrieval else ([], None, 5)
         plan = SweepPlan(
             self.model.entry_id,
             self.model.sync_text(),
@@ -332,11 +403,20 @@ class SweepPanel(QWidget):
             values,
             embedder=self.model.embedder if entry.uses_embedder else None,
             tokenizer=self.model.tokenizer if entry.uses_tokenizer else None,
+            questions=tuple(questions),
+            retriever=retriever,
+            top_k=top_k,
         )
         self.plan = plan
+        self._redraw()
         self.progress.setRange(0, len(values))
         self.progress.setValue(0)
-        self.message.setText(f"Chunking at {len(values)} values of {param}…")
+        asked = (
+            f", with the retrieval of {len(questions)} questions ({retriever}, top {top_k})"
+            if questions
+            else ""
+        )
+        self.message.setText(f"Chunking at {len(values)} values of {param}{asked}…")
         self.running = True
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
@@ -364,7 +444,19 @@ class SweepPanel(QWidget):
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         failed = [r for r in self.rows if r["error"]]
-        text = f"{len(self.rows)} values of {self.plan.param}. Click a point to use its value."
+        plan = self.plan
+        assert plan is not None
+        text = f"{len(self.rows)} values of {plan.param}. Click a point to use its value."
+        if plan.questions:
+            text += (
+                f" Retrieval: mean of {len(plan.questions)} questions ({plan.retriever}, "
+                f"top {plan.top_k})."
+            )
+        else:
+            text += " Add questions in Retrieval eval to plot recall, precision and IoU too."
+        unscored = next((r["retrieval_error"] for r in self.rows if r.get("retrieval_error")), "")
+        if unscored:
+            text += f" Retrieval not scored: {unscored[:120]}"
         if failed:
             first = failed[0]
             text += (

@@ -1,5 +1,9 @@
-"""The views around the editor and the results: chunk inspector, compare, sweep, the
+"""The views around the editor and the results: chunk inspector, compare, sweep, eval, the
 overview strip, B's editor side by side, and the keys that step through differences.
+
+Sweep and Eval are docks under the panels (their plots and tables want the width), opened
+from the View menu; the right panel keeps the tabs used all the time, so they fit at
+1280 px without scroll arrows.
 
 ``Views(window)`` builds them and wires them to the window's model and panels, so the
 main window stays a list of panels.
@@ -11,9 +15,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QMenu,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from chunkview.app.compare_panel import ComparePanel
+from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.inspector import ChunkInspector
 from chunkview.app.overview import OverviewStrip
 from chunkview.app.sweep_panel import SweepPanel
@@ -35,11 +47,26 @@ class Views(QObject):
         right.addWidget(self.inspector)
         right.setSizes([600, 220])
         self.right = right
-        # compare and sweep as tabs of the results
+        # compare as a tab of the results; sweep and eval as docks below the panels
         self.compare = ComparePanel(model)
-        self.sweep = SweepPanel(model, apply=window.params.set_value)
-        window.tabs.addTab(self.compare, "Compare")
-        window.tabs.addTab(self.sweep, "Sweep")
+        window.tabs.setTabToolTip(
+            window.tabs.addTab(self.compare, "Compare"),
+            "Boundaries kept, moved, added and removed against a pinned layout or a second "
+            "configuration",
+        )
+        self.eval_panel = EvalPanel(model)
+        self.eval_panel.show_position.connect(window.tabs.show_position)
+        # a sweep scores the Eval panel's questions too, when it has any
+        self.sweep = SweepPanel(
+            model, apply=window.params.set_value, retrieval=self.eval_panel.retrieval_setup
+        )
+        self.sweep_dock = self._dock(
+            self.sweep, "Sweep an option", "sweepDock", "S&weep an Option", "Ctrl+Shift+W"
+        )
+        self.eval_dock = self._dock(
+            self.eval_panel, "Retrieval eval", "evalDock", "Retrieval &Eval", "Ctrl+Shift+E"
+        )
+        window.tabifyDockWidget(self.sweep_dock, self.eval_dock)
         # the overview strip beside the editor, and B's editor between them
         self.overview = OverviewStrip(model, editor)
         row = QWidget()
@@ -68,19 +95,57 @@ class Views(QObject):
         window.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self._navigate_actions()
 
-    def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid() and current.row() != self.window.model.selected:
-            self.window.model.select_chunk(current.row())
+    def _dock(
+        self, panel: QWidget, title: str, name: str, action_text: str, shortcut: str
+    ) -> QDockWidget:
+        """``panel`` in a dock below the panels, hidden until its View menu entry (or its
+        shortcut) opens it; the window's saved state remembers where it was left."""
+        dock = QDockWidget(title, self.window)
+        dock.setObjectName(name)  # saveState / restoreState know it by this
+        dock.setWidget(panel)
+        self.window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        dock.hide()
+        action = dock.toggleViewAction()
+        action.setText(action_text)
+        action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(f"Show or hide the {title.lower()} panel")
+        view = self._menu("View")
+        if view is not None:
+            if not view.actions()[-1].isSeparator() and not isinstance(
+                view.actions()[-1].data(), str
+            ):
+                view.addSeparator()  # once, above the docks' entries
+            action.setData(name)
+            view.addAction(action)
+        else:
+            self.window.addAction(action)
+        return dock
 
-    def _navigate_actions(self) -> None:
-        """Next / previous difference in the Navigate menu (F8, Shift+F8)."""
+    def show_panel(self, panel: QWidget) -> None:
+        """Bring ``panel`` into view: its dock opened and raised, or its tab chosen."""
+        for dock in (self.sweep_dock, self.eval_dock):
+            if dock.widget() is panel:
+                dock.show()
+                dock.raise_()
+                return
+        self.window.tabs.setCurrentWidget(panel)
+
+    def _menu(self, title: str) -> QMenu | None:
         # QAction.menu() is typed QObject (a template in C++): keep the QMenus
         menus = [
             menu
             for action in self.window.menuBar().actions()
             if isinstance(menu := action.menu(), QMenu)
         ]
-        navigate = next((m for m in menus if m.title().replace("&", "") == "Navigate"), None)
+        return next((m for m in menus if m.title().replace("&", "") == title), None)
+
+    def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid() and current.row() != self.window.model.selected:
+            self.window.model.select_chunk(current.row())
+
+    def _navigate_actions(self) -> None:
+        """Next / previous difference in the Navigate menu (F8, Shift+F8)."""
+        navigate = self._menu("Navigate")
         self.next_difference = QAction("Next &Difference", self.window)
         self.next_difference.setShortcut(QKeySequence("F8"))
         self.next_difference.triggered.connect(lambda: self.step_difference(forward=True))

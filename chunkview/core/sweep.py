@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param
+
+if TYPE_CHECKING:
+    from chunkview.core.eval import Question
+    from chunkview.core.spans import Layout
 
 #: the figures of a row, with the words the plots and the CLI label them with
 FIGURES = {
@@ -25,6 +29,14 @@ FIGURES = {
     "over_max": "share of chunks over maxSize",
     "lost": "text lost (chars)",
     "warnings": "warnings",
+}
+
+#: the retrieval means a row carries when the sweep has questions (core/eval.py's Chroma
+#: definitions: the mean over the questions of recall, precision and IoU at top-k)
+RETRIEVAL_FIGURES = {
+    "recall": "mean recall",
+    "precision": "mean precision",
+    "iou": "mean IoU",
 }
 
 #: most values one sweep takes (each is a whole chunking run)
@@ -101,6 +113,21 @@ def failed_row(value: float, name: str, message: str) -> dict[str, Any]:
     return {"value": value, **dict.fromkeys(FIGURES), "error": {"name": name, "message": message}}
 
 
+def retrieval_means(
+    layout: Layout, questions: Sequence[Question], retriever: str | None, top_k: int
+) -> dict[str, Any]:
+    """The mean recall, precision and IoU of ``questions`` on ``layout`` (what
+    ``core.eval.evaluate`` reports), or ``retrieval_error`` in words when they cannot be
+    computed (a reference past the text's end, an embedder that is not installed)."""
+    from chunkview.core.eval import evaluate
+
+    try:
+        means = evaluate(layout, questions, retriever, top_k).means
+    except Exception as error:  # the chunking figures still stand
+        return {**dict.fromkeys(RETRIEVAL_FIGURES), "retrieval_error": str(error)}
+    return {name: means[name] for name in RETRIEVAL_FIGURES}
+
+
 def sweep_point(
     entry_id: str,
     document: Document,
@@ -109,10 +136,14 @@ def sweep_point(
     value: float,
     embedder: str | None = None,
     tokenizer: str | None = None,
+    questions: Sequence[Question] = (),
+    retriever: str | None = "bm25",
+    top_k: int = 5,
 ) -> dict[str, Any]:
     """One row: chunk ``document`` with ``options`` and ``param`` set to ``value`` (run in
     a chunking process), with the embedder and tokenizer the app shows (None: as
-    ``chunkview spans`` runs without them)."""
+    ``chunkview spans`` runs without them); with ``questions``, the retrieval means of
+    that layout too."""
     from chunkview.core import registry
     from chunkview.core.entry import RunContext
     from chunkview.core.spans import chunk_layout
@@ -121,7 +152,11 @@ def sweep_point(
     chosen = {k: v for k, v in {**options, param: value}.items() if v is not None}
     entry.check_options(chosen)
     ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
-    return summarize(value, chunk_layout(entry, document, chosen, ctx)[1].to_json())
+    layout = chunk_layout(entry, document, chosen, ctx)[1]
+    row = summarize(value, layout.to_json())
+    if questions:
+        row.update(retrieval_means(layout, questions, retriever, top_k))
+    return row
 
 
 @dataclass(frozen=True)
@@ -133,6 +168,10 @@ class SweepPlan:
     values: list[float]
     embedder: str | None = None
     tokenizer: str | None = None
+    #: with questions, each row carries their retrieval means (RETRIEVAL_FIGURES)
+    questions: tuple[Question, ...] = ()
+    retriever: str | None = "bm25"
+    top_k: int = 5
 
     def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
         return [
@@ -146,6 +185,9 @@ class SweepPlan:
                     value,
                     self.embedder,
                     self.tokenizer,
+                    self.questions,
+                    self.retriever,
+                    self.top_k,
                 ),
             )
             for value in self.values
