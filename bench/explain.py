@@ -5,6 +5,7 @@ Run: python bench/explain.py [--quick] [--json]
 
 from __future__ import annotations
 
+import html
 import json
 import sys
 
@@ -26,12 +27,52 @@ CASES = [
     ("mastra.chunk", {"strategy": "sentence", "maxSize": 1000}, 300_000),
     ("semantic-chunking.chunkit", {}, 100_000),
     ("semantic-chunking.cramit", {}, 300_000),
+    ("mastra.chunk", {"strategy": "semantic-markdown", "joinThreshold": 300}, 300_000),
+    ("mastra.chunk", {"strategy": "html", "headers": [["h1", "h1"], ["h2", "h2"]]}, 300_000),
+    ("mastra.chunk", {"strategy": "json", "maxSize": 1000}, 300_000),
 ]
+
+
+def as_html(markdown: str) -> str:
+    """The corpus text as a page: its headings as <h1>/<h2>, its paragraphs as <p>."""
+    out = ["<html><body>"]
+    for block in markdown.split("\n\n"):
+        block = block.strip()
+        if block.startswith("#"):
+            level = min(len(block) - len(block.lstrip("#")), 2)
+            out.append(f"<h{level}>{html.escape(block.lstrip('#').strip())}</h{level}>")
+        elif block:
+            out.append(f"<p>{html.escape(block)}</p>")
+    return "\n".join([*out, "</body></html>"])
+
+
+def as_json(markdown: str) -> str:
+    """The corpus text as nested JSON: sections with a title, paragraphs and counts."""
+    sections, current = [], {"title": "", "paragraphs": [], "words": 0}
+    for block in markdown.split("\n\n"):
+        if block.lstrip().startswith("#"):
+            sections.append(current)
+            current = {"title": block.strip("# \n"), "paragraphs": [], "words": 0}
+        elif block.strip():
+            current["paragraphs"].append(block.strip())
+            current["words"] += len(block.split())
+    sections.append(current)
+    return json.dumps({"name": "corpus", "sections": sections, "count": len(sections)})
+
+
+def document_for(options: dict, size: int) -> Document:
+    text = corpus_text(size)
+    strategy = options.get("strategy")
+    if strategy == "html":
+        return Document(as_html(text), kind="html")
+    if strategy == "json":
+        return Document(as_json(text), kind="json")
+    return Document(text, kind="markdown")
 
 
 def measure(entry_id: str, options: dict, size: int, repeat: int) -> dict:
     entry = registry.get(entry_id)
-    document = Document(corpus_text(size), kind="markdown")
+    document = document_for(options, size)
 
     def run(explain: bool) -> int:
         ctx = RunContext(embedder="hash64", explain=[] if explain else None)

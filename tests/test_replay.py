@@ -56,10 +56,10 @@ def test_smartchunk_a_paragraph_that_fits_has_one_step_and_a_merge_shows_what_jo
     spans = chunked("smartchunk", SMART, {"maxSize": 40, "minSize": 10})
     assert steps(spans, 1, SMART) == [
         (
-            "gathered",
+            "cut",
             "Tiny.\n\n",
-            "first gathered: a paragraph of 7 bytes ≤ maxSize 40, a chunk of its own at the "
-            "first level",
+            "new paragraph: at the first level every paragraph that fits is a chunk of its own "
+            "(7 bytes ≤ maxSize 40)",
         )
     ]
     last = cascade_stages(spans, len(spans) - 1)
