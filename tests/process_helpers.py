@@ -9,3 +9,19 @@ def break_semantic_chunker() -> None:
         raise ZeroDivisionError("a bug in a port")
 
     registry.get("agentos.SemanticChunker").run = broken
+
+
+def slow_semantic_chunker(seconds: float) -> None:
+    """Make every SemanticChunker run take ``seconds`` longer, in this process only."""
+    import time
+
+    from chunkview.core import registry
+
+    entry = registry.get("agentos.SemanticChunker")
+    run = entry.run
+
+    def slow(*args, **kwargs):
+        time.sleep(seconds)
+        return run(*args, **kwargs)
+
+    entry.run = slow

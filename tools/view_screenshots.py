@@ -11,7 +11,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from chunkview.app import theme
@@ -58,13 +58,29 @@ def compare(win: MainWindow) -> None:
     pump(0.5)
 
 
+#: questions on the acorn README for the sweep's retrieval plot: (question, answer text)
+QUESTIONS = (
+    ("Which ECMAScript version does acorn parse?", "**ecmaVersion**: Indicates the ECMAScript"),
+    ("What does sourceType set?", "**sourceType**: Indicate the mode the code should be parsed"),
+    ("How do I get line and column locations?", "**locations**: When `true`, each node has"),
+    ("Can reserved words be used?", "**allowReserved**: If `false`, using a reserved word"),
+    ("How are comments reported?", "**onComment**: If a function is passed for this option"),
+)
+
+
 def sweep(win: MainWindow) -> None:
+    from chunkview.core.eval import Question, Reference
+
     win.select_entry("agentos.SemanticChunker", {"targetSize": 500, "maxSize": 1200})
     win.open_path(CORPUS)
     wait(lambda: settled(win))
+    text = win.document.text
+    win.views.eval_panel.set_questions(
+        [Question(q, (Reference(a, text.index(a), text.index(a) + len(a)),)) for q, a in QUESTIONS]
+    )
     panel = win.views.sweep
-    win.tabs.setCurrentWidget(panel)
-    win.views.right.setSizes([900, 0])
+    win.views.show_panel(panel)
+    win.resizeDocks([win.views.sweep_dock], [560], Qt.Orientation.Vertical)
     panel.param_combo.setCurrentIndex(panel.param_combo.findData("targetSize"))
     panel.values_edit.setText("100:1500:50")
     panel.start()

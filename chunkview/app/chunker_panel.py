@@ -202,6 +202,8 @@ class ChunkerPanel(QWidget):
         text += f"<br>{escape(failure.message)}"
         if failure.position is not None:
             text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
+        if failure.name == "Stopped":
+            text += "<br><small>Edit › Preferences sets the time and memory budgets.</small>"
         if failure.kept_layout:
             text += "<br><small>The chunks shown are from the last good run.</small>"
         else:

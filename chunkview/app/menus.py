@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from chunkview import __version__
 from chunkview.app import export
 from chunkview.app.files import SAMPLES
+from chunkview.app.preferences import PreferencesDialog
 from chunkview.core.chunkers import PORTED
 from chunkview.core.document import load_document
 
@@ -111,6 +112,14 @@ class Menus:
             edit, "Copy as &Code", window.chunker.copy_code, "Ctrl+Shift+C"
         )
         self.copy_chunk = self._action(edit, "Copy C&hunk", self.copy_selected_chunk, "Ctrl+Alt+C")
+        edit.addSeparator()
+        self.preferences_dialog: PreferencesDialog | None = None
+        self.preferences = self._action(
+            edit, "P&references…", self.show_preferences, Key.Preferences
+        )
+        self.preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
+        if self.preferences.shortcut().isEmpty():  # platforms without a standard key
+            self.preferences.setShortcut(QKeySequence("Ctrl+,"))
 
         navigate = bar.addMenu("&Navigate")
         self.next_chunk = self._action(
@@ -236,6 +245,20 @@ class Menus:
         QGuiApplication.clipboard().setText(text)
         window.statusBar().showMessage(f"Copied chunk #{index} ({len(text):,} chars)", 5000)
         return text
+
+    def show_preferences(self) -> PreferencesDialog:
+        """The budgets of a chunking job (time, memory), applied to the next job."""
+        if self.preferences_dialog is None:
+            window = self.window
+            self.preferences_dialog = PreferencesDialog(window, window.settings, window.worker)
+            self.preferences_dialog.applied.connect(
+                lambda seconds, memory: window.statusBar().showMessage(
+                    f"Chunking budgets: {seconds:g} s and {memory / 2**30:.2f} GB per job", 8000
+                )
+            )
+        self.preferences_dialog.load()
+        self.preferences_dialog.open()
+        return self.preferences_dialog
 
     # ----- Navigate -------------------------------------------------------------------
     def _cursor_point(self) -> int:

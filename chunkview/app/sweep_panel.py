@@ -36,7 +36,8 @@ from chunkview.core.sweep import SweepPlan, numeric_params, parse_values, pool_r
 PLOTS = (
     ("chunks", ("chunks",), ""),
     ("size", ("median", "p95"), "chars"),
-    ("retrieval (mean of the questions)", ("recall", "precision", "iou"), ""),
+    ("recall (mean of the questions)", ("recall",), ""),
+    ("precision · IoU (mean)", ("precision", "iou"), ""),
     ("over maxSize", ("over_max",), "%"),
     ("text lost", ("lost",), "chars"),
     ("warnings", ("warnings",), ""),
@@ -55,20 +56,21 @@ CURVE_COLOURS = {
 CURVE_NAMES = {
     "median": "median",
     "p95": "95th percentile",
-    "recall": "recall",
     "precision": "precision",
     "iou": "IoU",
 }
 #: where two figures can coincide (precision is IoU at full recall), both still show
 CURVE_SYMBOLS = {"precision": "s", "iou": "t"}
 DASHED = {"iou"}
-#: the plot drawn only when the sweep has questions
-RETRIEVAL = PLOTS[2][0]
-#: the figures drawn 0..1 (shares), and those shown as percentages
-SHARES = {"recall", "precision", "iou"}
+#: the plots drawn only when the sweep has questions: recall on its own, as precision and
+#: IoU are small beside it when the answers are short and the chunks long
+RETRIEVAL = (PLOTS[2][0], PLOTS[3][0])
+#: recall is drawn over the whole 0..1; the figures shown as percentages
+WHOLE_SHARE = PLOTS[2][0]
 PERCENT = {"over_max"}
-#: narrowest width of a column of plots in the grid
-COLUMN_WIDTH = 380
+#: narrowest width of a column of plots in the grid, and lowest height of a row
+COLUMN_WIDTH = 330
+ROW_HEIGHT = 150
 #: what the sweep's questions come from: () -> (questions, retriever, top k)
 RetrievalSource = Callable[[], tuple[list[Question], str | None, int]]
 
@@ -227,7 +229,7 @@ class SweepPanel(QWidget):
     def shown_plots(self) -> list[str]:
         """The plots on view: the retrieval one only for a sweep with questions."""
         with_retrieval = self.plan is not None and bool(self.plan.questions)
-        return [t for t, _f, _u in PLOTS if t != RETRIEVAL or with_retrieval]
+        return [t for t, _f, _u in PLOTS if t not in RETRIEVAL or with_retrieval]
 
     def shown_markers(self) -> list[pg.InfiniteLine]:
         """The current-value lines of the plots on view."""
@@ -238,7 +240,11 @@ class SweepPanel(QWidget):
         """One column when narrow, a grid when wide (a dock under the panels); the value
         axis is labelled under the last plot of each column."""
         shown = self.shown_plots()
-        columns = max(1, min(3, self.plots_widget.width() // COLUMN_WIDTH, len(shown)))
+        # as many columns as the width takes, but no more than the height needs
+        columns = max(1, min(self.plots_widget.width() // COLUMN_WIDTH, len(shown)))
+        rows_fit = max(1, self.plots_widget.height() // ROW_HEIGHT)
+        while columns > 1 and -(-len(shown) // (columns - 1)) <= rows_fit:
+            columns -= 1
         param = (self.param_combo.currentData() or "") if hasattr(self, "param_combo") else ""
         if (columns, shown, param) == self._arranged:
             return
@@ -300,12 +306,21 @@ class SweepPanel(QWidget):
             points = [(r["value"], r[figure]) for r in good if r.get(figure) is not None]
             curve.setData([x for x, _ in points], [y * scale for _, y in points])
         for title, figures, _unit in PLOTS:
-            if title == RETRIEVAL:  # shares: always the whole 0..1, so values compare
+            if title == WHOLE_SHARE:  # a share: the whole 0..1, so values compare
                 self.plots[title].setYRange(0, 1.04, padding=0)
                 continue
             # from 0, so a flat line reads as what it is, and never a zero-height range
-            top = max([r[f] * (100 if f in PERCENT else 1) for r in good for f in figures] or [0])
-            self.plots[title].setYRange(0, max(top, 1) * 1.08, padding=0)
+            top = max(
+                [
+                    r[f] * (100 if f in PERCENT else 1)
+                    for r in good
+                    for f in figures
+                    if r.get(f) is not None
+                ]
+                or [0]
+            )
+            least = 0.01 if title in RETRIEVAL else 1  # shares below 1
+            self.plots[title].setYRange(0, max(top, least) * 1.08, padding=0)
         self._arrange()
         self._mark_current()
 

@@ -1,0 +1,85 @@
+"""Edit › Preferences: the chunking budgets, on the real window, worker and process."""
+
+from __future__ import annotations
+
+import time
+
+from conftest import settle
+from process_helpers import slow_semantic_chunker
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QDialogButtonBox
+
+from chunkview.app.main_window import MainWindow
+from chunkview.core.document import Document
+from chunkview.core.service import DEFAULT_TIMEOUT, default_max_memory
+
+GB = 2**30
+
+
+def test_preferences_show_the_defaults_and_reset_to_them(qtbot, window, tmp_path):
+    menus = window.menus
+    assert menus.preferences in window.menus.menus[1].actions()  # Edit
+    assert not menus.preferences.shortcut().isEmpty()
+    window.settings.setValue("chunking/timeout", 3.5)
+    window.settings.setValue("chunking/maxMemory", "768M")
+    dialog = menus.show_preferences()
+    assert dialog.isVisible()
+    assert dialog.timeout.value() == 3.5 and dialog.timeout.suffix() == " s"
+    assert dialog.memory.value() == 0.75 and dialog.memory.suffix() == " GB"
+    assert dialog.timeout.minimum() > 0 and dialog.timeout.maximum() >= 600
+    assert dialog.memory.maximum() * GB >= default_max_memory()
+    dialog.grab().save(str(tmp_path / "preferences.png"))
+    dialog.reset_button.click()
+    assert dialog.timeout.value() == DEFAULT_TIMEOUT
+    assert abs(dialog.memory.value() - default_max_memory() / GB) < 0.01
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert not dialog.isVisible()
+    # defaults are not stored: they keep following the machine
+    assert window.settings.value("chunking/timeout") is None
+    assert window.settings.value("chunking/maxMemory") is None
+    assert window.worker.service.timeout == DEFAULT_TIMEOUT
+    assert window.worker.service.max_memory == default_max_memory()
+
+
+def test_cancel_changes_nothing(qtbot, window):
+    dialog = window.menus.show_preferences()
+    dialog.timeout.setValue(0.5)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+    assert window.worker.service.timeout == DEFAULT_TIMEOUT
+    assert window.settings.value("chunking/timeout") is None
+
+
+def test_a_lowered_timeout_stops_a_slow_job_at_once_and_is_remembered(qtbot, window, tmp_path):
+    window.set_document(Document("# Notes\n\nSome text to chunk.\n", None, "markdown"))
+    settle(qtbot, window)
+    good = window.result
+    # every run now takes two seconds more: within the default budget of ten
+    window.worker.call_in_process(slow_semantic_chunker, 2.0)
+    dialog = window.menus.show_preferences()
+    dialog.timeout.setValue(0.5)
+    dialog.memory.setValue(1.5)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.worker.service.timeout == 0.5
+    assert window.worker.service.max_memory == int(1.5 * GB)
+    asked = time.monotonic()
+    window.params.set_value("targetSize", 321)
+    qtbot.waitUntil(lambda: window.error_label.isVisible(), timeout=10000)
+    assert time.monotonic() - asked < 1.9  # stopped by the new budget, not the slow run's end
+    message = window.error_label.text()
+    assert "Chunking stopped" in message
+    assert "did not finish within the 0.5 s budget" in message, message
+    assert "Edit › Preferences" in message
+    assert window.result is good  # the last good layout stays
+    window.chunker.grab().save(str(tmp_path / "stopped.png"))
+    # remembered: the next launch runs under the same budgets
+    assert float(window.settings.value("chunking/timeout")) == 0.5
+    assert window.settings.value("chunking/maxMemory") == "1536M"
+    window.settings.sync()
+    again = MainWindow(QSettings(window.settings.fileName(), QSettings.Format.IniFormat))
+    qtbot.addWidget(again)
+    try:
+        assert again.worker.service.timeout == 0.5
+        assert again.worker.service.max_memory == int(1.5 * GB)
+    finally:
+        again.views.shutdown()
+        again.worker.stop()
