@@ -65,3 +65,25 @@ def test_options_of_the_wrong_type_are_refused_with_the_name():
         _chunks("text", {"targetSize": "abc"})
     assert info.value.name == "OptionError"
     assert "targetSize" in info.value.message
+
+
+def test_line_pass_by_jumps_equals_the_pass_event_by_event():
+    # a whole targetSize jumps to the lines that change the state; the event-by-event
+    # pass (kept for the other sizes) is the reference
+    import random
+
+    from chunkview.core.chunkers.agentos import semantic_chunker as sc
+
+    atoms = ["word", "a b", " ", "\n", "\n\n", "\t", "\r", "\u2028", "\u3000", "```", " ```"]
+    atoms += ["````", "x```", "# H", "#", "######", "####### h", "#x", "## ", "\n#", "."]
+    rng = random.Random(11)
+    for _ in range(400):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 60)))
+        for target in (-5, 0, 1, 3, 7, 20, 100):
+            for fences, headings in ((True, True), (False, True), (True, False)):
+                config = sc.Config(
+                    target_size=target, preserve_code_blocks=fences, respect_headings=headings
+                )
+                jumps = sc._line_pass_jumps(text, config)
+                events = sc._line_pass_events(text, config)
+                assert [vars(s) for s in jumps] == [vars(s) for s in events], repr(text)

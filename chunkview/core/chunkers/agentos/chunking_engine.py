@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any, NamedTuple
+from typing import Any
 
 import regex
 
@@ -41,11 +41,12 @@ from chunkview.core.text.js import (
 STRATEGIES = ("fixed", "semantic", "hierarchical", "layout")
 _SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
 _LINE_END = "\n\r\u2028\u2029"
-# JS /^(#{1,6})\s+(.+)$/gm: ^ and $ at any line terminator, `.` stops at them. Matched
-# in "\n" + text; the literal first "#" lets the engine skip to each "#", and the
-# lookbehind puts a line terminator before it (group 1 holds the hashes after the first).
+# JS /^(#{1,6})\s+(.+)$/gm: ^ and $ at any line terminator, `.` stops at them. The
+# literal first "#" lets the engine skip to each "#", and the lookbehind puts the start
+# or a line terminator before it. Groups: the hashes after the first, the white space,
+# the heading (all three, so that split gives every piece of the text).
 _HEADING_RE = re.compile(
-    f"#(?<=[{_LINE_END}]#)(#{{0,5}})[{W_CLASS}]+([^{_LINE_END}]+)(?![^{_LINE_END}])"
+    f"#(?<![^{_LINE_END}]#)(#{{0,5}})([{W_CLASS}]+)([^{_LINE_END}]+)(?![^{_LINE_END}])"
 )
 SIMILARITY_THRESHOLD = 0.3
 # the LF before a line that opens a code block or a table
@@ -394,57 +395,62 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
             windows.emit({"content": windows.text(text)})
 
 
-class _Heading(NamedTuple):
-    level: int
-    text: str
-    start: int
-    end: int
-
-
 def _hierarchical(units: str, windows: _Windows) -> None:
-    matches = [
-        _Heading(len(m.group(1)) + 1, m.group(2), m.start() - 1, m.end(2) - 1)
-        for m in _HEADING_RE.finditer("\n" + units)
-    ]
-    sections: list[tuple[str | None, int, str, int, list[str]]] = []
-    if not matches:
-        sections.append((None, 0, units, 0, []))
-    else:
-        preamble = trim(units[: matches[0].start])
-        if preamble:
-            sections.append((None, 0, preamble, units.find(preamble), []))
-        stack: list[tuple[int, str]] = []
-        for i, match in enumerate(matches):
-            level, title = match.level, trim(match.text)
-            stop = matches[i + 1].start if i + 1 < len(matches) else len(units)
-            raw_body = units[match.end : stop]
-            body = trim(raw_body)
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            ancestors = [text for _, text in stack]
-            stack.append((level, title))
-            body_at = match.end + len(raw_body) - len(raw_body.lstrip(W_CHARS))
-            sections.append((title, level, body, body_at, ancestors))
-    for heading, level, body, body_at, ancestors in sections:
-        if body == "" and heading is None:
-            continue
-        meta: dict[str, Any] = {}
-        if heading is not None:
-            meta["headingLevel"] = level
-            if ancestors:
-                meta["ancestorHeadings"] = [windows.text(a) for a in ancestors]
-        extra = {"heading": windows.text(heading)} if heading is not None else {}
-        if windows.notes is not None:
-            why.section(windows, heading, level, body, ancestors)
-        if body == "":
-            windows.emit({"content": windows.text(heading or ""), **extra, "metadata": meta})
-        elif len(body) <= windows.size:
-            chunk: dict[str, Any] = {"content": windows.text(body), **extra}
-            if meta:
-                chunk["metadata"] = meta
-            windows.emit(chunk)
+    """Sections in one pass over the pieces ``split`` gives: the text before the first
+    heading, then for each heading its hashes, white space, text and the body after it."""
+    pieces = _HEADING_RE.split(units)
+    text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
+    starts: list[int] = []  # unit offsets of the pieces, once a split needs an origin
+
+    def origin(piece: int, raw: str, body: str) -> int:
+        if not starts:
+            starts.extend(accumulate(map(len, pieces), initial=0))
+        # each heading's first "#" is in no piece; the body starts after its white space
+        return starts[piece] + piece // 4 + raw.find(body[0])
+
+    if len(pieces) == 1:  # no headings: the content untrimmed, as one section
+        if units:
+            if notes is not None:
+                why.section(windows, None, 0, units, [])
+            if len(units) <= size:
+                chunks.append({"content": text(units), "index": len(chunks)})
+            else:
+                windows.split(units, 0, base={}, extra={})
+        return
+    preamble = trim(pieces[0])
+    if preamble:
+        if notes is not None:
+            why.section(windows, None, 0, preamble, [])
+        if len(preamble) <= size:
+            chunks.append({"content": text(preamble), "index": len(chunks)})
         else:
-            windows.split(body, body_at, base=meta, extra=extra)
+            windows.split(preamble, origin(0, pieces[0], preamble), base={}, extra={})
+    levels: list[int] = []
+    titles: list[str] = []  # the open headings, outermost first
+    for at in range(1, len(pieces), 4):
+        level, title, raw = len(pieces[at]) + 1, trim(pieces[at + 2]), pieces[at + 3]
+        body = trim(raw)
+        while levels and levels[-1] >= level:
+            levels.pop()
+            titles.pop()
+        meta: dict[str, Any] = {"headingLevel": level}
+        if titles:
+            meta["ancestorHeadings"] = titles[:] if text is str else [text(a) for a in titles]
+        if notes is not None:
+            why.section(windows, title, level, body, titles[:])
+        levels.append(level)
+        titles.append(title)
+        heading = text(title)
+        if body == "":
+            chunks.append(
+                {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
+            )
+        elif len(body) <= size:
+            chunks.append(
+                {"content": text(body), "heading": heading, "metadata": meta, "index": len(chunks)}
+            )
+        else:
+            windows.split(body, origin(at + 3, raw, body), base=meta, extra={"heading": heading})
 
 
 def _line_end(units: str, start: int) -> int:

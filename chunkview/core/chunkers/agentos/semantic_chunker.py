@@ -18,6 +18,8 @@ from chunkview.core.errors import ChunkerError, OptionError
 from chunkview.core.locate import locate
 from chunkview.core.spans import Span
 from chunkview.core.text.js import (
+    NON_W_RE,
+    W_CHARS,
     W_CLASS,
     char_at,
     from_units,
@@ -133,8 +135,109 @@ def _event_re(fences: bool, headings: bool) -> re.Pattern[str]:
     return re.compile("\n(?:" + "|".join(kinds) + ")[^\n]*")
 
 
+# where a line opens like a fence or a heading (matched at its start), a blank line (the
+# LF before it), a heading (the LF before it: "\n#" lets the engine skip ahead)
+_FENCE_AT_RE = re.compile(f"[{_W_NO_LF}]*```")
+_HEADING_AT_RE = re.compile(f"#{{1,6}}[{_W_NO_LF}]")
+_HEADING_LINE_RE = re.compile(f"\n#{{1,6}}[{_W_NO_LF}]")
+_BLANK_LINE_RE = re.compile(f"\n[{_W_NO_LF}]*(?=\n|\\Z)")
+
+
 def line_pass(text: str, config: Config) -> list[Segment]:
-    """Step 1: fences, headings and blank lines cut the text into structural segments.
+    """Step 1: fences, headings and blank lines cut the text into structural segments."""
+    if type(config.target_size) is int:
+        return _line_pass_jumps(text, config)
+    return _line_pass_events(text, config)
+
+
+def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
+    """The line pass going from one line that changes its state to the next, for a whole
+    targetSize: the next fence, the next heading, and the first blank line that ends G,
+    which is the first at or past start + targetSize with a non-blank line before it since
+    G began (every other blank line only joins G). G always ends where the line that ends
+    it starts, so G and a code block are slices of ``text + "\n"`` again."""
+    n = len(text)
+    none = n + 2  # past every line start
+    target = config.target_size
+    segments: list[Segment] = []
+
+    def piece(begin: int, end: int, boundary: str) -> None:
+        segments.append(
+            Segment(text[begin:end] if end <= n else text[begin:] + "\n", begin, boundary)
+        )
+
+    def after(line: int) -> int:  # where the next line starts
+        end = text.find("\n", line)
+        return (n if end < 0 else end) + 1
+
+    def next_fence(cursor: int) -> int:
+        if not config.preserve_code_blocks:
+            return none
+        at = cursor
+        while True:
+            tick = text.find("```", at)
+            if tick < 0:
+                return none
+            line = text.rfind("\n", 0, tick) + 1
+            if _FENCE_AT_RE.match(text, line):
+                return line
+            at = after(tick)
+
+    def next_heading(cursor: int) -> int:
+        if not config.respect_headings:
+            return none
+        if cursor == 0 and _HEADING_AT_RE.match(text):
+            return 0
+        found = _HEADING_LINE_RE.search(text, max(cursor - 1, 0))
+        return found.start() + 1 if found else none
+
+    start, nonblank, boundary, cursor = 0, False, "paragraph", 0
+    fence, heading = next_fence(0), next_heading(0)
+    while True:
+        event = min(fence, heading)
+        stop = event if event < none else n
+        lowest = max(cursor, start + target)
+        if not nonblank:  # a blank line ends G only after a non-blank line
+            first = NON_W_RE.search(text, cursor, stop)
+            lowest = max(lowest, first.start() + 1) if first else none
+        if lowest < event and lowest <= n:
+            blank = _BLANK_LINE_RE.search(text, lowest - 1, event - 1 if event < none else n)
+            if blank:
+                line = blank.start() + 1
+                piece(start, line, boundary)
+                start = cursor = after(line)
+                nonblank, boundary = False, "paragraph"
+                continue
+        if event == none:
+            break
+        nonblank = nonblank or NON_W_RE.search(text, cursor, event) is not None
+        if event == heading:
+            if nonblank:
+                piece(start, heading, boundary)
+            start, nonblank, boundary, cursor = heading, True, "heading", after(heading)
+            heading = next_heading(cursor)
+            continue
+        if nonblank:
+            piece(start, fence, boundary)  # G is kept: an unclosed fence emits it again
+        closing = next_fence(after(fence))
+        if closing == none:
+            segments.append(Segment(text[fence:] + "\n", fence, "code-block"))
+            if nonblank:
+                piece(start, fence, boundary)
+            return segments
+        cursor = after(closing)
+        segments.append(Segment(text[fence : cursor - 1], fence, "code-block"))
+        start, nonblank, boundary = cursor, False, "paragraph"
+        fence = next_fence(cursor)
+        if heading < cursor:
+            heading = next_heading(cursor)
+    if nonblank or NON_W_RE.search(text, cursor) is not None:
+        piece(start, n + 1, boundary)
+    return segments
+
+
+def _line_pass_events(text: str, config: Config) -> list[Segment]:
+    """The line pass for any targetSize, event by event.
 
     Every line joins its buffer with an LF, so the gathered text G and a code block are
     always slices of ``text + "\n"``: the pass tracks slice bounds, not strings, and visits
@@ -305,19 +408,22 @@ def _check_backward_split(text: str, base: int, config: Config) -> None:
 
 
 def merge_small(segments: list[Segment], min_size: Any, notes: list | None = None) -> list[Segment]:
-    """Step 3: a small non-heading, non-code segment joins the one before it."""
+    """Step 3: a small non-heading, non-code segment joins the one before it.
+
+    Without notes the segments are merged in place: nothing reads them afterwards (the
+    reasons do, so then the merged ones are copies)."""
     if len(segments) < 2:
         return [Segment(s.text, s.offset, s.boundary) for s in segments]
     merged: list[Segment] = []
+    whole = ("heading", "code-block")
     for segment in segments:
-        if (
-            merged
-            and len(trim(segment.text)) < min_size
-            and segment.boundary not in ("heading", "code-block")
-        ):
+        if merged and segment.boundary not in whole and len(segment.text.strip(W_CHARS)) < min_size:
             if notes is not None:
                 notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
-            merged[-1].text = merged[-1].text + "\n\n" + segment.text
+            last = merged[-1]
+            last.text = last.text + "\n\n" + segment.text
+        elif notes is None:
+            merged.append(segment)
         else:
             merged.append(Segment(segment.text, segment.offset, segment.boundary))
     return merged
@@ -331,16 +437,23 @@ def with_overlap(
     ``astral`` says whether the text had characters outside the BMP at all; without them
     the unit strings are the Python strings and need no conversion back."""
     chunks = []
-    as_text = from_units if astral else str
+    prefixed = overlap > 0  # NaN: no prefix
+    whole = type(overlap) is int
+    previous = ""
     for index, segment in enumerate(segments):
-        prefix = ""
-        if index > 0 and overlap > 0:
-            prefix = overlap_prefix(segments[index - 1].text, overlap)
+        text, offset = segment.text, segment.offset
+        if index and prefixed:
+            own = text
+            text = (previous[-overlap:] if whole else js_slice(previous, -overlap)) + text
+            previous = own
+        else:
+            previous = text
+        end = offset + len(segment.text)
         chunk = {
-            "text": as_text(prefix + segment.text),
+            "text": from_units(text) if astral else text,
             "index": index,
-            "startOffset": segment.offset,
-            "endOffset": _offset(segment.offset + len(segment.text)),
+            "startOffset": offset,
+            "endOffset": end if type(end) is int else _offset(end),
             "boundaryType": segment.boundary,
         }
         if metadata is not None:  # undefined in JS: JSON has no key
