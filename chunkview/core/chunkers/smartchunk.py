@@ -26,6 +26,8 @@ library's README; where it leaves a choice open, the choice is:
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,23 +54,28 @@ class Piece:
 
 
 class _Bytes:
-    """UTF-8 byte offsets of code points, by a prefix sum."""
+    """UTF-8 byte offsets of code points, by a prefix sum (numpy), read back through an
+    ``array`` of the same numbers: indexing it gives a Python int at once, where a numpy
+    element costs a scalar object and a conversion (most of the cascade's time)."""
 
     def __init__(self, text: str) -> None:
         points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        widths = np.where(
-            points < 0x80, 1, np.where(points < 0x800, 2, np.where(points < 0x10000, 3, 4))
-        )
-        self.prefix = np.concatenate(([0], np.cumsum(widths, dtype=np.int64)))
+        widths = (points >= 0x80).astype(np.uint8)  # 1 byte, +1 from U+0080, U+0800, U+10000
+        widths += points >= 0x800
+        widths += points >= 0x10000
+        widths += 1
+        prefix = np.concatenate(([0], np.cumsum(widths, dtype=np.int64)))
+        self.prefix = array("q")
+        self.prefix.frombytes(prefix.tobytes())
 
     def size(self, start: int, end: int) -> int:
-        return int(self.prefix[end] - self.prefix[start])
+        return self.prefix[end] - self.prefix[start]
 
     def offset(self, point: int) -> int:
-        return int(self.prefix[point])
+        return self.prefix[point]
 
     def point(self, byte_offset: int) -> int:
-        return int(np.searchsorted(self.prefix, byte_offset))
+        return bisect_left(self.prefix, byte_offset)
 
 
 def _units(text: str, start: int, end: int, strategy: str, locale: str) -> list[tuple[int, int]]:
@@ -448,7 +455,12 @@ class SmartchunkEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        return self.chunk(document, options, ctx).native
+        """The library's result alone (``chunk`` places the spans too)."""
+        pieces, byte_map = smartchunk_pieces(document.text, options, ctx)
+        return [
+            {"offset": byte_map.offset(p.start), "length": byte_map.size(p.start, p.end)}
+            for p in pieces
+        ]
 
     def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
         """The native result and its spans, each kind the cascade level that cut it
