@@ -54,9 +54,10 @@ class Piece:
 
 
 class _Bytes:
-    """UTF-8 byte offsets of code points, by a prefix sum (numpy), read back through an
-    ``array`` of the same numbers: indexing it gives a Python int at once, where a numpy
-    element costs a scalar object and a conversion (most of the cascade's time)."""
+    """UTF-8 byte offsets of code points, by a prefix sum: ``prefix`` (numpy, for reading
+    many at once) and ``offsets``, an ``array`` of the same numbers for reading one at a
+    time: indexing it gives a Python int at once, where a numpy element costs a scalar
+    object and a conversion (that was most of the cascade's time)."""
 
     def __init__(self, text: str) -> None:
         points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
@@ -64,18 +65,18 @@ class _Bytes:
         widths += points >= 0x800
         widths += points >= 0x10000
         widths += 1
-        prefix = np.concatenate(([0], np.cumsum(widths, dtype=np.int64)))
-        self.prefix = array("q")
-        self.prefix.frombytes(prefix.tobytes())
+        self.prefix = np.concatenate(([0], np.cumsum(widths, dtype=np.int64)))
+        self.offsets = array("q")
+        self.offsets.frombytes(self.prefix.tobytes())
 
     def size(self, start: int, end: int) -> int:
-        return self.prefix[end] - self.prefix[start]
+        return self.offsets[end] - self.offsets[start]
 
     def offset(self, point: int) -> int:
-        return self.prefix[point]
+        return self.offsets[point]
 
     def point(self, byte_offset: int) -> int:
-        return bisect_left(self.prefix, byte_offset)
+        return bisect_left(self.offsets, byte_offset)
 
 
 def _units(text: str, start: int, end: int, strategy: str, locale: str) -> list[tuple[int, int]]:
