@@ -849,6 +849,11 @@ def test_mastra_semantic_markdown_headers_merges_and_sections_kept():
     spans = explained(MASTRA, text, options)
     found = reasons(spans)
     assert found[0] == ("start", "the text before the first header")
+    into_start = explained(MASTRA, text, {**options, "joinThreshold": 40})
+    assert reasons(into_start)[0][1].endswith(
+        "; merged: “# Alpha” joined the text before the first header, 4 + 17 = 21 tokens < "
+        "joinThreshold 40"
+    )
     assert found[1] == (
         "header",
         "the header “# Alpha” (level 1) starts a section; not merged into the section before: "

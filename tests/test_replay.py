@@ -2,6 +2,7 @@
 and overlapped, with the ranges of the text and the rule's numbers, read from what the run
 recorded (no Qt)."""
 
+from chunkview import api
 from chunkview.core import registry
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
@@ -144,3 +145,37 @@ def test_no_reason_no_steps_and_combine_keeps_stages():
     stage = Stage("gathered", 0, 5, "first gathered")
     joined = combine([Reason(0, "start", "the start"), Reason(0, "", "", (stage,))])
     assert joined == Reason(0, "start", "the start", (stage,))
+
+
+def test_spans_explain_json_carries_the_recorded_stages():
+    layout = api.spans("smartchunk", SMART, {"maxSize": 40, "minSize": 10}, explain=True)
+    span = layout.to_json()["spans"][3]
+    assert [s["stage"] for s in span["reason"]["stages"]] == ["gathered", "split"]
+    split = span["reason"]["stages"][1]
+    assert SMART[split["start"] : split["end"]] == "word6 word7 word8 word9 word10 "
+    assert "focus" not in split
+
+
+def test_semantic_markdown_section_gathered_then_sections_merged():
+    text = (
+        "Intro text here.\n\n# Alpha\nalpha body one two three.\n\n## Beta\nbeta body.\n\n"
+        "### Gamma\ngamma.\n\n# Delta\n" + "delta words " * 30
+    )
+    options = {"strategy": "semantic-markdown", "joinThreshold": 20}
+    spans = chunked("mastra.chunk", text, options)
+    assert steps(spans, 1, text) == [
+        (
+            "gathered",
+            "# Alpha\nalpha body one two three.\n\n",
+            "first gathered: the header “# Alpha” (level 1) starts a section of 6 tokens",
+        ),
+        (
+            "merged",
+            "# Alpha\nalpha body one two three.\n\n## Beta\nbeta body.\n\n### Gamma\ngamma.\n\n",
+            "merged: “### Gamma” joined “## Beta”, 3 + 2 = 5 tokens < joinThreshold 20; merged: "
+            "“## Beta” joined “# Alpha”, 6 + 8 = 14 tokens < joinThreshold 20",
+        ),
+    ]
+    merged = cascade_stages(spans, 1)[-1]
+    assert text[slice(*merged.focus)] == "## Beta\nbeta body.\n\n### Gamma\ngamma.\n\n"
+    assert [s.name for s in cascade_stages(spans, 2)] == ["cut"]  # a section kept as it was

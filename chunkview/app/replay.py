@@ -25,7 +25,7 @@ class Replay(QObject):
     shown = Signal(int, object)
     #: the fade of the shown stage's highlight, from 0 to 1
     faded = Signal(float)
-    #: the last stage has had its time; it stays on screen
+    #: the last stage is shown; it stays on screen
     finished = Signal()
     #: playing, paused or stopped (the button's text follows)
     state_changed = Signal(str)
@@ -81,14 +81,15 @@ class Replay(QObject):
 
     def _advance(self) -> None:
         if self.index + 1 >= len(self.stages):
-            self.timer.stop()
-            self._set_state("done")
-            self.finished.emit()
             return
         self.index += 1
         self.fade.stop()
         self.shown.emit(self.index, self.stages[self.index])
         self.fade.start()
+        if self.index + 1 == len(self.stages):  # the last stays on screen: nothing to pause
+            self.timer.stop()
+            self._set_state("done")
+            self.finished.emit()
 
     def _set_state(self, state: str) -> None:
         if state != self.state:

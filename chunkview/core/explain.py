@@ -30,6 +30,15 @@ class Stage(NamedTuple):
     text: str
     focus: tuple[int, int] | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stage": self.name,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            **({"focus": list(self.focus)} if self.focus is not None else {}),
+        }
+
 
 class Reason(NamedTuple):
     """Why a boundary is here: a short rule id and words with the numbers.
@@ -46,7 +55,10 @@ class Reason(NamedTuple):
     stages: tuple[Stage, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "text": self.text}
+        found = {"rule": self.rule, "text": self.text}
+        if self.stages:
+            return {**found, "stages": [stage.to_json() for stage in self.stages]}
+        return found
 
 
 def combine(reasons: Sequence[Reason]) -> Reason:

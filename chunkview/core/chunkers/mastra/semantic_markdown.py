@@ -62,7 +62,9 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
     if body:
         sections.append(Section(title, body, depth, count(body)))
     explaining = run_notes()  # the merge decisions, when the run explains itself
-    notes = SectionNotes(explaining.explain, threshold) if explaining is not None else None
+    notes = None
+    if explaining is not None:
+        notes = SectionNotes(explaining.explain, threshold, units, sections)
     deepest = max((s.depth for s in sections), default=0)
     for level in range(deepest, 0, -1):
         i = 1

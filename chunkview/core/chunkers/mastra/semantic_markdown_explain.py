@@ -11,22 +11,62 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkview.core.explain import Reason
-from chunkview.core.text.js import from_units
+from chunkview.core.document import Document
+from chunkview.core.explain import Reason, Stage
+from chunkview.core.text.js import from_units, trim
 
 
 def _header(section: Any) -> str:
+    if section.depth == 0 and not section.title:
+        return "the text before the first header"
     title = from_units(section.title)
     title = f"{title[:50]}…" if len(title) > 50 else title
     return f"“{'#' * section.depth} {title}”"
 
 
+def _section_starts(units: str) -> list[int]:
+    """Where each section the port pushes begins (UTF-16 units): its line scan again,
+    with offsets (the port keeps none)."""
+    from chunkview.core.chunkers.mastra.semantic_markdown import _HEADER_RE
+
+    starts: list[int] = []
+    title, depth, has_body, in_code = "", 0, False, False
+    offset = section_start = 0
+    for line in units.split("\n"):
+        if line.startswith("```") or line.startswith("~~~"):
+            in_code = not in_code
+        header = None if in_code else _HEADER_RE.fullmatch(line)
+        if header is None:
+            has_body = has_body or bool(trim(line))
+        else:
+            if has_body or (title and depth > 0):
+                starts.append(section_start)
+            title, depth, has_body, section_start = (
+                header.group(2),
+                len(header.group(1)),
+                False,
+                offset,
+            )
+        offset += len(line) + 1
+    if has_body:
+        starts.append(section_start)
+    return starts
+
+
 class SectionNotes:
-    def __init__(self, explain: list, threshold: Any) -> None:
+    def __init__(self, explain: list, threshold: Any, units: str = "", sections: Any = ()) -> None:
         self.explain = explain
         self.threshold = threshold
         self.merges: dict[int, list[str]] = {}  # id(section) -> words of what it took in
         self.kept_words: dict[int, str] = {}  # id(section) -> why it stayed a section
+        # for the replay: where each section began and its tokens before any merge
+        self.units = units
+        starts = _section_starts(units) if units else []
+        self.first: dict[int, tuple[int, int, int]] = {}  # id -> (start, end, tokens)
+        if len(starts) == len(sections):
+            ends = [*starts[1:], len(units)]
+            for section, start, end in zip(sections, starts, ends):
+                self.first[id(section)] = (start, end, section.length)
 
     def _t(self, value: Any) -> str:
         return f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
@@ -58,7 +98,45 @@ class SectionNotes:
             )
         self.kept_words[id(current)] = words
 
+    def _stages(self, sections: list[Any]) -> list[tuple[Stage, ...]]:
+        """How each section came to be: gathered under its header, then the sections
+        merged into it (code points of the text chunked)."""
+        if not self.first or any(id(s) not in self.first for s in sections):
+            return [()] * len(sections)
+        document = Document(from_units(self.units))
+        points = document.units_to_points
+        result = []
+        for k, section in enumerate(sections):
+            start, end, tokens = self.first[id(section)]
+            final_end = (
+                self.first[id(sections[k + 1])][0] if k + 1 < len(sections) else len(self.units)
+            )
+            if section.depth == 0 and not section.title:
+                words = (
+                    f"first gathered: the text before the first header, {self._t(tokens)} tokens"
+                )
+            else:
+                words = (
+                    f"first gathered: the header {_header(section)} (level {section.depth}) "
+                    f"starts a section of {self._t(tokens)} tokens"
+                )
+            stages = [Stage("gathered", points(start), points(end), words)]
+            taken = self.merges.get(id(section))
+            if taken and final_end > end:
+                stages.append(
+                    Stage(
+                        "merged",
+                        points(start),
+                        points(final_end),
+                        "; ".join(taken),
+                        (points(end), points(final_end)),
+                    )
+                )
+            result.append(tuple(stages) if len(stages) > 1 else ())
+        return result
+
     def finish(self, sections: list[Any]) -> None:
+        stages = self._stages(sections)
         for k, section in enumerate(sections):
             if section.depth == 0 and not section.title:
                 rule, words = "start", ["the text before the first header"]
@@ -68,4 +146,4 @@ class SectionNotes:
             if id(section) in self.kept_words:
                 words.append(self.kept_words[id(section)])
             words.extend(self.merges.get(id(section), ()))
-            self.explain.append(Reason(k, rule, "; ".join(words)))
+            self.explain.append(Reason(k, rule, "; ".join(words), stages[k]))
