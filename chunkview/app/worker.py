@@ -1,7 +1,7 @@
 """One long-lived worker thread that owns the chunking process, latest wins.
 
 No chunker runs in the app's process: the worker thread hands each request to a
-``ChunkService`` (core/service.py), whose process holds the document and builds the
+``ChunkService`` (core/service/), whose process holds the document and builds the
 layout, and blocks on its answer, so the UI thread never waits on a pipe. ``submit``
 stores the request as the pending one (replacing any older pending request), supersedes
 the running job (the service cancels it, or kills its process when it does not stop at

@@ -1,4 +1,4 @@
-"""Run ``audit_file`` over many files on the chunking processes' pool (core/service.py):
+"""Run ``audit_file`` over many files on the chunking processes' pool (core/service/):
 each file under the app's watchdog, records streamed as the files finish."""
 
 from __future__ import annotations

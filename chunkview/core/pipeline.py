@@ -1,6 +1,6 @@
 """One chunking job, from request to everything the views draw (no Qt here).
 
-``Pipeline`` runs inside a chunking process (core/service.py): the app's worker thread and
+``Pipeline`` runs inside a chunking process (core/service/): the app's worker thread and
 the CLI send requests there and get the layout back. Results of the last run are reused
 when only the search query changed.
 """

@@ -1,0 +1,138 @@
+"""The chunking process: it holds the document, runs requests and calls, sends results."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from chunkview.core.document import Document
+from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.service.packed import PackedLayout
+from chunkview.core.service.start import die_with_parent
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    """A chunking request without its document (the child holds that)."""
+
+    entry_id: str
+    options: dict[str, Any]
+    query: str = ""
+    embedder: str | None = None
+    tokenizer: str | None = None
+    metadata: Any = None
+    #: what to send back: ``layout`` (packed), ``native`` (JSON text), ``spans`` (JSON text)
+    output: str = "layout"
+    #: the id of the layout the caller holds: sent again only when the chunks changed
+    have_layout: int = 0
+    #: record why each boundary is where it is (Span.reason)
+    explain: bool = False
+
+
+def child_main(conn: Connection, cancel: Any) -> None:
+    """The chunking process: documents, requests and calls in, results out."""
+    die_with_parent()
+    from chunkview.core.entry import RunContext
+    from chunkview.core.pipeline import ChunkRequest, Pipeline
+
+    pipeline = Pipeline(editor_offsets=False)
+    document: Document | None = None
+    layout_id = 0  # the job whose run made the pipeline's last layout
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        kind, job = message[0], message[1]
+        if kind == "document":
+            document = message[2]
+            continue
+
+        last_sent = [0.0]
+
+        def progress(done: int, total: int, job: int = job, last_sent: list = last_sent) -> None:
+            now = time.monotonic()
+            if now - last_sent[0] > 0.05 or done >= total:
+                last_sent[0] = now
+                conn.send(("progress", job, done, total))
+
+        ctx = RunContext(cancel_event=cancel, on_progress=progress)
+        try:
+            if kind == "chunk":
+                spec: ChunkSpec = message[2]
+                ctx.metadata, ctx.embedder, ctx.tokenizer = (
+                    spec.metadata,
+                    spec.embedder,
+                    spec.tokenizer,
+                )
+                assert document is not None, "no document was sent"
+                request = ChunkRequest(
+                    0,
+                    spec.entry_id,
+                    document,
+                    spec.options,
+                    spec.query,
+                    spec.embedder,
+                    spec.tokenizer,
+                    spec.metadata,
+                    explain=spec.explain,
+                )
+                if pipeline.last_key() != request.chunking_key():
+                    layout_id = job
+                result = pipeline.run(request, ctx)
+                hits = [(h.chunk, h.at, h.snippet) for h in result.hits]
+                if spec.output == "native":
+                    from chunkview.jsonout import dumps
+
+                    payload: Any = dumps(result.native)
+                elif spec.output == "spans":
+                    from chunkview.jsonout import dumps
+
+                    payload = dumps(result.layout.to_json())
+                else:
+                    packed = (
+                        None
+                        if spec.have_layout == layout_id
+                        else PackedLayout.pack(result.layout, document)
+                    )
+                    payload = (layout_id, packed, hits, result.seconds)
+                reply: tuple = ("ok", job, payload)
+            elif kind == "tokens":  # of the layout the caller holds, if still the last one
+                last = pipeline.last_result()
+                tokens = None
+                if last is not None and message[2] == layout_id:
+                    tokens = pipeline.tokens(last, ctx)
+                reply = ("ok", job, tokens)
+            elif kind == "call":
+                function, args, kwargs = message[2]
+                reply = ("ok", job, function(*args, **kwargs))
+            else:
+                reply = ("error", job, "ValueError", f"unknown message {kind!r}", None)
+        except Cancelled:
+            reply = ("cancelled", job)
+        except ChunkerError as error:
+            reply = ("error", job, error.name, error.message, error.position)
+        except RecursionError as error:
+            reply = ("error", job, "RecursionError", str(error), None)
+        except MemoryError:
+            reply = ("error", job, "MemoryError", "out of memory", None)
+        except Exception as error:  # a port's bug is reported, the process lives on
+            reply = ("error", job, type(error).__name__, _where(error), None)
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return
+        except Exception as error:  # an unpicklable result
+            conn.send(("error", job, type(error).__name__, str(error), None))
+
+
+def _where(error: BaseException) -> str:
+    import traceback
+
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return str(error)
+    where = frames[-1]
+    return f"{error} (in {where.name}, {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"

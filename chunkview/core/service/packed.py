@@ -1,0 +1,201 @@
+"""The compact layout that crosses the process boundary, and its spans built on demand."""
+
+from __future__ import annotations
+
+import itertools
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from chunkview.core.document import Document
+from chunkview.core.explain import Reason
+from chunkview.core.spans import LOCATED, Layout, SizeStats, Span, Warning
+
+
+def _ints(values: Iterable[int]) -> array:
+    return array("q", values)
+
+
+@dataclass
+class PackedLayout:
+    """A Layout as flat arrays: no per-chunk Python objects cross the pipe.
+
+    Span texts travel only where they differ from the slice of the shown text; spans are
+    rebuilt on first access (``LazySpans``).
+    """
+
+    shown: Document | None  # None: the document of the request
+    starts: array
+    ends: array
+    own_starts: array
+    indexes: array | None  # None: span i has index i
+    kinds: tuple[str, ...]
+    kind_ids: array
+    located_ids: array
+    #: the texts that differ from their slice, joined: span i's is
+    #: ``text_blob[text_starts[i]:text_ends[i]]`` when ``text_starts[i] >= 0`` (one
+    #: string unpickles as one copy, thousands of them as thousands of objects)
+    text_blob: str
+    text_starts: array
+    text_ends: array
+    metadata: dict[int, dict]
+    reported: dict[int, int]
+    overlaps: array
+    gaps: array
+    warning_kinds: tuple[str, ...]
+    warning_kind_ids: array
+    warning_messages: list[str]
+    warning_places: array  # start, end, chunk (-1: none) per warning
+    chars: tuple
+    bytes: tuple
+    size_unit: str
+    sizes: array
+    #: span index -> why its boundary is there (plain named tuples), when asked
+    reasons: dict[int, Reason] = field(default_factory=dict)
+
+    @classmethod
+    def pack(cls, layout: Layout, request_document: Document | None = None) -> PackedLayout:
+        shown = layout.document
+        text = shown.text
+        spans = layout.spans
+        kinds: dict[str, int] = {}
+        metadata, reported = {}, {}
+        pieces: list[str] = []
+        text_starts = array("q", [-1]) * len(spans)
+        text_ends = array("q", [-1]) * len(spans)
+        offset = 0
+        for i, span in enumerate(spans):
+            if span.text != text[span.start : span.end]:
+                pieces.append(span.text)
+                text_starts[i] = offset
+                offset += len(span.text)
+                text_ends[i] = offset
+            if span.metadata:
+                metadata[i] = span.metadata
+            if span.reported_start is not None:
+                reported[i] = span.reported_start
+            kinds.setdefault(span.kind, len(kinds))
+        indexes = None
+        if any(span.index != i for i, span in enumerate(spans)):
+            indexes = _ints(s.index for s in spans)
+        warning_kinds: dict[str, int] = {}
+        for w in layout.warnings:
+            warning_kinds.setdefault(w.kind, len(warning_kinds))
+        same = request_document is not None and (
+            shown is request_document or shown == request_document
+        )
+        return cls(
+            shown=None if same else shown,
+            starts=_ints(s.start for s in spans),
+            ends=_ints(s.end for s in spans),
+            own_starts=_ints(s.own_start for s in spans),
+            indexes=indexes,
+            kinds=tuple(kinds),
+            kind_ids=array("I", (kinds[s.kind] for s in spans)),
+            located_ids=array("B", (LOCATED.index(s.located) for s in spans)),
+            text_blob="".join(pieces),
+            text_starts=text_starts,
+            text_ends=text_ends,
+            metadata=metadata,
+            reported=reported,
+            overlaps=_ints(itertools.chain.from_iterable(layout.overlaps)),
+            gaps=_ints(itertools.chain.from_iterable(layout.gaps)),
+            warning_kinds=tuple(warning_kinds),
+            warning_kind_ids=array("I", (warning_kinds[w.kind] for w in layout.warnings)),
+            warning_messages=[w.message for w in layout.warnings],
+            warning_places=_ints(
+                itertools.chain.from_iterable(
+                    (w.start, w.end, -1 if w.chunk is None else w.chunk) for w in layout.warnings
+                )
+            ),
+            chars=tuple(vars(layout.chars).values()),
+            bytes=tuple(vars(layout.bytes).values()),
+            size_unit=layout.size_unit,
+            sizes=_ints(layout.sizes),
+            reasons={i: s.reason for i, s in enumerate(spans) if s.reason is not None},
+        )
+
+    def unpack(self, request_document: Document) -> Layout:
+        document = self.shown if self.shown is not None else request_document
+        pairs = lambda flat: list(zip(flat[0::2], flat[1::2]))  # noqa: E731
+        places = self.warning_places
+        warnings = [
+            Warning(
+                self.warning_kinds[kind],
+                message,
+                places[3 * i],
+                places[3 * i + 1],
+                None if places[3 * i + 2] < 0 else places[3 * i + 2],
+            )
+            for i, (kind, message) in enumerate(zip(self.warning_kind_ids, self.warning_messages))
+        ]
+        return Layout(
+            document=document,
+            spans=LazySpans(self, document.text),  # type: ignore[arg-type]
+            overlaps=pairs(self.overlaps),
+            gaps=pairs(self.gaps),
+            warnings=warnings,
+            chars=SizeStats(*self.chars),
+            bytes=SizeStats(*self.bytes),
+            size_unit=self.size_unit,
+            sizes=list(self.sizes),
+        )
+
+
+class LazySpans(Sequence[Span]):
+    """The spans of a PackedLayout, each built the first time it is read."""
+
+    def __init__(self, packed: PackedLayout, text: str) -> None:
+        self._packed = packed
+        self._text = text
+        self._built: list[Span | None] = [None] * len(packed.starts)
+
+    def __len__(self) -> int:
+        return len(self._built)
+
+    def columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int], list[bool], list[str]]:
+        """Starts, ends, own starts, placed or not, and the kinds in order of first
+        appearance, without building a span (Layout.prepare indexes a layout with these)."""
+        p = self._packed
+        missing = LOCATED.index("missing")
+        placed = [located != missing for located in p.located_ids]
+        kinds = [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
+        return p.starts, p.ends, p.own_starts, placed, kinds
+
+    def _build(self, i: int) -> Span:
+        p = self._packed
+        start, end = p.starts[i], p.ends[i]
+        at = p.text_starts[i]
+        text = None if at < 0 else p.text_blob[at : p.text_ends[i]]
+        span = Span(
+            p.indexes[i] if p.indexes is not None else i,
+            start,
+            end,
+            p.own_starts[i],
+            p.kinds[p.kind_ids[i]],
+            self._text[start:end] if text is None else text,
+            LOCATED[p.located_ids[i]],
+            p.metadata.get(i, {}),
+            p.reported.get(i),
+            p.reasons.get(i),
+        )
+        self._built[i] = span
+        return span
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._built)))]
+        span = self._built[i]
+        return span if span is not None else self._build(i if i >= 0 else i + len(self))
+
+    def __iter__(self) -> Iterator[Span]:
+        for i, span in enumerate(self._built):
+            yield span if span is not None else self._build(i)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazySpans({len(self)} spans)"
