@@ -3,7 +3,8 @@
 For 100 KB, 1 MB and 10 MB documents built from the corpus (agentos SemanticChunker):
 
 - change: targetSize changed -> the new layout painted, and the longest UI-thread stall
-  meanwhile (the longest gap between ticks of a 5 ms timer). Peer: the same change made by
+  meanwhile (the longest gap between ticks of a 5 ms timer); and where the time goes, hop
+  by hop (``change_hop_*_ms``, medians: see HOPS). Peer: the same change made by
   calling the chunker directly in this process (``chunkview.run``, no window, no layout),
   in the same run. Goals: <= 50 ms at 100 KB; <= peer x 1.5 + 30 ms at 1 MB and 10 MB;
   stall < 50 ms at every size.
@@ -167,8 +168,35 @@ def measure_open(window: MainWindow, text: str, meter: StallMeter) -> dict[str, 
     }
 
 
+#: the hops of a change, each from the stamp before it (ChunkResult.stamps): the UI hands
+#: the request to the worker thread, the pipe to the chunking process, the chunker and the
+#: spans placed, the layout (warnings, checks, stats), packing, the pipe back, unpacking,
+#: the lookup tables, then the UI accepts and paints
+HOPS = (
+    ("to_worker", "sent"),
+    ("to_process", "received"),
+    ("chunk_and_place", "chunked"),
+    ("layout", "laid_out"),
+    ("pack", "packed"),
+    ("pipe_back", "replied"),
+    ("unpack", "unpacked"),
+    ("prepare", "prepared"),
+    ("accept_and_paint", "painted"),
+)
+
+
+def hop_times(stamps: dict[str, float], began: float, painted_at: float) -> dict[str, float]:
+    marks = {**stamps, "painted": painted_at}
+    out, previous = {}, began
+    for name, mark in HOPS:
+        if mark in marks:
+            out[name] = marks[mark] - previous
+            previous = marks[mark]
+    return out
+
+
 def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str, float]:
-    times, stalls = [], []
+    times, stalls, hops = [], [], []
     for target in (700, 800, 900):
         with meter:
             began = time.perf_counter()
@@ -176,8 +204,11 @@ def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str
             window._debounce.stop()  # measure the work, not the 30 ms debounce
             window.submit()
             wait_painted(window)
-            times.append(time.perf_counter() - began)
+            painted_at = time.perf_counter()
+            times.append(painted_at - began)
         stalls.append(meter.longest)
+        assert window.result is not None
+        hops.append(hop_times(window.result.stamps, began, painted_at))
         wait_idle(window)
     direct = []
     for target in (700, 800, 900):
@@ -194,6 +225,10 @@ def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str
         "change_goal_ms": 50.0 if len(text) < 500_000 else alone * 1.5e3 + 30,
         "result_handling_ms": on_result,
         "result_handling_cpu_ms": on_result_cpu,
+        **{
+            f"change_hop_{name}_ms": statistics.median(h.get(name, 0.0) for h in hops) * 1e3
+            for name, _ in HOPS
+        },
     }
 
 

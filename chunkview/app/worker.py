@@ -13,6 +13,7 @@ keeps the last good layout. Quitting kills the process; it never waits on it.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, QThread, Signal, Slot
@@ -99,9 +100,10 @@ class _Worker(QObject):
                 request,
                 on_progress=lambda done, total: self.progress.emit(generation, done, total),
             )
-            # every span built and the lookup tables made here, not on the UI thread
-            result.layout.spans = list(result.layout.spans)
+            # the lookup tables made here, not on the UI thread; the spans stay unbuilt
+            # until a view reads one (a paint reads the visible few)
             result.layout.prepare()
+            result.stamps["prepared"] = time.perf_counter()
             self._last_result = result
             self.finished.emit(result)
         except Cancelled:

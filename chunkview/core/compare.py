@@ -33,7 +33,7 @@ CHANGE_KINDS = ("kept", "moved", "added", "removed")
 
 def boundaries_of(layout: Layout) -> list[int]:
     """The distinct own starts of the placed chunks, sorted."""
-    return sorted({s.own_start for s in layout.spans if s.located != "missing"})
+    return list(layout.boundaries)  # the same set, from the columns: no span built
 
 
 class Change(NamedTuple):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import accumulate
+from typing import Any, NamedTuple
 
 # white space for matching: JS's set and Python's together
 _SPACE_RE = re.compile(r"[\s\ufeff]+")
@@ -22,8 +22,9 @@ _SPACE_SPLIT_RE = re.compile(r"([\s\ufeff]+)")
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
+    """Where one chunk lies (a tuple: one is made per chunk, tens of thousands per run)."""
+
     start: int
     end: int
     located: str  # exact | normalized | missing
@@ -80,20 +81,49 @@ def _normalized_for(source: str) -> _Normalized:
     return normalized
 
 
-def locate(source: str, chunks: Sequence[str], overlapping: bool = True) -> list[Location]:
+def locate(
+    source: str,
+    chunks: Sequence[str],
+    overlapping: bool = True,
+    hints: Sequence[Any] | None = None,
+) -> list[Location]:
     """Place each chunk text in ``source``; see the module docstring.
 
     With ``overlapping`` a chunk may start anywhere after the previous chunk's start;
-    without it, the search starts at the previous chunk's end.
+    without it, the search starts at the previous chunk's end. ``hints`` (one per chunk,
+    any value) are where the library says each chunk starts, in code points: a hint is
+    taken only where the search would find the chunk there too, so the result is the same
+    with or without them, only faster.
     """
     normalized: _Normalized | None = None
     result: list[Location] = []
+    append, find, starts_with = result.append, source.find, source.startswith
     prev_start, prev_end = 0, 0
     for index, chunk in enumerate(chunks):
         cursor = (prev_start + 1 if index else 0) if overlapping else prev_end
+        # the usual case first, inline (a call per chunk costs more than the search):
+        # _find_exact in _window(len(chunk), cursor, prev_end)
+        size = len(chunk)
+        if size:
+            limit = cursor + max(prev_end - cursor, 0) + 3 * size + 4096
+            hint = hints[index] if hints is not None else None
+            if (
+                type(hint) is int
+                and cursor <= hint <= limit - size
+                and starts_with(chunk, hint)
+                and find(chunk, cursor, hint + size - 1) < 0  # no earlier match
+            ):
+                at = hint  # the first match after the cursor: what the search finds
+            else:
+                at = find(chunk, cursor, limit)
+            if at >= 0:
+                prev_start, prev_end = at, at + size
+                append(Location(at, prev_end, "exact"))
+                continue
         location = None
-        for window in (_window(len(chunk), cursor, prev_end), None):
-            location = _find_exact(source, chunk, cursor, window)
+        for window in (_window(size, cursor, prev_end), None):
+            # the exact search in the window was made above
+            location = _find_exact(source, chunk, cursor, window) if window is None else None
             if location is None:
                 if normalized is None:
                     normalized = _normalized_for(source)
@@ -126,11 +156,21 @@ def _find_exact(source: str, chunk: str, cursor: int, window: int | None) -> Loc
     return Location(at, at + len(chunk), "exact") if at >= 0 else None
 
 
+def _without_space(chunk: str) -> str:
+    """The chunk with its white space removed (``_SPACE_RE``'s set: str.split's, and the
+    BOM), and a cut surrogate pair's half at either edge."""
+    # a cut inside a surrogate pair leaves half an emoji at an edge: match the rest
+    if chunk and ("\ud800" <= chunk[0] <= "\udfff" or "\ud800" <= chunk[-1] <= "\udfff"):
+        chunk = _LONE_SURROGATE_EDGES_RE.sub("", chunk)
+    if "\ufeff" in chunk:
+        chunk = chunk.replace("\ufeff", " ")
+    return "".join(chunk.split())  # in C, many times faster than the regex
+
+
 def _find_normalized(
     normalized: _Normalized, chunk: str, cursor: int, window: int | None
 ) -> Location | None:
-    # a cut inside a surrogate pair leaves half an emoji at an edge: match the rest
-    needle = _SPACE_RE.sub("", _LONE_SURROGATE_EDGES_RE.sub("", chunk))
+    needle = _without_space(chunk)
     if not needle or not normalized.text:
         return None
     norm_cursor = normalized.to_norm(cursor)

@@ -18,7 +18,7 @@ from chunkview.core.entry import RunContext
 from chunkview.core.gcpause import paused_gc
 from chunkview.core.offsets import EditorOffsets
 from chunkview.core.search import SearchHit, search
-from chunkview.core.spans import Layout, chunk_layout
+from chunkview.core.spans import Layout, layout_of
 from chunkview.core.text.tokens import count_many
 
 
@@ -58,6 +58,10 @@ class ChunkResult:
     seconds: float
     hits: list[SearchHit] = field(default_factory=list)
     tokens: list[int] | None = None
+    #: when each hop of the run was reached (time.perf_counter, the same clock in every
+    #: process of this machine): ``sent``, ``received``, ``chunked``, ``laid_out``,
+    #: ``packed``, ``replied``, ``unpacked``, ``prepared``; for the benchmark's breakdown
+    stamps: dict[str, float] = field(default_factory=dict)
 
     @property
     def generation(self) -> int:
@@ -88,15 +92,19 @@ class Pipeline:
             if request.explain and ctx.explain is None:
                 ctx.explain = []
             with paused_gc():
-                native, layout = chunk_layout(entry, request.document, options, ctx)
+                chunking = entry.chunk(request.document, options, ctx)
+                ctx.check()
+                chunked = time.perf_counter()
+                layout = layout_of(entry, chunking.shown, chunking.spans, options)
             ctx.check()
             result = ChunkResult(
                 request,
-                native,
+                chunking.native,
                 layout,
                 self._editor_offsets(layout.document),
                 time.perf_counter() - began,
             )
+            result.stamps.update(chunked=chunked, laid_out=time.perf_counter())
         result.hits = search(result.layout, request.query) if request.query else []
         self._last = result
         return result

@@ -45,6 +45,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
             message = conn.recv()
         except (EOFError, OSError):
             return
+        received = time.perf_counter()
         kind, job = message[0], message[1]
         if kind == "document":
             document = message[2]
@@ -82,6 +83,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
                 if pipeline.last_key() != request.chunking_key():
                     layout_id = job
                 result = pipeline.run(request, ctx)
+                result.stamps["received"] = received
                 hits = [(h.chunk, h.at, h.snippet) for h in result.hits]
                 if spec.output == "native":
                     from chunkview.jsonout import dumps
@@ -97,7 +99,8 @@ def child_main(conn: Connection, cancel: Any) -> None:
                         if spec.have_layout == layout_id
                         else PackedLayout.pack(result.layout, document)
                     )
-                    payload = (layout_id, packed, hits, result.seconds)
+                    result.stamps["packed"] = time.perf_counter()
+                    payload = (layout_id, packed, hits, result.seconds, result.stamps)
                 reply: tuple = ("ok", job, payload)
             elif kind == "tokens":  # of the layout the caller holds, if still the last one
                 last = pipeline.last_result()

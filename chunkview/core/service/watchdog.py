@@ -254,10 +254,12 @@ class ChunkService:
             explain=getattr(request, "explain", False),
         )
         what = describe_options(request.entry_id, request.options)
+        sent = time.perf_counter()
         payload = self._job(("chunk", spec), what, on_progress, document=request.document)
+        replied = time.perf_counter()
         if output != "layout":
             return payload
-        layout_id, packed, hits, seconds = payload
+        layout_id, packed, hits, seconds, stamps = payload
         if packed is None:  # the chunks we hold: only the search changed
             assert self._last_layout is not None
             layout = self._last_layout[1]
@@ -265,6 +267,7 @@ class ChunkService:
             layout = packed.unpack(request.document)
             self._last_layout = (layout_id, layout)
         offsets = self._editor_offsets(layout.document)
+        stamps.update(sent=sent, replied=replied, unpacked=time.perf_counter())
         return ChunkResult(
             request,
             None,
@@ -272,6 +275,7 @@ class ChunkService:
             offsets,
             seconds,
             hits=[SearchHit(*hit) for hit in hits],
+            stamps=stamps,
         )
 
     def tokens(self, layout: Layout | None = None) -> list[int] | None:

@@ -469,6 +469,26 @@ def overlap_prefix(previous: str, overlap: Any) -> str:
     return js_slice(previous, -overlap)
 
 
+_last_plain: tuple[str, bool] = ("", True)
+
+
+def _plain(text: str) -> bool:
+    """True when ``text`` has no character outside the BMP and no surrogate half, so unit
+    strings cut from it are plain texts (remembered for the last text: a slider moving
+    over one document asks again and again)."""
+    global _last_plain
+    if _last_plain[0] is not text:
+        plain = text.isascii() or (
+            len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)
+            and not _SURROGATE_RE.search(text)
+        )
+        _last_plain = (text, plain)
+    return _last_plain[1]
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
 class SemanticChunkerEntry(Entry):
     id = "agentos.SemanticChunker"
     library = "agentos"
@@ -544,30 +564,35 @@ class SemanticChunkerEntry(Entry):
         overlap = option(options, "overlap", 100)
         prefixes, owns = [], []
         previous_own = ""
+        # a text with no astral character and no surrogate half is its own unit string
+        astral = not _plain(document.text)
         for i, chunk in enumerate(native):
-            units = to_units(chunk["text"])
+            units = to_units(chunk["text"]) if astral else chunk["text"]
             prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
             previous_own = units[len(prefix) :]
-            prefixes.append(from_units(prefix))
-            owns.append(from_units(previous_own))
-        spans = []
-        located = locate(document.text, owns, overlapping=False)
-        for chunk, prefix, where in zip(native, prefixes, located):
-            start = max(where.start - len(prefix), 0) if where.located != "missing" else where.start
-            spans.append(
-                Span(
-                    chunk["index"],
-                    start,
-                    where.end,
-                    where.start,
-                    chunk["boundaryType"],
-                    chunk["text"],
-                    where.located,
-                    chunk_metadata(chunk),
-                    document.units_to_points(chunk["startOffset"]),
-                )
+            prefixes.append(from_units(prefix) if astral else len(prefix))
+            owns.append(from_units(previous_own) if astral else previous_own)
+        to_points = document.units_to_points
+        # where the library says each own part starts: the search checks it first
+        reported = [to_points(chunk["startOffset"]) for chunk in native]
+        located = locate(document.text, owns, overlapping=False, hints=reported)
+        missing = "missing"
+        return [
+            Span(
+                chunk["index"],
+                where[0]
+                if where[2] == missing
+                else max(where[0] - (prefix if type(prefix) is int else len(prefix)), 0),
+                where[1],
+                where[0],
+                chunk["boundaryType"],
+                chunk["text"],
+                where[2],
+                chunk_metadata(chunk) if "metadata" in chunk else {},
+                at,
             )
-        return spans
+            for chunk, prefix, where, at in zip(native, prefixes, located, reported)
+        ]
 
     def code(self, options: dict[str, Any]) -> str:
         return (
