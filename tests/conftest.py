@@ -24,10 +24,14 @@ def golden_params(name: str) -> list:
 
 
 def settle(qtbot, win, timeout: int = 30000) -> None:
-    """Wait until the newest request's result (or error) is what the window shows, and
-    let the queued decoration pass run."""
+    """Wait until the newest request's result (or error) is what the window shows with
+    its warnings (they follow the layout), and let the queued decoration pass run."""
     qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
+        lambda: (
+            not win._debounce.isActive()
+            and win.shown_generation == win.generation
+            and not win.model.details_pending
+        ),
         timeout=timeout,
     )
     qtbot.wait(20)

@@ -37,7 +37,11 @@ def window(qtbot, tmp_path):
 
 def settle(qtbot, win, timeout=20000):
     qtbot.waitUntil(
-        lambda: not win._debounce.isActive() and win.shown_generation == win.generation,
+        lambda: (
+            not win._debounce.isActive()
+            and win.shown_generation == win.generation
+            and not win.model.details_pending
+        ),
         timeout=timeout,
     )
     qtbot.wait(20)

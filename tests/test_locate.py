@@ -1,4 +1,7 @@
+import random
 import time
+
+import pytest
 
 from chunkview.core.locate import locate
 
@@ -53,3 +56,39 @@ def test_linear_on_a_large_text():
     assert all(f.located == "exact" for f in found)
     assert found[-1].end == len(source)
     assert elapsed < 20  # a guard against quadratic search (minutes), not a speed goal
+
+
+@pytest.mark.parametrize("overlapping", [True, False])
+def test_hints_never_change_where_a_chunk_is_placed(overlapping):
+    """A hint is where the library says a chunk starts: right, wrong, early, late, past
+    the window, a fraction or None, the places are those found without hints."""
+    rng = random.Random(7)
+    words = ["same.", "apple", "pear\n\n", "same.", "😀 x", " ", "\ufeff", "\t"]
+    source = "".join(rng.choice(words) for _ in range(3000))
+    chunks, at = [], 0
+    while at < len(source) - 5:
+        size = rng.randint(1, 60)
+        text = source[at : at + size]
+        if rng.random() < 0.2:  # rewritten white space, as SemanticChunker's merges
+            text = " ".join(text.split())
+        chunks.append(text)
+        at += size - (rng.randint(0, size // 2) if overlapping else 0)
+    chunks += ["same.", "nowhere at all", ""]
+    plain = locate(source, chunks, overlapping)
+    for trial in range(6):
+        hints = [
+            rng.choice([f.start, f.start + 1, f.start - 5, f.start + 9000, 0.5, None, -3])
+            if trial
+            else f.start
+            for f in plain
+        ]
+        assert locate(source, chunks, overlapping, hints=hints) == plain
+
+
+def test_a_hint_past_the_window_loses_to_a_rewritten_match_near_by():
+    # near the cursor the chunk's words with other white space; far away the exact text
+    source = "near: one  two three" + "x" * 10_000 + "one two three"
+    far = source.rindex("one two three")
+    plain = locate(source, ["one two three"])
+    assert plain[0].located == "normalized" and plain[0].start == 6
+    assert locate(source, ["one two three"], hints=[far]) == plain

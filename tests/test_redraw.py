@@ -31,6 +31,7 @@ def settle(qtbot, win, timeout=30000):
             not win._debounce.isActive()
             and win.shown_generation == win.generation
             and not win.editor.loading
+            and not win.model.details_pending
         ),
         timeout=timeout,
     )
@@ -193,3 +194,26 @@ def test_the_text_read_for_a_run_follows_typing_pasting_and_undo(qtbot, window):
     window._debounce.start(0)
     settle(qtbot, window)
     assert window.result.layout.document.text == document_text()
+
+
+def test_the_warnings_follow_the_painted_layout(qtbot, window):
+    """The structure checks are off the change -> paint path: the result is shown with its
+    spans, and its warnings and size statistics arrive after it, the same as in-process."""
+    from chunkview.core.entry import RunContext
+    from chunkview.core.pipeline import Pipeline
+
+    events = []
+    window.model.subscribe("result", lambda r: events.append(("result", r.layout.complete)))
+    window.model.subscribe("details", lambda r: events.append(("details", r.layout.complete)))
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 60, "maxSize": 50})
+    open_text(qtbot, window, PARAGRAPH * 4 + "a sentence that runs on and on " * 9)
+    assert events[-2:] == [("result", False), ("details", True)]
+    layout = window.result.layout
+    local = Pipeline().run(window.result.request, RunContext()).layout
+    assert layout.warnings == local.warnings and layout.warnings
+    assert (layout.chars, layout.bytes, list(layout.sizes)) == (
+        local.chars,
+        local.bytes,
+        local.sizes,
+    )
+    assert sum(window.tabs.warnings_panel.counts().values()) == len(local.warnings)

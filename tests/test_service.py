@@ -24,7 +24,7 @@ from chunkview.core.service import (
     describe_options,
     parse_size,
 )
-from chunkview.core.spans import chunk_layout
+from chunkview.core.spans import add_details, chunk_layout
 
 MB = 2**20
 
@@ -140,6 +140,26 @@ def test_result_equals_the_in_process_pipeline(service):
     assert _fields(result.layout) == _fields(local.layout)
     assert result.hits == local.hits and result.hits
     assert result.offsets is not None and result.generation == 1
+
+
+def test_details_follow_the_layout_and_equal_the_in_process_ones(service):
+    """The app's way: the spans first, the warnings and size statistics in a second job;
+    together they are the layout the pipeline makes in one go."""
+    document = load_document(CORPUS / "redis-readme.md")
+    request = ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": 300})
+    local = Pipeline().run(request, RunContext()).layout
+    assert local.complete and local.warnings
+    result = service.run(request, details_later=True)
+    layout = result.layout
+    assert not layout.complete and layout.warnings == [] and layout.sizes == []
+    assert [(s.start, s.end) for s in layout.spans] == [(s.start, s.end) for s in local.spans]
+    details = service.details(layout)
+    assert details is not None
+    add_details(layout, details)
+    assert layout.complete and _fields(layout) == _fields(local)
+    # the details of a layout that is no longer the last one are not sent
+    service.run(ChunkRequest(2, "agentos.SemanticChunker", document, {"targetSize": 500}))
+    assert service.details(layout) is None
 
 
 def test_an_option_change_sends_no_document(service):

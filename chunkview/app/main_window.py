@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
         self.worker.tokens_ready.connect(self.model.accept_tokens)
+        self.worker.details_ready.connect(self.model.accept_details)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.submit)
 

@@ -42,7 +42,7 @@ class OverviewStrip(QWidget):
         self._rows = 0
         self._timer = QTimer(self, singleShot=True, interval=40)
         self._timer.timeout.connect(self.refresh)
-        for event in ("result", "pinned", "document"):
+        for event in ("result", "details", "pinned", "document"):
             model.subscribe(event, lambda *_args: self._timer.start())
         editor.verticalScrollBar().valueChanged.connect(lambda _v: self.update())
 

@@ -51,6 +51,7 @@ class ResultTabs(QTabWidget):
         self.setMinimumWidth(280)  # small screens: the window must still fit
         model.subscribe("result", self._show_result)
         model.subscribe("tokens", lambda _tokens: self._show_stats())
+        model.subscribe("details", lambda _result: self._show_stats())  # after the layout
         model.subscribe("selection", self._show_selection)
 
     def _show_result(self, result: ChunkResult) -> None:

@@ -197,5 +197,5 @@ class StatsPanel(QWidget):
         )
         kinds = None
         if len(layout.spans) <= KINDS_UP_TO:
-            kinds = [s.kind for s in layout.spans if s.located != "missing"]
+            kinds = layout.located_kinds()
         self.histogram.set_data(sizes, limits, unit, kinds)

@@ -35,6 +35,7 @@ class StatusLine:
         model.subscribe("document", self.show_document)
         model.subscribe("modified", lambda _modified: self.show_document())
         model.subscribe("result", self._show_result)
+        model.subscribe("details", self._show_result)  # the warnings come after the layout
         model.subscribe("failed", self._show_failure)
         model.subscribe("running", self._show_running)
 

@@ -65,6 +65,7 @@ class WarningsPanel(QWidget):
         layout.addWidget(self.list)
         model.subscribe("result", self.show_result)
         model.subscribe("tokens", lambda _tokens: self._refill())
+        model.subscribe("details", lambda _result: self._refill())  # sent after the layout
         self._set_enabled()
 
     # ----- filling ------------------------------------------------------------------
@@ -88,6 +89,8 @@ class WarningsPanel(QWidget):
 
     def show_result(self, result: ChunkResult) -> None:
         self._result = result
+        if not result.layout.complete:  # its warnings follow it: keep the list till then
+            return
         self._warnings = list(result.layout.warnings)
         limit = self.token_limit()
         if limit is not None and result.tokens is not None:

@@ -51,6 +51,7 @@ class _Worker(QObject):
     failed = Signal(int, str, str, object)  # generation, error name, message, position
     progress = Signal(int, int, int)  # generation, done, total
     tokens_ready = Signal(int, object)  # generation, list[int]
+    details_ready = Signal(int, object)  # generation, LayoutDetails
     started = Signal(int)
 
     def __init__(self, service: ChunkService) -> None:
@@ -96,9 +97,12 @@ class _Worker(QObject):
         generation = request.generation
         self.started.emit(generation)
         try:
+            # the layout comes first, its warnings and size statistics after it: the
+            # structure checks are not between a change and its paint
             result = self.service.run(
                 request,
                 on_progress=lambda done, total: self.progress.emit(generation, done, total),
+                details_later=True,
             )
             # the lookup tables made here, not on the UI thread; the spans stay unbuilt
             # until a view reads one (a paint reads the visible few)
@@ -106,6 +110,10 @@ class _Worker(QObject):
             result.stamps["prepared"] = time.perf_counter()
             self._last_result = result
             self.finished.emit(result)
+            if not result.layout.complete:
+                details = self.service.details(result.layout)  # a new request cancels it
+                if details is not None:
+                    self.details_ready.emit(generation, details)
         except Cancelled:
             pass
         except ChunkerError as error:
@@ -157,6 +165,7 @@ class ChunkWorker(QObject):
     failed = Signal(int, str, str, object)
     progress = Signal(int, int, int)
     tokens_ready = Signal(int, object)
+    details_ready = Signal(int, object)
     started = Signal(int)
     _wake = Signal()
     _count = Signal(int)
@@ -179,7 +188,7 @@ class ChunkWorker(QObject):
         self._count.connect(self._worker.count_tokens)
         self._start_process.connect(self._worker.start_process)
         self._call.connect(self._worker.call)
-        for name in ("finished", "failed", "progress", "tokens_ready", "started"):
+        for name in ("finished", "failed", "progress", "tokens_ready", "details_ready", "started"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._thread.start()
         self._start_process.emit()

@@ -20,7 +20,7 @@ from chunkview.core.decorations import matching_words
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
-from chunkview.core.spans import Layout, SizeStats
+from chunkview.core.spans import Layout, LayoutDetails, SizeStats, add_details
 
 #: what a model tells its observers, with the arguments each event carries
 EVENTS = (
@@ -31,6 +31,7 @@ EVENTS = (
     "query",  # (query,)
     "running",  # (running,)
     "result",  # a newer result is shown: (result,)
+    "details",  # the shown layout's warnings and size statistics arrived: (result,)
     "tokens",  # token counts arrived for the shown result: (tokens,)
     "failed",  # the newest run failed: (failure,)
     "pinned",  # layout B (pinned, or the second configuration's) changed: (result or None,)
@@ -257,6 +258,19 @@ class InspectorModel:
             self.selected = None
         self._emit("result", result)
         return True
+
+    def accept_details(self, generation: int, details: LayoutDetails) -> None:
+        """The warnings and size statistics of the shown layout, sent after it."""
+        result = self.result
+        if result is None or generation != result.generation or result.layout.complete:
+            return
+        add_details(result.layout, details)
+        self._emit("details", result)
+
+    @property
+    def details_pending(self) -> bool:
+        """True while the shown layout waits for its warnings and size statistics."""
+        return self.result is not None and not self.result.layout.complete
 
     def accept_tokens(self, generation: int, tokens: list[int]) -> None:
         if self.result is None or generation != self.result.generation:

@@ -18,7 +18,7 @@ from chunkview.core.entry import RunContext
 from chunkview.core.gcpause import paused_gc
 from chunkview.core.offsets import EditorOffsets
 from chunkview.core.search import SearchHit, search
-from chunkview.core.spans import Layout, layout_of
+from chunkview.core.spans import Layout, LayoutDetails, add_details, entry_details, layout_of
 from chunkview.core.text.tokens import count_many
 
 
@@ -78,7 +78,9 @@ class Pipeline:
         self._offsets: tuple[str, EditorOffsets] | None = None
         self._token_cache: dict[str, int] = {}
 
-    def run(self, request: ChunkRequest, ctx: RunContext) -> ChunkResult:
+    def run(self, request: ChunkRequest, ctx: RunContext, details: bool = True) -> ChunkResult:
+        """The result of ``request``; without ``details`` its layout has the spans, the
+        overlaps and the gaps only, and ``details`` gives the rest."""
         began = time.perf_counter()
         last = self._last
         if last is not None and last.request.chunking_key() == request.chunking_key():
@@ -95,7 +97,9 @@ class Pipeline:
                 chunking = entry.chunk(request.document, options, ctx)
                 ctx.check()
                 chunked = time.perf_counter()
-                layout = layout_of(entry, chunking.shown, chunking.spans, options)
+                layout = layout_of(entry, chunking.shown, chunking.spans, options, details=False)
+                if details:
+                    add_details(layout, entry_details(entry, layout, options))
             ctx.check()
             result = ChunkResult(
                 request,
@@ -105,9 +109,22 @@ class Pipeline:
                 time.perf_counter() - began,
             )
             result.stamps.update(chunked=chunked, laid_out=time.perf_counter())
+        if details and not result.layout.complete:  # a reused layout laid out without them
+            self.details(result, ctx)
         result.hits = search(result.layout, request.query) if request.query else []
         self._last = result
         return result
+
+    def details(self, result: ChunkResult, ctx: RunContext) -> LayoutDetails:
+        """The warnings and size statistics of ``result``'s layout, added to it (once)."""
+        layout = result.layout
+        if not layout.complete:
+            request = result.request
+            options = {k: v for k, v in request.options.items() if v is not None}
+            entry = registry.get(request.entry_id)
+            with paused_gc():
+                add_details(layout, entry_details(entry, layout, options, ctx.check))
+        return LayoutDetails(layout.warnings, layout.chars, layout.bytes, layout.sizes)
 
     def last_key(self) -> tuple | None:
         """The chunking key of the last result (None before the first)."""

@@ -120,6 +120,9 @@ class Layout:
     size_unit: str = "chars"
     #: each located span's size in ``size_unit``, in span order (for histograms)
     sizes: list[int] = field(default_factory=list)
+    #: False while the details (warnings, size statistics, sizes) are still to come: the
+    #: app paints the spans first and adds those when they arrive (``add_details``)
+    complete: bool = field(default=True, compare=False)
     # the spans by start with running maximum ends, built on first use by spans_between
     _prepared: bool = field(default=False, init=False, repr=False, compare=False)
     _order: Sequence[int] = field(default=(), init=False, repr=False, compare=False)
@@ -170,6 +173,14 @@ class Layout:
             self._overlap_chars = sum(end - start for start, end in self.overlaps)
             self._prepared = True
         return self
+
+    def located_kinds(self) -> list[str]:
+        """The kind of each placed span, in span order (a packed layout's spans say it
+        from their columns, building none)."""
+        column = getattr(self.spans, "located_kinds", None)
+        if column is not None:
+            return column()
+        return [s.kind for s in self.spans if s.located != "missing"]
 
     @property
     def kinds(self) -> list[str]:
@@ -232,41 +243,82 @@ def _gaps(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:
     return gaps
 
 
+@dataclass(frozen=True)
+class LayoutDetails:
+    """What a Layout says about its spans beyond where they are: warnings (sorted by
+    place) and size statistics."""
+
+    warnings: list[Warning]
+    chars: SizeStats
+    bytes: SizeStats
+    sizes: list[int]
+
+
 def build_layout(
     document: Document,
     spans: list[Span],
     limits: Mapping[str, float] | None = None,
     size_unit: str = "chars",
     checks: CheckSettings | None = None,
+    details: bool = True,
 ) -> Layout:
     """Derive overlaps, gaps, warnings and stats from located spans.
 
     ``limits`` may hold ``max`` and ``min`` (in ``size_unit``) to flag chunks over
     maxSize or under minSize; ``checks`` holds what the structure checks compare against.
+    Without ``details`` the layout has only its spans, overlaps and gaps (``complete`` is
+    False): ``layout_details`` gives the rest later, ``add_details`` puts it in.
     """
+    empty = SizeStats.of([])
+    layout = Layout(
+        document=document,
+        spans=spans,
+        overlaps=_overlaps(spans),
+        gaps=_gaps(spans, len(document.text)),
+        warnings=[],
+        chars=empty,
+        bytes=empty,
+        size_unit=size_unit,
+        complete=False,
+    )
+    if details:
+        add_details(layout, layout_details(layout, limits, checks))
+    return layout
+
+
+def layout_details(
+    layout: Layout,
+    limits: Mapping[str, float] | None = None,
+    checks: CheckSettings | None = None,
+    check: Callable[[], None] | None = None,
+) -> LayoutDetails:
+    """The warnings and size statistics of a layout's spans (``check`` is called between
+    the steps: a superseded run stops there)."""
     from chunkview.core.checks import run_checks  # the checks import Span and Warning
 
+    document, spans, size_unit = layout.document, layout.spans, layout.size_unit
     limits = limits or {}
-    gaps = _gaps(spans, len(document.text))
-    warnings = _lost_text(document.text, gaps)
+    warnings = _lost_text(document.text, layout.gaps)
     size_of = SIZE_FUNCTIONS.get(size_unit, len)
     # each chunk measured once (a token count is not cheap): None for a missing one
     span_sizes = [None if s.located == "missing" else size_of(s.text) for s in spans]
     warnings += _span_warnings(spans, limits, size_unit, span_sizes)
-    warnings.extend(run_checks(document, spans, checks))
+    warnings.extend(run_checks(document, spans, checks, check))
     located = [s for s in spans if s.located != "missing"]
-    sizes = [size for size in span_sizes if size is not None]
-    return Layout(
-        document=document,
-        spans=spans,
-        overlaps=_overlaps(spans),
-        gaps=gaps,
+    return LayoutDetails(
         warnings=sorted(warnings, key=lambda w: (w.start, w.end)),
         chars=SizeStats.of([len(s.text) for s in located]),
         bytes=SizeStats.of([len(s.text.encode("utf-8", "surrogatepass")) for s in located]),
-        size_unit=size_unit,
-        sizes=sizes,
+        sizes=[size for size in span_sizes if size is not None],
     )
+
+
+def add_details(layout: Layout, details: LayoutDetails) -> Layout:
+    """Put ``details`` into ``layout`` (in place) and mark it complete."""
+    layout.warnings = details.warnings
+    layout.chars, layout.bytes, layout.sizes = details.chars, details.bytes, details.sizes
+    layout.complete = True
+    return layout
 
 
 def _overlaps(spans: Sequence[Span]) -> list[tuple[int, int]]:
@@ -345,9 +397,13 @@ def layout_of(
     options: dict[str, Any],
     token_limit: int | None = None,
     tokenizer: str | None = None,
+    details: bool = True,
 ) -> Layout:
     """The Layout of placed spans, with the entry's limits and size unit, and the settings
-    of the structure checks (``token_limit`` turns on the embedding-model limit check)."""
+    of the structure checks (``token_limit`` turns on the embedding-model limit check).
+    Without ``details``: spans, overlaps and gaps only (see ``entry_details``)."""
+    if not details:
+        return build_layout(shown, spans, size_unit=entry.size_unit, details=False)
     from chunkview.core.checks import settings_for
 
     return build_layout(
@@ -356,6 +412,20 @@ def layout_of(
         entry.limits(options),
         size_unit=entry.size_unit,
         checks=settings_for(entry, options, token_limit, tokenizer),
+    )
+
+
+def entry_details(
+    entry: Entry,
+    layout: Layout,
+    options: dict[str, Any],
+    check: Callable[[], None] | None = None,
+) -> LayoutDetails:
+    """The details ``layout_of`` leaves out without ``details``: the same as it gives."""
+    from chunkview.core.checks import settings_for
+
+    return layout_details(
+        layout, entry.limits(options), settings_for(entry, options, None, None), check
     )
 
 

@@ -40,12 +40,18 @@ KINDS = tuple(kind for kind, _ in CHECKS)
 
 
 def run_checks(
-    document: Document, spans: Sequence[Span], settings: CheckSettings | None = None
+    document: Document,
+    spans: Sequence[Span],
+    settings: CheckSettings | None = None,
+    between: Callable[[], None] | None = None,
 ) -> list[Warning]:
-    """Every check's warnings on one layout, in ``CHECKS`` order."""
+    """Every check's warnings on one layout, in ``CHECKS`` order; ``between`` is called
+    before each check (a cancelled run raises there)."""
     given = CheckInput(document, spans, settings or CheckSettings())
     warnings: list[Warning] = []
     for _, check in CHECKS:
+        if between is not None:
+            between()
         warnings.extend(check(given))
     return warnings
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, ChunkerError
-from chunkview.core.service.packed import PackedLayout
+from chunkview.core.service.packed import PackedDetails, PackedLayout
 from chunkview.core.service.start import die_with_parent
 
 
@@ -29,6 +29,9 @@ class ChunkSpec:
     have_layout: int = 0
     #: record why each boundary is where it is (Span.reason)
     explain: bool = False
+    #: a layout without its warnings and size statistics, sent sooner; a ``details``
+    #: message asks for them
+    details_later: bool = False
 
 
 def child_main(conn: Connection, cancel: Any) -> None:
@@ -82,7 +85,8 @@ def child_main(conn: Connection, cancel: Any) -> None:
                 )
                 if pipeline.last_key() != request.chunking_key():
                     layout_id = job
-                result = pipeline.run(request, ctx)
+                later = spec.details_later and spec.output == "layout"
+                result = pipeline.run(request, ctx, details=not later)
                 result.stamps["received"] = received
                 hits = [(h.chunk, h.at, h.snippet) for h in result.hits]
                 if spec.output == "native":
@@ -108,6 +112,12 @@ def child_main(conn: Connection, cancel: Any) -> None:
                 if last is not None and message[2] == layout_id:
                     tokens = pipeline.tokens(last, ctx)
                 reply = ("ok", job, tokens)
+            elif kind == "details":  # of the layout the caller holds, if still the last one
+                last = pipeline.last_result()
+                details = None
+                if last is not None and message[2] == layout_id:
+                    details = PackedDetails.pack(pipeline.details(last, ctx))
+                reply = ("ok", job, details)
             elif kind == "call":
                 function, args, kwargs = message[2]
                 reply = ("ok", job, function(*args, **kwargs))

@@ -6,10 +6,11 @@ import itertools
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.explain import Reason
-from chunkview.core.spans import LOCATED, Layout, SizeStats, Span, Warning
+from chunkview.core.spans import LOCATED, Layout, LayoutDetails, SizeStats, Span, Warning
 
 
 def _ints(values: Iterable[int]) -> array:
@@ -52,6 +53,8 @@ class PackedLayout:
     sizes: array
     #: span index -> why its boundary is there (plain named tuples), when asked
     reasons: dict[int, Reason] = field(default_factory=dict)
+    #: False: the warnings and size statistics come later (``PackedDetails``)
+    complete: bool = True
 
     @classmethod
     def pack(cls, layout: Layout, request_document: Document | None = None) -> PackedLayout:
@@ -78,9 +81,6 @@ class PackedLayout:
         indexes = None
         if any(span.index != i for i, span in enumerate(spans)):
             indexes = _ints(s.index for s in spans)
-        warning_kinds: dict[str, int] = {}
-        for w in layout.warnings:
-            warning_kinds.setdefault(w.kind, len(warning_kinds))
         same = request_document is not None and (
             shown is request_document or shown == request_document
         )
@@ -100,24 +100,74 @@ class PackedLayout:
             reported=reported,
             overlaps=_ints(itertools.chain.from_iterable(layout.overlaps)),
             gaps=_ints(itertools.chain.from_iterable(layout.gaps)),
-            warning_kinds=tuple(warning_kinds),
-            warning_kind_ids=array("I", (warning_kinds[w.kind] for w in layout.warnings)),
-            warning_messages=[w.message for w in layout.warnings],
-            warning_places=_ints(
-                itertools.chain.from_iterable(
-                    (w.start, w.end, -1 if w.chunk is None else w.chunk) for w in layout.warnings
-                )
-            ),
-            chars=tuple(vars(layout.chars).values()),
-            bytes=tuple(vars(layout.bytes).values()),
+            **PackedDetails.pack(layout).fields(),
             size_unit=layout.size_unit,
-            sizes=_ints(layout.sizes),
             reasons={i: s.reason for i, s in enumerate(spans) if s.reason is not None},
+            complete=layout.complete,
         )
 
     def unpack(self, request_document: Document) -> Layout:
         document = self.shown if self.shown is not None else request_document
         pairs = lambda flat: list(zip(flat[0::2], flat[1::2]))  # noqa: E731
+        details = PackedDetails(
+            self.warning_kinds,
+            self.warning_kind_ids,
+            self.warning_messages,
+            self.warning_places,
+            self.chars,
+            self.bytes,
+            self.sizes,
+        ).unpack()
+        return Layout(
+            document=document,
+            spans=LazySpans(self, document.text),  # type: ignore[arg-type]
+            overlaps=pairs(self.overlaps),
+            gaps=pairs(self.gaps),
+            warnings=details.warnings,
+            chars=details.chars,
+            bytes=details.bytes,
+            size_unit=self.size_unit,
+            sizes=details.sizes,
+            complete=self.complete,
+        )
+
+
+@dataclass
+class PackedDetails:
+    """A layout's details (``LayoutDetails``: warnings, size statistics) as flat arrays."""
+
+    warning_kinds: tuple[str, ...]
+    warning_kind_ids: array
+    warning_messages: list[str]
+    warning_places: array  # start, end, chunk (-1: none) per warning
+    chars: tuple
+    bytes: tuple
+    sizes: array
+
+    @classmethod
+    def pack(cls, details: LayoutDetails | Layout) -> PackedDetails:
+        warnings = details.warnings
+        kinds: dict[str, int] = {}
+        for w in warnings:
+            kinds.setdefault(w.kind, len(kinds))
+        return cls(
+            warning_kinds=tuple(kinds),
+            warning_kind_ids=array("I", (kinds[w.kind] for w in warnings)),
+            warning_messages=[w.message for w in warnings],
+            warning_places=_ints(
+                itertools.chain.from_iterable(
+                    (w.start, w.end, -1 if w.chunk is None else w.chunk) for w in warnings
+                )
+            ),
+            chars=tuple(vars(details.chars).values()),
+            bytes=tuple(vars(details.bytes).values()),
+            sizes=_ints(details.sizes),
+        )
+
+    def fields(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+    def unpack(self) -> LayoutDetails:
         places = self.warning_places
         warnings = [
             Warning(
@@ -129,16 +179,8 @@ class PackedLayout:
             )
             for i, (kind, message) in enumerate(zip(self.warning_kind_ids, self.warning_messages))
         ]
-        return Layout(
-            document=document,
-            spans=LazySpans(self, document.text),  # type: ignore[arg-type]
-            overlaps=pairs(self.overlaps),
-            gaps=pairs(self.gaps),
-            warnings=warnings,
-            chars=SizeStats(*self.chars),
-            bytes=SizeStats(*self.bytes),
-            size_unit=self.size_unit,
-            sizes=list(self.sizes),
+        return LayoutDetails(
+            warnings, SizeStats(*self.chars), SizeStats(*self.bytes), list(self.sizes)
         )
 
 
@@ -161,6 +203,12 @@ class LazySpans(Sequence[Span]):
         placed = [located != missing for located in p.located_ids]
         kinds = [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
         return p.starts, p.ends, p.own_starts, placed, kinds
+
+    def located_kinds(self) -> list[str]:
+        """The kind of each placed span, in order, without building a span."""
+        p = self._packed
+        missing, kinds = LOCATED.index("missing"), p.kinds
+        return [kinds[k] for k, at in zip(p.kind_ids, p.located_ids) if at != missing]
 
     def _build(self, i: int) -> Span:
         p = self._packed

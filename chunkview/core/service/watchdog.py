@@ -24,7 +24,7 @@ from chunkview.core.service.limits import (
     resident_bytes,
 )
 from chunkview.core.service.start import process_context, start_without_main
-from chunkview.core.spans import Layout
+from chunkview.core.spans import Layout, LayoutDetails
 
 CANCEL_GRACE = 0.25
 #: how often the watchdog reads the child's resident set while it waits, seconds
@@ -233,6 +233,7 @@ class ChunkService:
         request: Any,
         on_progress: Callable[[int, int], None] | None = None,
         output: str = "layout",
+        details_later: bool = False,
     ) -> Any:
         """Chunk ``request`` (a ChunkRequest) in the process.
 
@@ -252,6 +253,7 @@ class ChunkService:
             output,
             self._last_layout[0] if self._last_layout else 0,
             explain=getattr(request, "explain", False),
+            details_later=details_later,
         )
         what = describe_options(request.entry_id, request.options)
         sent = time.perf_counter()
@@ -284,6 +286,15 @@ class ChunkService:
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
         return self._job(("tokens", self._last_layout[0]), "counting tokens", None)
+
+    def details(self, layout: Layout | None = None) -> LayoutDetails | None:
+        """The warnings and size statistics of the last layout (or of ``layout``, when it
+        is the last one; None otherwise), when it was sent without them
+        (``run(details_later=True)``)."""
+        if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
+            return None
+        packed = self._job(("details", self._last_layout[0]), "checking the chunks", None)
+        return None if packed is None else packed.unpack()
 
     def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``function(*args, **kwargs)`` in the process, under the watchdog (the function
