@@ -51,6 +51,16 @@ def test_burst_of_changes_paints_only_the_newest(qtbot, window):
     assert window.shown_generation == window.generation
 
 
+def waited_for_a_cpu() -> float:
+    """Seconds this thread has been ready to run but waiting for a CPU (Linux schedstat;
+    0 where the system does not say)."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def test_large_document_does_not_block_the_event_loop(qtbot, window):
     text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8")
     big = "\n\n".join([text] * (5_000_000 // len(text) + 1))
@@ -58,14 +68,17 @@ def test_large_document_does_not_block_the_event_loop(qtbot, window):
     ticks = []
     timer = QTimer()
     timer.setInterval(5)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.timeout.connect(lambda: ticks.append((time.perf_counter(), waited_for_a_cpu())))
     timer.start()
     window.params.set_value("targetSize", 700)
     settle(qtbot, window, timeout=120000)
     timer.stop()
-    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    # a stall is time the UI thread spent away from its event loop, less the time it only
+    # waited for a CPU the machine's other work held: a loaded machine delays the ticks,
+    # work on this thread (or a lock held against it) still counts in full
+    stalls = [(b - a) - (b_wait - a_wait) for (a, a_wait), (b, b_wait) in zip(ticks, ticks[1:])]
     assert len(ticks) > 10
-    assert max(gaps) < 0.5, f"the UI stalled for {max(gaps):.3f} s"
+    assert max(stalls) < 0.5, f"the UI stalled for {max(stalls):.3f} s"
     assert window.result.request.options["targetSize"] == 700
 
 

@@ -5,6 +5,7 @@ chunking process of its own); a few cases run the real command for the parts tha
 it (stdin, devices, signals of the watchdog).
 """
 
+import errno
 import io
 import json
 import os
@@ -238,8 +239,22 @@ def test_a_fifo_input(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    with open(fifo, "wb") as out:
-        out.write(b"Text from a pipe.")
-    stdout, stderr = reader.communicate(timeout=60)
+    # write once the command has the FIFO open (a loaded machine starts it late); if it
+    # ends without opening it, say why instead of waiting for a reader forever
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            out = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO:  # ENXIO: no reader yet
+                raise
+        assert reader.poll() is None, reader.communicate()[1]
+        assert time.monotonic() < deadline, "the command never opened the FIFO"
+        time.sleep(0.01)
+    os.set_blocking(out, True)
+    os.write(out, b"Text from a pipe.")
+    os.close(out)
+    stdout, stderr = reader.communicate(timeout=300)
     assert reader.returncode == 0, stderr
     assert json.loads(stdout)

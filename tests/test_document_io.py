@@ -92,7 +92,7 @@ def test_a_fifo_is_read_up_to_the_cap(tmp_path, monkeypatch):
     writer.start()
     with pytest.raises(DocumentError, match="more than the 0 MB"):
         load_document(fifo)
-    writer.join(10)  # done writing before the next reader opens the same FIFO
+    writer.join(120)  # done writing before the next reader opens the same FIFO
     assert not writer.is_alive()
     writer = threading.Thread(target=feed, args=(b"short text",), daemon=True)
     writer.start()

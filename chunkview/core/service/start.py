@@ -108,3 +108,24 @@ def die_with_parent() -> None:
             os._exit(1)
     except (OSError, AttributeError):
         pass
+
+
+class CancelFlag:
+    """Set by the app, read by the chunking process (``RunContext.check``): one byte of
+    shared memory, passed to the child as a file descriptor when it starts.
+
+    Not a ``multiprocessing.Event``: that is made of named semaphores, which the app
+    unlinks when it exits, so a process still starting then fails to open them and
+    prints a FileNotFoundError traceback (quitting right after launch)."""
+
+    def __init__(self, context: Any) -> None:
+        self._byte = context.RawValue("b", 0)
+
+    def set(self) -> None:
+        self._byte.value = 1
+
+    def clear(self) -> None:
+        self._byte.value = 0
+
+    def is_set(self) -> bool:
+        return bool(self._byte.value)

@@ -23,7 +23,7 @@ from chunkview.core.service.limits import (
     format_bytes,
     resident_bytes,
 )
-from chunkview.core.service.start import process_context, start_without_main
+from chunkview.core.service.start import CancelFlag, process_context, start_without_main
 from chunkview.core.spans import Layout, LayoutDetails
 
 CANCEL_GRACE = 0.25
@@ -139,7 +139,7 @@ class ChunkService:
         process = parent = None
         try:
             parent, child = self._context.Pipe()
-            cancel = self._context.Event()
+            cancel = CancelFlag(self._context)
             process = self._context.Process(
                 target=child_main, args=(child, cancel), name="chunkview-chunking"
             )

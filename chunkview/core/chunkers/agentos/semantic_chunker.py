@@ -562,7 +562,8 @@ class SemanticChunkerEntry(Entry):
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
         overlap = option(options, "overlap", 100)
-        prefixes, owns = [], []
+        prefixes: list[int] = []  # the overlap prefix's length, in code points
+        owns: list[str] = []
         previous_own = ""
         # a text with no astral character and no surrogate half is its own unit string
         astral = not _plain(document.text)
@@ -570,7 +571,7 @@ class SemanticChunkerEntry(Entry):
             units = to_units(chunk["text"]) if astral else chunk["text"]
             prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
             previous_own = units[len(prefix) :]
-            prefixes.append(from_units(prefix) if astral else len(prefix))
+            prefixes.append(len(from_units(prefix)) if astral else len(prefix))
             owns.append(from_units(previous_own) if astral else previous_own)
         to_points = document.units_to_points
         # where the library says each own part starts: the search checks it first
@@ -580,9 +581,7 @@ class SemanticChunkerEntry(Entry):
         return [
             Span(
                 chunk["index"],
-                where[0]
-                if where[2] == missing
-                else max(where[0] - (prefix if type(prefix) is int else len(prefix)), 0),
+                where[0] if where[2] == missing else max(where[0] - prefix, 0),
                 where[1],
                 where[0],
                 chunk["boundaryType"],

@@ -1,0 +1,43 @@
+"""Quitting right after launch, while the chunking process is still starting: the exit is
+clean and nothing is printed (the process used to fail to open the app's semaphores,
+already unlinked, and print a FileNotFoundError traceback)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+QUIT_SOON = """
+import sys
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+from chunkview.app.main_window import MainWindow
+
+app = QApplication([])
+window = MainWindow(QSettings(sys.argv[2], QSettings.Format.IniFormat))
+window.show()
+QTimer.singleShot(int(sys.argv[1]), window.close)
+QTimer.singleShot(int(sys.argv[1]), app.quit)
+sys.exit(app.exec())
+"""
+
+
+@pytest.mark.parametrize("after_ms", [0, 20, 50])
+def test_quitting_at_once_prints_no_traceback(tmp_path, after_ms):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", QUIT_SOON, str(after_ms), str(tmp_path / "s.ini")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    errors = [
+        line
+        for line in done.stderr.splitlines()
+        if "propagateSizeHints" not in line  # the offscreen plugin's notice
+    ]
+    assert "Traceback" not in done.stderr and not errors, done.stderr
