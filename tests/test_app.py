@@ -1,5 +1,6 @@
 """The real window, offscreen: real widgets, real signals, the real worker thread."""
 
+import os
 import time
 
 import pytest
@@ -52,13 +53,20 @@ def test_burst_of_changes_paints_only_the_newest(qtbot, window):
 
 
 def waited_for_a_cpu() -> float:
-    """Seconds this thread has been ready to run but waiting for a CPU (Linux schedstat;
-    0 where the system does not say)."""
+    """Seconds this process's threads have been ready to run but waiting for a CPU, in
+    total (Linux schedstat; 0 where the system does not say). The worker thread counts:
+    preempted while it holds the interpreter lock, it holds up the UI thread too."""
+    waited = 0
     try:
-        with open("/proc/thread-self/schedstat") as stat:
-            return int(stat.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
+        for thread in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{thread}/schedstat") as stat:
+                    waited += int(stat.read().split()[1])
+            except (OSError, ValueError, IndexError):  # a thread that just ended
+                pass
+    except OSError:
         return 0.0
+    return waited / 1e9
 
 
 def test_large_document_does_not_block_the_event_loop(qtbot, window):
@@ -73,9 +81,10 @@ def test_large_document_does_not_block_the_event_loop(qtbot, window):
     window.params.set_value("targetSize", 700)
     settle(qtbot, window, timeout=120000)
     timer.stop()
-    # a stall is time the UI thread spent away from its event loop, less the time it only
-    # waited for a CPU the machine's other work held: a loaded machine delays the ticks,
-    # work on this thread (or a lock held against it) still counts in full
+    # a stall is time the UI thread spent away from its event loop, less the time this
+    # process's threads only waited for a CPU the machine's other work held: a loaded
+    # machine delays the ticks; work on the UI thread, or a lock held against it by a
+    # thread that runs, still counts in full
     stalls = [(b - a) - (b_wait - a_wait) for (a, a_wait), (b, b_wait) in zip(ticks, ticks[1:])]
     assert len(ticks) > 10
     assert max(stalls) < 0.5, f"the UI stalled for {max(stalls):.3f} s"

@@ -21,8 +21,8 @@ def _ints(values: Iterable[int]) -> array:
 class PackedLayout:
     """A Layout as flat arrays: no per-chunk Python objects cross the pipe.
 
-    Span texts travel only where they differ from the slice of the shown text; spans are
-    rebuilt on first access (``LazySpans``).
+    Span texts travel only where they are not slices of the shown text (the span's, or an
+    overlap prefix and the own part); spans are rebuilt on first access (``LazySpans``).
     """
 
     shown: Document | None  # None: the document of the request
@@ -39,6 +39,11 @@ class PackedLayout:
     text_blob: str
     text_starts: array
     text_ends: array
+    #: or, where ``head_starts[i] >= 0``, span i's text is two slices of the shown text:
+    #: ``head_sizes[i]`` characters from ``head_starts[i]`` (an overlap prefix taken from
+    #: before the white space in front of the chunk), then ``own_start..end``
+    head_starts: array
+    head_sizes: array
     metadata: dict[int, dict]
     reported: dict[int, int]
     overlaps: array
@@ -61,48 +66,73 @@ class PackedLayout:
         shown = layout.document
         text = shown.text
         spans = layout.spans
+        count = len(spans)
         kinds: dict[str, int] = {}
         metadata, reported = {}, {}
         pieces: list[str] = []
-        text_starts = array("q", [-1]) * len(spans)
-        text_ends = array("q", [-1]) * len(spans)
+        starts, ends, own_starts, kind_ids, located_ids = [], [], [], [], []
+        text_starts = array("q", [-1]) * count
+        text_ends = array("q", [-1]) * count
+        head_starts = array("q", [-1]) * count
+        head_sizes = array("q", [0]) * count
         offset = 0
-        for i, span in enumerate(spans):
-            if span.text != text[span.start : span.end]:
-                pieces.append(span.text)
-                text_starts[i] = offset
-                offset += len(span.text)
-                text_ends[i] = offset
+        find_head = text.rfind
+        located_id = {name: i for i, name in enumerate(LOCATED)}
+        reasons: dict[int, Reason] = {}
+        in_order = True
+        for i, span in enumerate(spans):  # one pass: tens of thousands of spans
+            start, end, own, chunk = span.start, span.end, span.own_start, span.text
+            starts.append(start)
+            ends.append(end)
+            own_starts.append(own)
+            kind_ids.append(kinds.setdefault(span.kind, len(kinds)))
+            located_ids.append(located_id[span.located])
+            if span.index != i:
+                in_order = False
+            if chunk != text[start:end]:
+                # an overlap prefix taken from before the white space that precedes the
+                # chunk's own part: two slices of the text, no text sent
+                head = len(chunk) - (end - own)
+                at = -1
+                if 0 <= head and own <= end and chunk.endswith(text[own:end]):
+                    at = find_head(chunk[:head], max(0, own - head - 256), own)
+                if at >= 0:
+                    head_starts[i], head_sizes[i] = at, head
+                else:
+                    pieces.append(chunk)
+                    text_starts[i] = offset
+                    offset += len(chunk)
+                    text_ends[i] = offset
             if span.metadata:
                 metadata[i] = span.metadata
             if span.reported_start is not None:
                 reported[i] = span.reported_start
-            kinds.setdefault(span.kind, len(kinds))
-        indexes = None
-        if any(span.index != i for i, span in enumerate(spans)):
-            indexes = _ints(s.index for s in spans)
+            if span.reason is not None:
+                reasons[i] = span.reason
         same = request_document is not None and (
             shown is request_document or shown == request_document
         )
         return cls(
             shown=None if same else shown,
-            starts=_ints(s.start for s in spans),
-            ends=_ints(s.end for s in spans),
-            own_starts=_ints(s.own_start for s in spans),
-            indexes=indexes,
+            starts=array("q", starts),
+            ends=array("q", ends),
+            own_starts=array("q", own_starts),
+            indexes=None if in_order else _ints(s.index for s in spans),
             kinds=tuple(kinds),
-            kind_ids=array("I", (kinds[s.kind] for s in spans)),
-            located_ids=array("B", (LOCATED.index(s.located) for s in spans)),
+            kind_ids=array("I", kind_ids),
+            located_ids=array("B", located_ids),
             text_blob="".join(pieces),
             text_starts=text_starts,
             text_ends=text_ends,
+            head_starts=head_starts,
+            head_sizes=head_sizes,
             metadata=metadata,
             reported=reported,
             overlaps=_ints(itertools.chain.from_iterable(layout.overlaps)),
             gaps=_ints(itertools.chain.from_iterable(layout.gaps)),
             **PackedDetails.pack(layout).fields(),
             size_unit=layout.size_unit,
-            reasons={i: s.reason for i, s in enumerate(spans) if s.reason is not None},
+            reasons=reasons,
             complete=layout.complete,
         )
 
@@ -215,6 +245,9 @@ class LazySpans(Sequence[Span]):
         start, end = p.starts[i], p.ends[i]
         at = p.text_starts[i]
         text = None if at < 0 else p.text_blob[at : p.text_ends[i]]
+        head = p.head_starts[i]
+        if head >= 0:
+            text = self._text[head : head + p.head_sizes[i]] + self._text[p.own_starts[i] : end]
         span = Span(
             p.indexes[i] if p.indexes is not None else i,
             start,
