@@ -187,7 +187,7 @@ def test_dev_zero_ends_quickly_with_a_message():
     assert time.monotonic() - began < 15
     assert done.returncode == 1
     assert done.stderr.decode().strip() == (
-        "chunkview: /dev/zero: this looks like a binary file (it holds NUL bytes)"
+        "chunkview: /dev/zero: this looks like a binary file (a NUL byte at offset 0)"
     )
 
 

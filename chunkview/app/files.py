@@ -7,16 +7,33 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
 from chunkview.app.settings import AppSettings
-from chunkview.core.document import ReadOnlyError, load_document, save_document
+from chunkview.core.document import (
+    NUL_SHOWN,
+    NulBytesError,
+    ReadOnlyError,
+    load_document,
+    save_document,
+)
 from chunkview.core.errors import DocumentError
 from chunkview.core.model import InspectorModel
 
 SAMPLES = Path(__file__).resolve().parent.parent / "resources" / "samples"
 DEFAULT_SAMPLE = SAMPLES / "guide.md"
 EDITOR_MAX_CHARS = 64_000_000
+#: what a NUL byte is shown as, the first the editor's font can draw: ␀, else a sign
+#: common fonts have (DejaVu Sans Mono, the usual Linux monospace, has no ␀)
+NUL_STAND_INS = (NUL_SHOWN, "∅", "¤")
 OPEN_FILTER = "Text documents (*.md *.txt *.rst *.html *.htm *.json *.jsonl *.tex);;All files (*)"
 
 
@@ -41,15 +58,30 @@ class DocumentFiles:
         self.sample = False
         #: the file last opened or tried (Reopen with Encoding reads it again)
         self.last_path: str | None = None
+        #: the document is a file with NUL bytes shown as ␀: not the file's text, so Save
+        #: asks where to
+        self.nuls_shown = False
+        #: the question a file with NUL bytes raises (open anyway?), while it is asked
+        self.nul_box: QMessageBox | None = None
 
     def open_path(
-        self, path: str | os.PathLike[str], sample: bool = False, encoding: str | None = None
+        self,
+        path: str | os.PathLike[str],
+        sample: bool = False,
+        encoding: str | None = None,
+        show_nuls: str | None = None,
     ) -> bool:
-        if not self.may_discard():
+        """Open ``path`` in the window; False (and a word on why) when it is not opened.
+        A file with NUL bytes is not opened at once: the user is asked whether to see it
+        with each NUL shown as ␀, and the current text stays until they say yes."""
+        if show_nuls is None and not self.may_discard():
             return False
         self.last_path = None if sample else os.fspath(path)
         try:
-            document = load_document(path, encoding=encoding)
+            document = load_document(path, encoding=encoding, show_nuls=show_nuls)
+        except NulBytesError as error:
+            self._offer_nuls_shown(path, encoding, error)
+            return False
         except DocumentError as error:
             guess = getattr(error, "guess", None)  # not UTF-8: the encoding it likely is in
             if guess and encoding is None and self._confirm_encoding(path, guess):
@@ -65,11 +97,56 @@ class DocumentFiles:
             )
             return False
         self.sample = sample
+        self.nuls_shown = show_nuls is not None
         if not sample:
             self.remember(str(path))
-        self.remembered.set_last_document(str(path), sample)
+        if show_nuls is None:  # the next launch would only ask again
+            self.remembered.set_last_document(str(path), sample)
         self.model.set_document(document)
+        if show_nuls is not None and isinstance(self.window, QMainWindow):
+            self.window.statusBar().showMessage(
+                f"{os.path.basename(os.fspath(path))}: {document.text.count(show_nuls):,} NUL "
+                f"bytes shown as {show_nuls}; Save asks for a new name",
+                10000,
+            )
         return True
+
+    def _offer_nuls_shown(
+        self, path: str | os.PathLike[str], encoding: str | None, error: NulBytesError
+    ) -> None:
+        """Say which file holds a NUL byte and where, and offer to open it anyway with the
+        NULs shown as ␀ (a window-modal question: the current text stays meanwhile)."""
+        name = os.path.basename(os.fspath(path))
+        shown = self.nul_stand_in()
+        if self.nul_box is not None:
+            self.nul_box.close()
+        box = QMessageBox(self.window)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Binary file?")
+        box.setText(
+            f"{name} holds a NUL byte at byte offset {error.offset:,}: "
+            "it looks like a binary file, not text."
+        )
+        box.setInformativeText(
+            f"Open it anyway, with each NUL shown as {shown} (and any byte that is not "
+            f"{encoding or 'UTF-8'} as �)? The file is not changed; Save then asks for a new "
+            "name. Cancel keeps the current document."
+        )
+        box.setDetailedText(str(error))
+        self.show_nuls_button = box.addButton(
+            f"Open with NULs shown as {shown}", QMessageBox.ButtonRole.AcceptRole
+        )
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+        def answered() -> None:
+            self.nul_box = None
+            if box.clickedButton() is self.show_nuls_button:
+                self.open_path(path, encoding=encoding, show_nuls=shown)
+
+        box.finished.connect(answered)
+        self.nul_box = box
+        box.open()
 
     def _confirm_encoding(self, path: str | os.PathLike[str], guess: str) -> bool:
         """Ask whether to read a file that is not UTF-8 as ``guess`` (never offscreen)."""
@@ -85,9 +162,16 @@ class DocumentFiles:
         )
         return answer == buttons.Open
 
+    def nul_stand_in(self) -> str:
+        """What a NUL is shown as: ␀ where the editor's font has it (NUL_STAND_INS)."""
+        editor = getattr(self.window, "editor", self.window)
+        metrics = QFontMetrics(editor.font())
+        return next((c for c in NUL_STAND_INS if metrics.inFontUcs4(ord(c))), NUL_SHOWN)
+
     def path_on_disk(self) -> str | None:
-        """The document's own file (not a built-in sample), if it has one."""
-        return None if self.sample else self.model.document.path
+        """The document's own file (not a built-in sample, nor a file shown with its
+        NULs as ␀), if it has one."""
+        return None if self.sample or self.nuls_shown else self.model.document.path
 
     def reopen(self, encoding: str) -> bool:
         """Read the file last opened (or that failed to open) again, as ``encoding``."""
@@ -101,7 +185,7 @@ class DocumentFiles:
 
     def save(self) -> bool:
         document = self.model.sync_text()
-        if not document.path or self.sample:
+        if not document.path or self.sample or self.nuls_shown:
             return self.save_as()
         return self.write(document.path)
 
@@ -128,7 +212,7 @@ class DocumentFiles:
             self.tell("Cannot save", str(error))
             return False
         self.model.saved(path)
-        self.sample = False
+        self.sample = self.nuls_shown = False
         self.remember(path)
         self.remembered.set_last_document(path)
         return True

@@ -118,6 +118,20 @@ class NotTextError(DocumentError):
         self.guess = guess
 
 
+class NulBytesError(DocumentError):
+    """Bytes with a NUL in their first 64 KB and no byte order mark: likely a binary file.
+    ``offset`` is the first NUL's byte offset in the file; ``load_document(...,
+    show_nuls=NUL_SHOWN)`` opens it anyway."""
+
+    def __init__(self, name: str, offset: int) -> None:
+        super().__init__(f"{name}: this looks like a binary file (a NUL byte at offset {offset})")
+        self.offset = offset
+
+
+#: what a NUL byte is shown as when a file holding them is opened anyway
+NUL_SHOWN = "\u2400"  # ␀ SYMBOL FOR NULL
+
+
 class ReadOnlyError(DocumentError):
     """The file is read-only; ``save_document(..., overwrite_read_only=True)`` may replace it."""
 
@@ -129,9 +143,12 @@ def _too_big(name: str) -> DocumentError:
     )
 
 
-def read_bounded(stream: BinaryIO, name: str, limit: int | None = None) -> bytes:
+def read_bounded(
+    stream: BinaryIO, name: str, limit: int | None = None, binary_ok: bool = False
+) -> bytes:
     """Read ``stream`` (a file, stdin, a FIFO, a device) up to ``limit`` bytes, refusing
-    more, and refusing at once what starts like a binary stream (``/dev/zero``)."""
+    more, and refusing at once what starts like a binary stream (``/dev/zero``) unless
+    ``binary_ok``."""
     limit = MAX_FILE_BYTES if limit is None else limit
     parts: list[bytes] = []
     size = 0
@@ -139,7 +156,7 @@ def read_bounded(stream: BinaryIO, name: str, limit: int | None = None) -> bytes
         block = stream.read(min(_READ_BLOCK, limit + 1 - size))
         if not block:
             break
-        if not parts:
+        if not parts and not binary_ok:
             _refuse_binary(block, name)
         parts.append(block)
         size += len(block)
@@ -158,7 +175,7 @@ def _bom_of(data: bytes) -> tuple[str, int] | None:
 def _refuse_binary(data: bytes, name: str) -> None:
     head = data[:65536]
     if b"\x00" in head and _bom_of(head) is None:
-        raise DocumentError(f"{name}: this looks like a binary file (it holds NUL bytes)")
+        raise NulBytesError(name, head.index(b"\x00"))
 
 
 def likely_encodings(data: bytes, most: int = 3) -> list[str]:
@@ -245,11 +262,38 @@ def decode_document(
     return Document(text=text, path=path, kind=kind, bom=bom, encoding=codec)
 
 
+def decode_showing_nuls(
+    data: bytes,
+    name: str,
+    kind: str = "text",
+    encoding: str | None = None,
+    path: str | None = None,
+    shown: str = NUL_SHOWN,
+) -> Document:
+    """A file that holds NUL bytes, opened anyway to look at: each NUL is shown as
+    ``shown`` (␀ unless the caller's font lacks it) and a byte that does not decode as
+    U+FFFD, so the text is not the file's (save it under another name)."""
+    found = _bom_of(data)
+    try:
+        codec = codecs.lookup(encoding or (found[0] if found else "utf-8")).name
+    except LookupError:
+        raise DocumentError(f"unknown encoding {encoding!r}") from None
+    bom = found is not None and codecs.lookup(found[0]).name == codec
+    body = data[found[1] :] if bom and found else data
+    text = body.decode(codec, errors="replace").replace("\x00", shown)
+    return Document(text=text, path=path, kind=kind, bom=bom, encoding=codec)
+
+
 def load_document(
-    path: str | os.PathLike[str], kind: str | None = None, encoding: str | None = None
+    path: str | os.PathLike[str],
+    kind: str | None = None,
+    encoding: str | None = None,
+    show_nuls: str | None = None,
 ) -> Document:
     """Read a text file as a Document (UTF-8 unless ``encoding`` names another). Every
-    failure is a one-line DocumentError; FIFOs and devices are read up to the size cap."""
+    failure is a one-line DocumentError; FIFOs and devices are read up to the size cap.
+    A file with NUL bytes is refused (NulBytesError) unless ``show_nuls`` (what to show
+    each NUL as): then it is read as ``decode_showing_nuls`` does."""
     p = Path(path)
     name = str(path)
     try:
@@ -262,13 +306,17 @@ def load_document(
                 f"{MAX_FILE_BYTES // 2**20} MB this tool opens"
             )
         with open(p, "rb") as handle:
-            data = read_bounded(handle, name)
+            data = read_bounded(handle, name, binary_ok=show_nuls is not None)
     except FileNotFoundError:
         raise DocumentError(f"{name}: no such file") from None
     except PermissionError:
         raise DocumentError(f"{name}: permission denied") from None
     except OSError as exc:
         raise DocumentError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    if show_nuls is not None:
+        return decode_showing_nuls(
+            data, name, kind or kind_for_path(p), encoding, str(p), show_nuls
+        )
     return decode_document(data, name, kind or kind_for_path(p), encoding, str(p))
 
 
