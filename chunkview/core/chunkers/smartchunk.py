@@ -70,7 +70,7 @@ class _Bytes:
         self.prefix = np.empty(len(text) + 1, dtype=np.int64)
         self.prefix[:-1] = np.flatnonzero((data & 0xC0) != 0x80)
         self.prefix[-1] = len(data)
-        self.offsets = memoryview(self.prefix)  # one at a time: a Python int, no numpy scalar
+        self.offsets = self.prefix.data  # one at a time: a Python int, no numpy scalar
 
     def size(self, start: int, end: int) -> int:
         return self.offsets[end] - self.offsets[start]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
@@ -108,25 +108,25 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
     pieces totalling at most ``overlap``."""
     why = notes_now()  # the run's reasons (explain.py), or None
     if why is None:
-        lengths = measured(splitter.length, pieces)
+        known = measured(splitter.length, pieces)
         bound = int_bound(splitter.max_size)
-        if lengths is not None and bound is not None:
+        if known is not None and bound is not None:
             merged: list[str | None] = []
-            separator_len = len(joiner) if joiner else 0
+            joiner_len = len(joiner) if joiner else 0
             pack_range(
-                pieces,  # type: ignore[arg-type]
-                lengths,
-                ends_of(lengths, separator_len),
+                cast(list[str], pieces),  # measured: none is undefined
+                known,
+                ends_of(known, joiner_len),
                 0,
                 len(pieces),
                 "," if joiner is None else joiner,  # JS: join(undefined) joins with ","
-                separator_len,
-                bound + separator_len,
+                joiner_len,
+                bound + joiner_len,
                 splitter.overlap,
                 W_CHARS if splitter.strip_whitespace else None,
                 merged,
             )
-            return merged  # type: ignore[return-value]
+            return cast(list[str], merged)
     length, max_size, overlap = splitter.length, splitter.max_size, splitter.overlap
     separator_len = length(joiner) if joiner else 0
     # each piece measured once; the chunk being packed is pieces[start:i] (the overlap
