@@ -67,6 +67,17 @@ def test_sweep_and_eval_open_from_the_view_menu_and_are_remembered(qtbot, window
         again.worker.stop()
 
 
+def test_step_through_sets_the_open_docks_aside_and_back(qtbot, window):
+    views = window.views
+    views.show_panel(views.eval_panel)
+    assert views.eval_dock.isVisible() and not views.sweep_dock.isVisible()
+    window.step_through.toggle_action.trigger()
+    assert window.step_through.active
+    assert not views.eval_dock.isVisible()
+    window.step_through.toggle_action.trigger()
+    assert views.eval_dock.isVisible() and not views.sweep_dock.isVisible()
+
+
 def questions_on(text: str) -> list[Question]:
     """Two questions whose answers are sentences of the guide sample."""
     found = []

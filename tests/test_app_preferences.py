@@ -83,3 +83,22 @@ def test_a_lowered_timeout_stops_a_slow_job_at_once_and_is_remembered(qtbot, win
     finally:
         again.views.shutdown()
         again.worker.stop()
+
+
+def test_the_sweep_runs_each_value_under_the_time_budget(qtbot, window):
+    from conftest import CORPUS
+
+    text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8")
+    window.set_document(Document("\n\n".join([text] * 150), None, "markdown"))  # ~3 MB
+    settle(qtbot, window, timeout=120000)
+    dialog = window.menus.show_preferences()
+    dialog.timeout.setValue(0.1)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    sweep = window.views.sweep
+    assert sweep.time_budget() == 0.1
+    sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("targetSize"))
+    sweep.values_edit.setText("700,900")
+    assert sweep.start()
+    qtbot.waitUntil(lambda: not sweep.running, timeout=60000)
+    assert [r["error"]["name"] for r in sweep.rows] == ["Stopped", "Stopped"]
+    assert "2 refused" in sweep.message.text() and "0.1 s budget" in sweep.message.text()

@@ -122,7 +122,7 @@ class EvalPanel(QWidget):
         self.means.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 0)
+        layout.setContentsMargins(6, 4, 6, 4)  # a dock under the panels: off its edges
         layout.addLayout(ask)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)

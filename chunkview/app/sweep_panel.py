@@ -136,6 +136,8 @@ class SweepPanel(QWidget):
         )
         #: the Eval panel's questions, retriever and top k (none: no retrieval plot)
         self.retrieval = retrieval
+        #: seconds each value may take (None: the service's default); the window's budget
+        self.time_budget: Callable[[], float | None] = lambda: None
         self.runner: Any = None  # None: the chunking pool (tests may plug another in)
         self.plan: SweepPlan | None = None
         self._arranged: tuple[int, list[str], str] | None = None
@@ -435,7 +437,8 @@ class SweepPanel(QWidget):
         self.running = True
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
-        self._runner = self.runner or pool_runner()
+        # each value under the time budget of a chunking job (Edit > Preferences)
+        self._runner = self.runner or pool_runner(timeout=self.time_budget())
         self._job.start(self.number, plan, self._runner)
         return True
 

@@ -60,6 +60,7 @@ class Views(QObject):
         self.sweep = SweepPanel(
             model, apply=window.params.set_value, retrieval=self.eval_panel.retrieval_setup
         )
+        self.sweep.time_budget = lambda: window.worker.service.timeout
         self.sweep_dock = self._dock(
             self.sweep, "Sweep an option", "sweepDock", "S&weep an Option", "Ctrl+Shift+W"
         )
@@ -67,6 +68,9 @@ class Views(QObject):
             self.eval_panel, "Retrieval eval", "evalDock", "Retrieval &Eval", "Ctrl+Shift+E"
         )
         window.tabifyDockWidget(self.sweep_dock, self.eval_dock)
+        # teaching mode stands in for the panels: the docks step aside while it runs
+        self._docks_set_aside: list[QDockWidget] = []
+        window.step_through.toggle_action.toggled.connect(self._step_through_toggled)
         # the overview strip beside the editor, and B's editor between them
         self.overview = OverviewStrip(model, editor)
         row = QWidget()
@@ -120,6 +124,17 @@ class Views(QObject):
         else:
             self.window.addAction(action)
         return dock
+
+    def _step_through_toggled(self, active: bool) -> None:
+        if active:
+            docks = (self.sweep_dock, self.eval_dock)
+            self._docks_set_aside = [d for d in docks if d.isVisible() and not d.isFloating()]
+            for dock in self._docks_set_aside:
+                dock.hide()
+        else:
+            for dock in self._docks_set_aside:
+                dock.show()
+            self._docks_set_aside = []
 
     def show_panel(self, panel: QWidget) -> None:
         """Bring ``panel`` into view: its dock opened and raised, or its tab chosen."""
