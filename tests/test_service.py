@@ -175,6 +175,24 @@ def test_details_follow_the_layout_and_equal_the_in_process_ones(service):
     assert service.details(layout) is None
 
 
+def test_reasons_follow_the_layout_and_equal_the_in_process_ones(service):
+    """Recording why each boundary is there costs about a chunking run: a run whose details
+    come later records the reasons later too, and they are the ones of a run in one go."""
+    document = load_document(CORPUS / "acorn-readme.md")
+    request = ChunkRequest(
+        1, "agentos.SemanticChunker", document, {"targetSize": 300}, explain=True
+    )
+    local = Pipeline().run(request, RunContext()).layout
+    assert all(s.reason is not None for s in local.spans)
+    layout = service.run(request, details_later=True).layout
+    assert not layout.complete and all(s.reason is None for s in layout.spans[:3])
+    details = service.details(layout)
+    assert details is not None and details.reasons
+    add_details(layout, details)
+    assert [s.reason for s in layout.spans] == [s.reason for s in local.spans]
+    assert _fields(layout) == _fields(local)
+
+
 def test_an_option_change_sends_no_document(service):
     document = load_document(CORPUS / "debug-readme.md")
     sent = service.documents_sent

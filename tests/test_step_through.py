@@ -23,7 +23,12 @@ def window(qtbot, tmp_path):
     win.show()
     win.set_document(Document(TEXT, None, "text"))
     qtbot.waitUntil(
-        lambda: win.result is not None and win.shown_generation == win.generation, timeout=20000
+        lambda: (
+            win.result is not None
+            and win.shown_generation == win.generation
+            and not win.model.details_pending  # the reasons follow the layout
+        ),
+        timeout=20000,
     )
     yield win
     win.worker.stop()
@@ -74,6 +79,7 @@ def test_a_new_result_while_stepping_keeps_the_walk_in_range(qtbot, window):
     qtbot.waitUntil(
         lambda: (
             window.shown_generation == window.generation
+            and not window.model.details_pending
             and window.result.request.options["maxSize"] == 400
         ),
         timeout=20000,

@@ -73,6 +73,7 @@ class DocumentView(QWidget):
         self._edit_marks: dict[int, int] = {}
         model.subscribe("document", self._show_document)
         model.subscribe("result", self._show_result)
+        model.subscribe("details", self._show_reasons)  # the reasons follow the layout
         model.subscribe("pinned", self._show_pinned)
         model.subscribe("selection", self._show_selection)
         self.update_legend()
@@ -109,6 +110,11 @@ class DocumentView(QWidget):
         self._show_text(shown, view=shown != result.request.document.text)
         self.editor.set_result(result, self._edit_marks.get(id(result.request.document.text)))
         self._show_pinned()
+
+    def _show_reasons(self, _result: ChunkResult) -> None:
+        self.update_legend()
+        if self.editor.by_reason:
+            self.editor._schedule()
 
     def _show_text(self, text: str, view: bool) -> None:
         """Show the document, or (read-only) the text an entry shows instead of it, such

@@ -54,6 +54,7 @@ class ChunkInspector(QTextBrowser):
         self.shown: int | None = None
         model.subscribe("selection", lambda _index: self.refresh())
         model.subscribe("result", lambda _result: self.refresh())
+        model.subscribe("details", lambda _result: self.refresh())  # reasons arrive later
         model.subscribe("tokens", lambda _tokens: self.refresh())
 
     def refresh(self) -> None:

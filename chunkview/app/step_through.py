@@ -307,6 +307,8 @@ class StepThrough(QWidget):
         self.toggle_action.toggled.connect(self.set_active)
 
         model.subscribe("result", self._show_result)
+        # the reasons arrive after the layout: show the step again with its reason
+        model.subscribe("details", lambda result: self._show_result(result, keep_place=True))
         model.subscribe("failed", lambda _failure: self._show_step())
         model.subscribe("document", self._forget_text)
         self.hide()

@@ -62,6 +62,8 @@ class ChunkResult:
     #: process of this machine): ``sent``, ``received``, ``chunked``, ``laid_out``,
     #: ``packed``, ``replied``, ``unpacked``, ``prepared``; for the benchmark's breakdown
     stamps: dict[str, float] = field(default_factory=dict)
+    #: the request explains, but the run left the reasons to ``Pipeline.details``
+    explain_later: bool = False
 
     @property
     def generation(self) -> int:
@@ -87,11 +89,15 @@ class Pipeline:
             result = ChunkResult(
                 request, last.native, last.layout, last.offsets, last.seconds, tokens=last.tokens
             )
+            result.explain_later = last.explain_later
         else:
             entry = registry.get(request.entry_id)
             options = {k: v for k, v in request.options.items() if v is not None}
             entry.check_options(options)
-            if request.explain and ctx.explain is None:
+            # recording the reasons costs about as much as the chunking: a run that sends
+            # its details later records them later too
+            explain_later = request.explain and not details
+            if request.explain and ctx.explain is None and not explain_later:
                 ctx.explain = []
             with paused_gc():
                 chunking = entry.chunk(request.document, options, ctx)
@@ -109,22 +115,29 @@ class Pipeline:
                 time.perf_counter() - began,
             )
             result.stamps.update(chunked=chunked, laid_out=time.perf_counter())
-        if details and not result.layout.complete:  # a reused layout laid out without them
-            self.details(result, ctx)
+            result.explain_later = explain_later
+        if details and (not result.layout.complete or result.explain_later):
+            self.details(result, ctx)  # a reused layout laid out without them
         result.hits = search(result.layout, request.query) if request.query else []
         self._last = result
         return result
 
     def details(self, result: ChunkResult, ctx: RunContext) -> LayoutDetails:
-        """The warnings and size statistics of ``result``'s layout, added to it (once)."""
-        layout = result.layout
+        """The warnings and size statistics of ``result``'s layout, and the reasons of its
+        boundaries when the request explains: added to it (once) and returned."""
+        layout, request = result.layout, result.request
+        options = {k: v for k, v in request.options.items() if v is not None}
+        entry = registry.get(request.entry_id)
         if not layout.complete:
-            request = result.request
-            options = {k: v for k, v in request.options.items() if v is not None}
-            entry = registry.get(request.entry_id)
             with paused_gc():
                 add_details(layout, entry_details(entry, layout, options, ctx.check))
-        return LayoutDetails(layout.warnings, layout.chars, layout.bytes, layout.sizes)
+        if result.explain_later:
+            _add_reasons(entry, request, options, layout, ctx)
+            result.explain_later = False
+        reasons = {}
+        if request.explain:
+            reasons = {i: s.reason for i, s in enumerate(layout.spans) if s.reason is not None}
+        return LayoutDetails(layout.warnings, layout.chars, layout.bytes, layout.sizes, reasons)
 
     def last_key(self) -> tuple | None:
         """The chunking key of the last result (None before the first)."""
@@ -153,3 +166,27 @@ class Pipeline:
             return self.tokens(result, ctx)
         result.tokens = [self._token_cache[t] for t in texts]
         return result.tokens
+
+
+def _add_reasons(
+    entry: Any, request: ChunkRequest, options: dict[str, Any], layout: Layout, ctx: RunContext
+) -> None:
+    """Run ``request`` again recording why each boundary is there, and give the reasons to
+    ``layout``'s spans (the same run places the same spans; where it does not, none)."""
+    again = RunContext(
+        metadata=request.metadata,
+        embedder=request.embedder,
+        tokenizer=request.tokenizer,
+        cancel_event=ctx.cancel_event,
+        explain=[],
+    )
+    with paused_gc():
+        spans = entry.chunk(request.document, options, again).spans
+    if len(spans) != len(layout.spans):
+        return
+    ours = layout.spans
+    if all(
+        (a.start, a.end, a.own_start) == (b.start, b.end, b.own_start) for a, b in zip(spans, ours)
+    ):
+        for mine, explained in zip(ours, spans):
+            mine.reason = explained.reason

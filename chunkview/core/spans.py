@@ -252,6 +252,9 @@ class LayoutDetails:
     chars: SizeStats
     bytes: SizeStats
     sizes: list[int]
+    #: span index -> why its boundary is there, when the run explains and the reasons
+    #: were left for later (the recording costs as much as the chunking again)
+    reasons: dict[int, Reason] = field(default_factory=dict)
 
 
 def build_layout(
@@ -317,6 +320,13 @@ def add_details(layout: Layout, details: LayoutDetails) -> Layout:
     """Put ``details`` into ``layout`` (in place) and mark it complete."""
     layout.warnings = details.warnings
     layout.chars, layout.bytes, layout.sizes = details.chars, details.bytes, details.sizes
+    if details.reasons:
+        set_reasons = getattr(layout.spans, "set_reasons", None)  # spans built on demand
+        if set_reasons is not None:
+            set_reasons(details.reasons)
+        else:
+            for i, reason in details.reasons.items():
+                layout.spans[i].reason = reason
     layout.complete = True
     return layout
 

@@ -173,6 +173,8 @@ class PackedDetails:
     chars: tuple
     bytes: tuple
     sizes: array
+    #: span index -> why its boundary is there (reasons sent with the details)
+    reasons: dict[int, Reason] = field(default_factory=dict)
 
     @classmethod
     def pack(cls, details: LayoutDetails | Layout) -> PackedDetails:
@@ -192,10 +194,12 @@ class PackedDetails:
             chars=tuple(vars(details.chars).values()),
             bytes=tuple(vars(details.bytes).values()),
             sizes=_ints(details.sizes),
+            reasons=details.reasons if isinstance(details, LayoutDetails) else {},
         )
 
     def fields(self) -> dict[str, Any]:
-        return dict(vars(self))
+        """The fields a PackedLayout shares (its reasons are the spans')."""
+        return {name: value for name, value in vars(self).items() if name != "reasons"}
 
     def unpack(self) -> LayoutDetails:
         places = self.warning_places
@@ -210,7 +214,11 @@ class PackedDetails:
             for i, (kind, message) in enumerate(zip(self.warning_kind_ids, self.warning_messages))
         ]
         return LayoutDetails(
-            warnings, SizeStats(*self.chars), SizeStats(*self.bytes), list(self.sizes)
+            warnings,
+            SizeStats(*self.chars),
+            SizeStats(*self.bytes),
+            list(self.sizes),
+            self.reasons,
         )
 
 
@@ -233,6 +241,14 @@ class LazySpans(Sequence[Span]):
         placed = [located != missing for located in p.located_ids]
         kinds = [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
         return p.starts, p.ends, p.own_starts, placed, kinds
+
+    def set_reasons(self, reasons: dict[int, Reason]) -> None:
+        """Give spans their reasons (sent after the layout), built or not."""
+        self._packed.reasons.update(reasons)
+        for i, reason in reasons.items():
+            span = self._built[i]
+            if span is not None:
+                span.reason = reason
 
     def located_kinds(self) -> list[str]:
         """The kind of each placed span, in order, without building a span."""
