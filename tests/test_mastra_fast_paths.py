@@ -11,7 +11,9 @@ from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.explain import explaining
 from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
 from chunkview.core.chunkers.mastra.recursive import LATEX, MARKDOWN
+from chunkview.core.chunkers.mastra.sentence import _fallback
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import to_units
 
 PIECES = st.sampled_from(
     [
@@ -89,3 +91,20 @@ def test_the_markdown_rules_are_screened_in_one_scan():
     screen, end = screens(tuple(MARKDOWN))[2]
     assert MARKDOWN[2:end] == ["\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n"]
     assert screen.search("text\n\nmore text\n- item\n") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "word", " ", "  ", "\n", "😀", "x" * 30, "東京"]), max_size=40
+    ).map("".join),
+    NUMBERS,
+    st.booleans(),
+    st.booleans(),
+)
+def test_sentence_fallback_packs_as_the_loop_packs(sentence, max_size, by_words, by_chars):
+    """The word and code-point fallbacks for the UTF-16 length (a list and a running sum)
+    give what the loop gives, which any other length function still takes."""
+    units = to_units(sentence)
+    measured = _fallback(units, max_size, len, by_words, by_chars)
+    assert measured == _fallback(units, max_size, lambda text: len(text), by_words, by_chars)

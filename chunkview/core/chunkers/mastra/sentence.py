@@ -11,13 +11,12 @@ import regex
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.splitter import Splitter, length_function, nodes, start_indexes
-from chunkview.core.text.js import W_CLASS, from_units, trim
+from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, trim
 
 _CAPITAL_AFTER_SPACE_RE = re.compile(f"[{W_CLASS}]+[A-Z]")
 _TITLES = {"Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Jr"}
 _DOTTED_RE = re.compile(r"(?:[a-z](?:\.[a-z])*|[A-Z](?:\.[A-Z])*)")
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
-_NON_W_RE = re.compile(f"[^{W_CLASS}]")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _LAST_NON_W_RE = regex.compile(f"(?r)[^{W_CLASS}]")
 
@@ -40,11 +39,14 @@ def sentences(text: str, enders: list[str]) -> list[str]:
     if not units:
         rest = trim(text)
         return [rest] if rest else []
+    # nothing but white space follows the last non-white unit: one strip, not a search
+    # from each ender
+    white_from = len(text.rstrip(W_CHARS))
     # only the ender positions matter: let the regex engine find them
     for match in re.finditer("[" + "".join(re.escape(u) for u in units) + "]", text):
         i = match.start()
         rest_start = i + 1
-        if _NON_W_RE.search(text, rest_start) is None:  # only white space follows
+        if rest_start >= white_from:  # only white space follows
             boundary = True
         elif _CAPITAL_AFTER_SPACE_RE.match(text, rest_start):
             boundary = not _is_abbreviation(_last_word(text, start, i + 1)[:-1])
@@ -84,6 +86,11 @@ def _fallback(sentence: str, max_size: float, length, by_words: bool, by_chars: 
     """§6.3: pieces of an oversized sentence."""
     if by_words:
         pieces: list[str] = []
+        if length is len:  # the same packing, without rebuilding the piece per word
+            pieces = _pack_measured(_split_words(sentence), " ", max_size, by_chars)
+            if len(pieces) > 1:
+                return pieces
+            return _by_code_points(sentence, max_size, length) if by_chars else [sentence]
         current = ""
         for word in _split_words(sentence):
             if length(word) > max_size:
@@ -108,7 +115,39 @@ def _fallback(sentence: str, max_size: float, length, by_words: bool, by_chars: 
     return [sentence]
 
 
+def _pack_measured(parts: list[str], glue: str, max_size: float, by_chars: bool) -> list[str]:
+    """The packing of ``_fallback`` (words, ``glue`` " ") or ``_by_code_points`` (code
+    points, ``glue`` "") for the UTF-16 length: the piece is a list and its length a
+    sum, where the loop builds and measures a string per part (quadratic on a long
+    sentence). A word over maxSize is a piece, or its code points' pieces."""
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    glue_len = len(glue)
+    for part in parts:
+        part_len = len(part)
+        if glue and part_len > max_size:  # only words can be over it alone
+            if current:
+                pieces.append(glue.join(current))
+                current, size = [], 0
+            pieces.extend(_by_code_points(part, max_size, len) if by_chars else [part])
+            continue
+        candidate = size + glue_len + part_len if current else part_len
+        if candidate <= max_size:
+            current.append(part)
+            size = candidate
+        else:
+            if current:
+                pieces.append(glue.join(current))
+            current, size = [part], part_len
+    if current:
+        pieces.append(glue.join(current))
+    return pieces
+
+
 def _by_code_points(text: str, max_size: float, length) -> list[str]:
+    if length is len:
+        return _pack_measured(_code_points(text), "", max_size, False)
     pieces, current = [], ""
     for point in _code_points(text):
         if length(current + point) <= max_size:
