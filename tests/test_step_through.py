@@ -192,3 +192,18 @@ def test_a_chunk_made_in_one_step_has_nothing_to_replay(qtbot, window):
     assert not step.replay_button.isEnabled()
     qtbot.keyClick(step, Qt.Key.Key_R)
     assert step.replay.state == "stopped" and step.editor.stage is None
+
+
+def test_the_title_shows_list_options_as_json_without_markup(qtbot, window):
+    step = window.step_through
+    step.set_active(True)
+    window.params.set_value("strategies", ["paragraph", "word"])
+    qtbot.waitUntil(
+        lambda: (
+            window.shown_generation == window.generation
+            and window.result.request.options.get("strategies") == ["paragraph", "word"]
+        ),
+        timeout=20000,
+    )
+    assert 'strategies=["paragraph", "word"]' in step.title.text()
+    assert step.title.textFormat() == Qt.TextFormat.PlainText

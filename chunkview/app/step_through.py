@@ -11,6 +11,7 @@ other panels; leaving it (Esc) shows them again.
 from __future__ import annotations
 
 import html
+import json
 
 from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import (
@@ -200,6 +201,7 @@ class StepThrough(QWidget):
 
         self.title = QLabel()
         self.title.setObjectName("stepTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # options may hold < and &
         self.counter = QLabel()
         self.counter.setObjectName("stepCounter")
         self.rule = QLabel()
@@ -397,7 +399,7 @@ class StepThrough(QWidget):
         self._stop_replay()  # a step shown in full ends any replay (its stages may be gone)
         result = self._result
         entry = self.model.entry_id or "no chunker"
-        self.title.setText(f"  {html.escape(entry)}  ·  {html.escape(self._options_text())}")
+        self.title.setText(f"  {entry}  ·  {self._options_text()}")
         spans = self.spans()
         if not spans:
             self.rule.setText("")
@@ -520,7 +522,11 @@ class StepThrough(QWidget):
 
     def _options_text(self) -> str:
         options = self._result.request.options if self._result is not None else {}
-        shown = [f"{k}={v}" for k, v in options.items() if v is not None][:6]
+        shown = [
+            f"{k}={v if isinstance(v, (int, float, str)) else json.dumps(v, ensure_ascii=False)}"
+            for k, v in options.items()
+            if v is not None
+        ][:6]
         return ", ".join(shown) if shown else "default options"
 
     def _style(self) -> None:
