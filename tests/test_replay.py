@@ -179,3 +179,14 @@ def test_semantic_markdown_section_gathered_then_sections_merged():
     merged = cascade_stages(spans, 1)[-1]
     assert text[slice(*merged.focus)] == "## Beta\nbeta body.\n\n### Gamma\ngamma.\n\n"
     assert [s.name for s in cascade_stages(spans, 2)] == ["cut"]  # a section kept as it was
+
+
+def test_reasons_cross_a_process_as_plain_tuples_and_their_stages_come_back():
+    import pickle
+
+    spans = chunked("smartchunk", SMART, {"maxSize": 40, "minSize": 10})
+    sent = pickle.loads(pickle.dumps(spans, protocol=pickle.HIGHEST_PROTOCOL))
+    assert [s.reason for s in sent] == [s.reason for s in spans]
+    assert type(sent[3].reason) is Reason and type(sent[3].reason.stages[0]) is tuple
+    assert cascade_stages(sent, 3) == cascade_stages(spans, 3)
+    assert all(type(s) is Stage for s in cascade_stages(sent, 3))

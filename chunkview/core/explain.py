@@ -57,8 +57,21 @@ class Reason(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         found = {"rule": self.rule, "text": self.text}
         if self.stages:
-            return {**found, "stages": [stage.to_json() for stage in self.stages]}
+            return {**found, "stages": [stage.to_json() for stage in stages_of(self)]}
         return found
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # across the process boundary: rebuilt in C from a plain tuple, the stages as
+        # plain tuples (a named tuple's own pickling calls its Python __new__ for every
+        # object: for tens of thousands of reasons, most of the layout's unpickling time)
+        stages = tuple(tuple(stage) for stage in self.stages) if self.stages else ()
+        return (tuple.__new__, (Reason, (self.at, self.rule, self.text, stages)))
+
+
+def stages_of(reason: Reason) -> list[Stage]:
+    """The stages of ``reason`` as Stage (after a trip across a process they are plain
+    tuples)."""
+    return [s if isinstance(s, Stage) else Stage._make(s) for s in reason.stages]
 
 
 def combine(reasons: Sequence[Reason]) -> Reason:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chunkview.core.explain import Stage
+from chunkview.core.explain import Stage, stages_of
 from chunkview.core.spans import Span
 
 #: the steps in the order a chunk goes through them
@@ -42,7 +42,7 @@ def cascade_stages(spans: Sequence[Span], index: int) -> list[Stage]:
         return []
     parts = _parts(reason.text)
     overlap_words = next((p for p in parts if p.startswith("overlap")), None)
-    stages = [s for s in reason.stages if s.name != "overlapped"]
+    stages = [s for s in stages_of(reason) if s.name != "overlapped"]
     if not stages:  # no recorded steps: the cut the reason names
         cut = next((p for p in parts if not p.startswith("overlap")), None)
         if cut is not None:

@@ -178,6 +178,7 @@ def _stages(
     for _kind, k, trimmed, piece in merges:
         joined.setdefault(k, []).append((trimmed, piece))
     result: list[tuple[Stage, ...]] = []
+    first_stage: dict[int, Stage] = {}
     segment = None
     for index, piece in enumerate(pieces):
         segment = segment_of.get(index, segment)
@@ -186,16 +187,19 @@ def _stages(
         k = len(result)
         found = []
         if segment is not None:
-            start, end = points(segment.offset, len(segment.text))
-            words = (
-                f"first gathered: the line pass took a {segment.boundary} segment of "
-                f"{_units(len(segment.text))}"
-            )
-            if piece is segment:
-                words += f" ≤ maxSize {number_text(config.max_size)}: kept as it is"
-            else:
-                words += f" > maxSize {number_text(config.max_size)}: too large, split again"
-            found.append(Stage("gathered", start, end, words))
+            gathered = first_stage.get(id(segment))
+            if gathered is None:  # one stage for all the pieces of a segment
+                start, end = points(segment.offset, len(segment.text))
+                words = (
+                    f"first gathered: the line pass took a {segment.boundary} segment of "
+                    f"{_units(len(segment.text))}"
+                )
+                if piece is segment:
+                    words += f" ≤ maxSize {number_text(config.max_size)}: kept as it is"
+                else:
+                    words += f" > maxSize {number_text(config.max_size)}: too large, split again"
+                gathered = first_stage[id(segment)] = Stage("gathered", start, end, words)
+            found.append(gathered)
             if piece is not segment:
                 start, end = points(piece.offset, len(piece.text))
                 found.append(
