@@ -11,7 +11,7 @@ from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.explain import explaining
 from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
 from chunkview.core.chunkers.mastra.recursive import LATEX, MARKDOWN
-from chunkview.core.chunkers.mastra.sentence import _fallback
+from chunkview.core.chunkers.mastra.sentence import _fallback, sentences
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import to_units
 
@@ -108,3 +108,47 @@ def test_sentence_fallback_packs_as_the_loop_packs(sentence, max_size, by_words,
     units = to_units(sentence)
     measured = _fallback(units, max_size, len, by_words, by_chars)
     assert measured == _fallback(units, max_size, lambda text: len(text), by_words, by_chars)
+
+
+def sentences_one_ender_at_a_time(text, enders):
+    """The sentence scan as the library runs it: every ender looked at in turn."""
+    import re
+
+    from chunkview.core.chunkers.mastra.sentence import _is_abbreviation, _last_word
+    from chunkview.core.text.js import W_CLASS, trim
+
+    found, start = [], 0
+    units = sorted({e for e in enders if len(e) == 1})
+    if not units:
+        rest = trim(text)
+        return [rest] if rest else []
+    for i, unit in enumerate(text):
+        if unit not in units:
+            continue
+        if re.search(f"[^{W_CLASS}]", text[i + 1 :]) is None:
+            boundary = True
+        elif re.match(f"[{W_CLASS}]+[A-Z]", text[i + 1 :]):
+            boundary = not _is_abbreviation(_last_word(text, start, i + 1)[:-1])
+        else:
+            boundary = False
+        if boundary:
+            sentence = trim(text[start : i + 1])
+            if sentence:
+                found.append(sentence)
+            start = i + 1
+    rest = trim(text[start:])
+    return [*found, rest] if rest else found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["Dr.", " ", "  ", "\n", ". ", "! ", "? A", "x.y", "e.g. B", "Word", "3.", "\u3000"]
+        ),
+        max_size=40,
+    ).map("".join),
+    st.sampled_from([[".", "!", "?"], ["."], [], ["?", "x"], [".", "ab"]]),
+)
+def test_sentences_end_where_the_library_ends_them(text, enders):
+    assert sentences(text, enders) == sentences_one_ender_at_a_time(text, enders)

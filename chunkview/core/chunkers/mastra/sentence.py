@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -13,7 +14,6 @@ from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.splitter import Splitter, length_function, nodes, start_indexes
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, trim
 
-_CAPITAL_AFTER_SPACE_RE = re.compile(f"[{W_CLASS}]+[A-Z]")
 _TITLES = {"Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Jr"}
 _DOTTED_RE = re.compile(r"(?:[a-z](?:\.[a-z])*|[A-Z](?:\.[A-Z])*)")
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
@@ -42,16 +42,14 @@ def sentences(text: str, enders: list[str]) -> list[str]:
     # nothing but white space follows the last non-white unit: one strip, not a search
     # from each ender
     white_from = len(text.rstrip(W_CHARS))
-    # only the ender positions matter: let the regex engine find them
-    for match in re.finditer("[" + "".join(re.escape(u) for u in units) + "]", text):
+    # only the enders that may end a sentence matter (followed by white space and a
+    # capital, or by nothing but white space): let the regex engine find those
+    for match in _enders_re("".join(units)).finditer(text):
         i = match.start()
-        rest_start = i + 1
-        if rest_start >= white_from:  # only white space follows
+        if i + 1 >= white_from:  # only white space follows
             boundary = True
-        elif _CAPITAL_AFTER_SPACE_RE.match(text, rest_start):
+        else:  # white space and a capital follow
             boundary = not _is_abbreviation(_last_word(text, start, i + 1)[:-1])
-        else:
-            boundary = False
         if boundary:
             sentence = trim(text[start : i + 1])
             if sentence:
@@ -61,6 +59,14 @@ def sentences(text: str, enders: list[str]) -> list[str]:
     if rest:
         found.append(rest)
     return found
+
+
+@lru_cache(maxsize=32)
+def _enders_re(units: str) -> re.Pattern[str]:
+    """An ender (one of ``units``) followed by white space and an ASCII capital, or by
+    nothing but white space: the two cases where ``sentences`` may end a sentence."""
+    enders = "[" + "".join(re.escape(u) for u in units) + "]"
+    return re.compile(f"{enders}(?=[{W_CLASS}]+[A-Z]|[{W_CLASS}]*\\Z)")
 
 
 def _last_word(text: str, start: int, end: int) -> str:
