@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from chunkview.core.locate import locate
+from chunkview.core.locate import _first_at, locate
 
 
 def test_exact_in_order_with_overlap():
@@ -92,3 +92,17 @@ def test_a_hint_past_the_window_loses_to_a_rewritten_match_near_by():
     plain = locate(source, ["one two three"])
     assert plain[0].located == "normalized" and plain[0].start == 6
     assert locate(source, ["one two three"], hints=[far]) == plain
+
+
+def test_a_long_chunk_is_found_where_find_finds_it():
+    """The search by a chunk's first characters gives str.find's answer, over text where
+    those characters come again and again without the rest."""
+    rng = random.Random(3)
+    source = "".join(rng.choice(["ab", "abab ", "x"]) for _ in range(20_000))
+    for _ in range(300):
+        start = rng.randrange(len(source) - 300)
+        chunk = source[start : start + rng.randint(1, 300)]
+        lowest = rng.randrange(len(source))
+        highest = lowest + rng.randint(-5, 3000)
+        expected = source.find(chunk, lowest, highest + len(chunk)) if highest >= lowest else -1
+        assert _first_at(source, chunk, lowest, highest) == expected

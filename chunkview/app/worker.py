@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, QThread, Signal, Slot
 
 from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.gcpause import paused_gc
 from chunkview.core.pipeline import ChunkRequest, ChunkResult
 from chunkview.core.service import DEFAULT_TIMEOUT, ChunkService, Stopped, parse_size
 
@@ -99,14 +100,17 @@ class _Worker(QObject):
         try:
             # the layout comes first, its warnings and size statistics after it: the
             # structure checks are not between a change and its paint
-            result = self.service.run(
-                request,
-                on_progress=lambda done, total: self.progress.emit(generation, done, total),
-                details_later=True,
-            )
-            # the lookup tables made here, not on the UI thread; the spans stay unbuilt
-            # until a view reads one (a paint reads the visible few)
-            result.layout.prepare()
+            # the collector held off while the layout arrives: its tens of thousands of
+            # new objects would start full passes over the whole app's heap
+            with paused_gc():
+                result = self.service.run(
+                    request,
+                    on_progress=lambda done, total: self.progress.emit(generation, done, total),
+                    details_later=True,
+                )
+                # the lookup tables made here, not on the UI thread; the spans stay unbuilt
+                # until a view reads one (a paint reads the visible few)
+                result.layout.prepare()
             result.stamps["prepared"] = time.perf_counter()
             self._last_result = result
             self.finished.emit(result)

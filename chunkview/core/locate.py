@@ -97,7 +97,7 @@ def locate(
     """
     normalized: _Normalized | None = None
     result: list[Location] = []
-    append, find, starts_with = result.append, source.find, source.startswith
+    append, starts_with = result.append, source.startswith
     prev_start, prev_end = 0, 0
     for index, chunk in enumerate(chunks):
         cursor = (prev_start + 1 if index else 0) if overlapping else prev_end
@@ -111,11 +111,11 @@ def locate(
                 type(hint) is int
                 and cursor <= hint <= limit - size
                 and starts_with(chunk, hint)
-                and find(chunk, cursor, hint + size - 1) < 0  # no earlier match
+                and _first_at(source, chunk, cursor, hint - 1) < 0  # no earlier match
             ):
                 at = hint  # the first match after the cursor: what the search finds
             else:
-                at = find(chunk, cursor, limit)
+                at = _first_at(source, chunk, cursor, limit - size)
             if at >= 0:
                 prev_start, prev_end = at, at + size
                 append(Location(at, prev_end, "exact"))
@@ -136,6 +136,29 @@ def locate(
             prev_start, prev_end = location.start, location.end
         result.append(location)
     return result
+
+
+#: characters of a long chunk searched for first (see ``_first_at``)
+_PROBE = 32
+
+
+def _first_at(source: str, chunk: str, lowest: int, highest: int) -> int:
+    """The first place from ``lowest`` to ``highest`` (included) where ``chunk`` starts
+    in ``source``, or -1: ``source.find(chunk, lowest, highest + len(chunk))``. A long
+    chunk is found by its first characters, each place then compared: str.find prepares
+    a search in proportion to the needle, which over a short stretch of text costs more
+    than the search (tens of thousands of chunks per layout)."""
+    if highest < lowest:
+        return -1
+    size = len(chunk)
+    if size <= 2 * _PROBE:
+        return source.find(chunk, lowest, highest + size)
+    probe = chunk[:_PROBE]
+    find, starts_with = source.find, source.startswith
+    at = find(probe, lowest, highest + _PROBE)
+    while at >= 0 and not starts_with(chunk, at):
+        at = find(probe, at + 1, highest + _PROBE)
+    return at
 
 
 def _window(chunk_len: int, cursor: int, prev_end: int) -> int:
@@ -175,7 +198,7 @@ def _find_normalized(
         return None
     norm_cursor = normalized.to_norm(cursor)
     if window is not None:
-        at = normalized.text.find(needle, norm_cursor, norm_cursor + window + len(needle))
+        at = _first_at(normalized.text, needle, norm_cursor, norm_cursor + window)
     else:
         at = normalized.text.find(needle, norm_cursor)
         if at < 0 and norm_cursor:

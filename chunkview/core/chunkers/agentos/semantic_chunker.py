@@ -567,7 +567,14 @@ class SemanticChunkerEntry(Entry):
         previous_own = ""
         # a text with no astral character and no surrogate half is its own unit string
         astral = not _plain(document.text)
+        whole = type(overlap) is int  # the prefix is the last ``overlap`` units
         for i, chunk in enumerate(native):
+            if not astral and whole:  # the usual case, without a string per prefix
+                size = min(overlap, len(previous_own)) if i and overlap > 0 else 0
+                previous_own = chunk["text"][size:]
+                prefixes.append(size)
+                owns.append(previous_own)
+                continue
             units = to_units(chunk["text"]) if astral else chunk["text"]
             prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
             previous_own = units[len(prefix) :]
