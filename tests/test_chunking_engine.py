@@ -223,3 +223,56 @@ def test_windows_without_overlap_equal_the_step_by_step_loop():
         loop = engine._Windows(size, 0, text)
         loop._split_whole(text, 0, meta, extra, size, 0)
         assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
+
+
+def _js_layout_blocks(content):
+    """_chunkLayout's segments, translated line for line from the JS."""
+    from chunkview.core.text.js import trim
+
+    segments, lines, i = [], content.split("\n"), 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            fence = lines[i][: len(lines[i]) - len(lines[i].lstrip("`"))]
+            block = [lines[i]]
+            i += 1
+            while i < len(lines) and not lines[i].startswith(fence):
+                block.append(lines[i])
+                i += 1
+            if i < len(lines):
+                block.append(lines[i])
+                i += 1
+            segments.append(("code", "\n".join(block)))
+            continue
+        if "|" in lines[i]:
+            table = []
+            while i < len(lines) and (trim(lines[i]) == "" or "|" in lines[i]):
+                if trim(lines[i]) == "" and table:
+                    break
+                table.append(lines[i])
+                i += 1
+            segments.append(("table", "\n".join(table)))
+            continue
+        prose = []
+        while i < len(lines) and not lines[i].startswith("```") and "|" not in lines[i]:
+            prose.append(lines[i])
+            i += 1
+        if trim("\n".join(prose)):
+            segments.append(("prose", trim("\n".join(prose))))
+    return segments
+
+
+def test_layout_blocks_equal_the_line_by_line_translation():
+    import random
+
+    rng = random.Random(3)
+    atoms = ["word", " ", "\n", "\n\n", "```", "````", "```py", "``", "|", "a | b", "\r", "\t"]
+    for _ in range(600):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 40)))
+        options = {"strategy": "layout", "chunkSize": 10**6, "chunkOverlap": 0}
+        expected = [
+            {"content": body, "index": i}
+            if kind == "prose"
+            else {"content": body, "metadata": {"type": kind}, "index": i}
+            for i, (kind, body) in enumerate(_js_layout_blocks(text))
+        ]
+        assert chunkview.run("agentos.ChunkingEngine", text, options) == expected, repr(text)

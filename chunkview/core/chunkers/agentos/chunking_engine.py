@@ -49,8 +49,9 @@ _HEADING_RE = re.compile(
     f"#(?<![^{_LINE_END}]#)(#{{0,5}})([{W_CLASS}]+)([^{_LINE_END}]+)(?![^{_LINE_END}])"
 )
 SIMILARITY_THRESHOLD = 0.3
-# the LF before a line that opens a code block or a table
-_BLOCK_LINE_RE = re.compile("\n(?:```|[^\n]*\\|)")
+_BACKTICKS_RE = re.compile("`+")
+# the LF that ends a table: the next line holds no "|"
+_TABLE_END_RE = re.compile("\n(?![^\n]*\\|)")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _W_SET = frozenset(W_CHARS)
 
@@ -453,51 +454,70 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             windows.split(body, origin(at + 3, raw, body), base=meta, extra={"heading": heading})
 
 
-def _line_end(units: str, start: int) -> int:
-    end = units.find("\n", start)
-    return len(units) if end < 0 else end
-
-
 def _layout(units: str, windows: _Windows) -> None:
     """Code fences at column 0, runs of lines holding '|', and the prose between them.
 
     Works on line offsets: a run of lines joined with LF is the slice that spans them.
+    Prose runs to the next "|" or "\n```" (each found once with str.find and kept until
+    passed), a table to the first line without "|".
     """
     position, length = 0, len(units)
+    text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
+    whole = type(size) is int and size >= 1  # a prose block that fits is one chunk
+    find = units.find
+    bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
     while position <= length:
-        line_end = _line_end(units, position)
-        line = units[position:line_end]
-        if line.startswith("```"):
-            fence = line[: len(line) - len(line.lstrip("`"))]
-            closing = units.find("\n" + fence, line_end)
+        line_end = find("\n", position)
+        if line_end < 0:
+            line_end = length
+        if units.startswith("```", position):
+            fence = _BACKTICKS_RE.match(units, position).group()  # type: ignore[union-attr]
+            closing = find("\n" + fence, line_end)
             end = length if closing < 0 else _line_end(units, closing + 1)
-            if windows.notes is not None:
+            if notes is not None:
                 why.block(windows, "code", end - position)
-            windows.emit(
-                {"content": windows.text(units[position:end]), "metadata": {"type": "code"}}
+            chunks.append(
+                {
+                    "content": text(units[position:end]),
+                    "metadata": {"type": "code"},
+                    "index": len(chunks),
+                }
             )
-        elif "|" in line:
-            end = line_end
-            while end < length:
-                following = _line_end(units, end + 1)
-                if "|" not in units[end + 1 : following]:
-                    break
-                end = following
-            if windows.notes is not None:
+        elif find("|", position, line_end) >= 0:
+            following = _TABLE_END_RE.search(units, line_end)
+            end = following.start() if following else length
+            if notes is not None:
                 why.block(windows, "table", end - position)
-            windows.emit(
-                {"content": windows.text(units[position:end]), "metadata": {"type": "table"}}
+            chunks.append(
+                {
+                    "content": text(units[position:end]),
+                    "metadata": {"type": "table"},
+                    "index": len(chunks),
+                }
             )
-        else:
-            block = _BLOCK_LINE_RE.search(units, line_end)
-            end = block.start() if block else length
+        else:  # prose up to the LF before the next line that holds "|" or opens "```"
+            if bar < line_end and bar != length:
+                bar = find("|", line_end)
+                bar = length if bar < 0 else bar
+            if fence_line < line_end and fence_line != length:
+                fence_line = find("\n```", line_end)
+                fence_line = length if fence_line < 0 else fence_line
+            end = min(units.rfind("\n", line_end, bar) if bar < length else length, fence_line)
             raw = units[position:end]
-            prose = trim(raw)
+            prose = raw.strip(W_CHARS)
             if prose:
-                if windows.notes is not None:
+                if notes is not None:
                     why.block(windows, "prose", len(prose))
-                windows.split(prose, position + len(raw) - len(raw.lstrip(W_CHARS)))
+                if whole and len(prose) <= size:
+                    chunks.append({"content": text(prose), "index": len(chunks)})
+                else:
+                    windows.split(prose, position + raw.find(prose[0]))
         position = end + 1
+
+
+def _line_end(units: str, start: int) -> int:
+    end = units.find("\n", start)
+    return len(units) if end < 0 else end
 
 
 def chunking_engine(
