@@ -6,7 +6,8 @@ import bisect
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, islice
+from operator import le
 from typing import TYPE_CHECKING, Any
 
 from chunkview.core.document import Document
@@ -162,13 +163,21 @@ class Layout:
                 own_starts = [s.own_start for s in self.spans]
                 placed = [s.located != "missing" for s in self.spans]
                 kinds = list(dict.fromkeys(s.kind for s in self.spans))
-            self._boundaries = sorted({o for o, ok in zip(own_starts, placed) if ok})
+            # whole columns in C where they can be (tens of thousands of spans)
+            every = all(placed)
+            self._boundaries = sorted(
+                set(own_starts) if every else {o for o, ok in zip(own_starts, placed) if ok}
+            )
             order: Sequence[int] = range(len(starts))
-            if any(a > b for a, b in zip(starts, starts[1:])):
+            if not all(map(le, starts, islice(starts, 1, None))):
                 order = sorted(order, key=starts.__getitem__)
             self._order = list(order) if not isinstance(order, range) else order
-            self._starts = [starts[i] for i in order]
-            self._max_ends = list(accumulate((ends[i] for i in order), max))
+            if isinstance(order, range):
+                self._starts = list(starts)
+                self._max_ends = list(accumulate(ends, max))
+            else:
+                self._starts = [starts[i] for i in order]
+                self._max_ends = list(accumulate((ends[i] for i in order), max))
             self._kinds = kinds
             self._overlap_chars = sum(end - start for start, end in self.overlaps)
             self._prepared = True

@@ -238,7 +238,11 @@ class LazySpans(Sequence[Span]):
         appearance, without building a span (Layout.prepare indexes a layout with these)."""
         p = self._packed
         missing = LOCATED.index("missing")
-        placed = [located != missing for located in p.located_ids]
+        placed = (
+            [located != missing for located in p.located_ids]
+            if missing in p.located_ids
+            else [True] * len(p.located_ids)
+        )
         kinds = [p.kinds[k] for k in dict.fromkeys(p.kind_ids)]
         return p.starts, p.ends, p.own_starts, placed, kinds
 
