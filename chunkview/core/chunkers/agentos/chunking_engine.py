@@ -83,6 +83,17 @@ class _Windows:
             surrogates = has_surrogates(origin_units)
         self.text = from_units if surrogates else str
 
+    def adjacent(self) -> bool:
+        """True when ``split`` of a text longer than the size takes ``_split_adjacent``."""
+        size, overlap = self.size, self.overlap
+        return (
+            type(size) is int
+            and size >= 1
+            and type(overlap) is int
+            and overlap == 0
+            and self.notes is None
+        )
+
     def emit(self, chunk: dict[str, Any]) -> None:
         chunk["index"] = len(self.chunks)
         self.chunks.append(chunk)
@@ -149,6 +160,14 @@ class _Windows:
             chunks.extend(
                 [{"content": p, **extra, "index": i} for i, p in enumerate(pieces, first)]
             )  # type: ignore[dict-item]
+        elif extra is not None and len(extra) == 1 and "heading" in extra:  # sections
+            heading = extra["heading"]
+            chunks.extend(
+                [
+                    {"content": p, "heading": heading, "metadata": dict(base), "index": i}
+                    for i, p in enumerate(pieces, first)
+                ]
+            )
         else:
             chunks.extend(
                 [
@@ -428,28 +447,39 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             windows.split(preamble, origin(0, pieces[0], preamble), base={}, extra={})
     levels: list[int] = []
     titles: list[str] = []  # the open headings, outermost first
+    plain = text is str  # no surrogates: the unit strings are the chunk strings
+    # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
+    adjacent = windows.adjacent()
+    spaces = W_CHARS
     for at in range(1, len(pieces), 4):
-        level, title, raw = len(pieces[at]) + 1, trim(pieces[at + 2]), pieces[at + 3]
-        body = trim(raw)
+        level, title, raw = len(pieces[at]) + 1, pieces[at + 2].strip(spaces), pieces[at + 3]
+        body = raw.strip(spaces)
         while levels and levels[-1] >= level:
             levels.pop()
             titles.pop()
         meta: dict[str, Any] = {"headingLevel": level}
         if titles:
-            meta["ancestorHeadings"] = titles[:] if text is str else [text(a) for a in titles]
+            meta["ancestorHeadings"] = titles[:] if plain else [text(a) for a in titles]
         if notes is not None:
             why.section(windows, title, level, body, titles[:])
         levels.append(level)
         titles.append(title)
-        heading = text(title)
+        heading = title if plain else text(title)
         if body == "":
             chunks.append(
                 {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
             )
         elif len(body) <= size:
             chunks.append(
-                {"content": text(body), "heading": heading, "metadata": meta, "index": len(chunks)}
+                {
+                    "content": body if plain else text(body),
+                    "heading": heading,
+                    "metadata": meta,
+                    "index": len(chunks),
+                }
             )
+        elif adjacent:
+            windows._split_adjacent(body, meta, {"heading": heading}, size)
         else:
             windows.split(body, origin(at + 3, raw, body), base=meta, extra={"heading": heading})
 
