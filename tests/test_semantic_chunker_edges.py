@@ -87,3 +87,20 @@ def test_line_pass_by_jumps_equals_the_pass_event_by_event():
                 jumps = sc._line_pass_jumps(text, config)
                 events = sc._line_pass_events(text, config)
                 assert [vars(s) for s in jumps] == [vars(s) for s in events], repr(text)
+
+
+def test_fixed_split_on_whole_sizes_equals_the_step_by_step_loop():
+    # with notes the loop runs step by step (it notes each window): the reference
+    import random
+
+    from chunkview.core.chunkers.agentos import semantic_chunker as sc
+
+    rng = random.Random(4)
+    atoms = ["word", " ", "  ", "\n", "\t", "x" * 30, "a", ".", "\u3000"]
+    for _ in range(500):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 80)))
+        target, minimum = rng.choice([1, 2, 5, 17, 60]), rng.choice([0, 1, 4, 30])
+        fast = sc.Config(target_size=target, min_size=minimum)
+        loop = sc.Config(target_size=target, min_size=minimum, notes=[])
+        expected = [vars(s) for s in sc.fixed_split(text, 7, loop)]
+        assert [vars(s) for s in sc.fixed_split(text, 7, fast)] == expected, repr(text)

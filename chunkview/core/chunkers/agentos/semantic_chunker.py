@@ -360,6 +360,8 @@ def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
     if target <= 0:
         _check_backward_split(text, base, config)
         return pieces  # only spaces: every window trims to nothing
+    if type(target) is int and type(minimum) is int and minimum >= 0 and config.notes is None:
+        return _fixed_split_whole(text, base, target, minimum)
     position: int | float = 0
     stepped_back_from: set[int | float] = set()
     while position < length:
@@ -387,6 +389,30 @@ def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
                     int(base + previous) if previous == previous else base,
                 )
             stepped_back_from.add(previous)
+    return pieces
+
+
+def _fixed_split_whole(text: str, base: int, target: int, minimum: int) -> list[Segment]:
+    """fixed_split for whole sizes, target >= 1 and minSize >= 0: every window ends past its
+    start, so the loop cannot hang, and only a space past start + minSize can end it
+    (the search for the last space stops there instead of running back to the start)."""
+    pieces: list[Segment] = []
+    length, position = len(text), 0
+    find_space = text.rfind
+    while position < length:
+        end = position + target
+        if end < length:
+            space = find_space(" ", position + minimum + 1, end + 1)
+            if space >= 0:
+                end = space
+        else:
+            end = length
+        piece = text[position:end].strip(W_CHARS)
+        if piece:
+            pieces.append(Segment(piece, base + position, "fixed"))
+        position = end
+        while position < length and text[position] == " ":
+            position += 1
     return pieces
 
 
