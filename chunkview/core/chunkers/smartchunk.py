@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from itertools import islice
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -46,6 +47,10 @@ _LINE_END_RE = re.compile(r"\r\n|\n|\r")
 # first unit lets the regex engine skip to it)
 _LF_PARAGRAPH_END_RE = re.compile(r"\n(?:[ \t]*\n)+")
 _LF_LINE_END_RE = re.compile(r"\n")
+
+
+#: a piece as the cascade cuts it, (start, end, strategy); a Piece once it is a chunk
+Cut = tuple[int, int, str]
 
 
 class Piece(NamedTuple):
@@ -118,7 +123,7 @@ class _Cascade:
     def size(self, start: int, end: int) -> int:
         return self.bytes.size(start, end)
 
-    def split(self, start: int, end: int, level: int) -> list[Piece]:
+    def split(self, start: int, end: int, level: int) -> list[Cut]:
         """Pieces of [start, end): whole units at level 0, packed units below it."""
         if level < len(self.strategies):
             strategy = self.strategies[level]
@@ -131,14 +136,14 @@ class _Cascade:
             units = [u for unit in units for u in self._code_points_if_huge(unit)]
         if level == 0 and self.explain is not None:
             self.first_units = units  # what the replay shows as first gathered
-        pieces: list[Piece] = []
+        pieces: list[Cut] = []
         run: list[tuple[int, int]] = []  # units packed into the chunk being built
         explain = self.explain
         after_large = False  # for the reasons: the unit before went down a level
 
         def flush() -> None:
             if run:
-                pieces.append(Piece(run[0][0], run[-1][1], strategy))
+                pieces.append((run[0][0], run[-1][1], strategy))
 
         offsets, max_size = self.bytes.offsets, self.max_size
         for unit in units:
@@ -158,12 +163,12 @@ class _Cascade:
                     if explain is not None:
                         self._later(unit[0], self._explain_whole, unit, strategy)
                         after_large = True
-                    pieces.append(Piece(unit[0], unit[1], strategy))
+                    pieces.append((unit[0], unit[1], strategy))
                 continue
             if level == 0:
                 if explain is not None:
                     self._later(unit[0], self._explain_unit, unit, strategy)
-                pieces.append(Piece(unit[0], unit[1], strategy))
+                pieces.append((unit[0], unit[1], strategy))
                 continue
             if run and offsets[unit[1]] - offsets[run[0][0]] <= max_size:
                 run.append(unit)
@@ -306,6 +311,36 @@ def _bytes(size: int) -> str:
     return f"{size:,} byte{'' if size == 1 else 's'}"
 
 
+def _merge_small_quietly(cuts: list[Cut], min_size: int, cascade: _Cascade) -> list[Piece]:
+    """``_merge_small`` when nobody asks for reasons: the chunk being grown is three
+    locals, and a Piece is built once per chunk, not once per cut and once per merge."""
+    offsets, max_size = cascade.bytes.offsets, cascade.max_size
+    merged: list[Piece] = []
+    if not cuts:
+        return merged
+    start, end, strategy = cuts[0]
+    for next_start, next_end, next_strategy in islice(cuts, 1, None):
+        if (
+            offsets[end] - offsets[start] < min_size
+            and next_start <= end
+            and offsets[next_end] - offsets[start] <= max_size
+        ):
+            end = next_end
+            continue
+        merged.append(Piece(start, end, strategy))
+        start, end, strategy = next_start, next_end, next_strategy
+    merged.append(Piece(start, end, strategy))
+    if len(merged) >= 2:
+        last, before = merged[-1], merged[-2]
+        if (
+            offsets[last.end] - offsets[last.start] < min_size
+            and last.start <= before.end
+            and offsets[last.end] - offsets[before.start] <= max_size
+        ):
+            merged[-2:] = [Piece(before.start, last.end, before.strategy)]
+    return merged
+
+
 def _merge_small(pieces: list[Piece], min_size: int, cascade: _Cascade) -> list[Piece]:
     merged: list[Piece] = []
     # merge notes follow the cuts' words (explain_cuts), so they wait in their own list
@@ -396,7 +431,10 @@ def smartchunk_pieces(
         return [], cascade.bytes
     if cascade.explain is not None:
         cascade.explain.append(Reason(0, "start", "the start of the text"))
-    split = cascade.split(0, len(text), 0)
+    cuts = cascade.split(0, len(text), 0)
+    if cascade.explain is None:
+        return _merge_small_quietly(cuts, min_size, cascade), cascade.bytes
+    split = [Piece._make(cut) for cut in cuts]
     pieces = _merge_small(split, min_size, cascade)
     if cascade.explain is not None:
         cascade.explain_cuts(pieces)
