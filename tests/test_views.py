@@ -99,6 +99,7 @@ def test_compare_with_a_second_configuration_and_step_with_f8(qtbot, window):
     diff = comparison.diff
     b_starts = sorted({s.own_start for s in comparison.pinned.layout.spans})
     assert comparison.pinned.request.entry_id == "mastra.chunk" and diff.b == b_starts
+    assert comparison.pinned.layout.complete  # B's worker sends whole layouts
     assert diff.summary() in compare.summary.text()
     assert window.editor._diff is diff
     # F8 steps to the next difference after the cursor, Shift+F8 back, in the editor

@@ -53,7 +53,7 @@ class MainWindow(QMainWindow):
         # thread waits up to the switch interval for the interpreter lock (5 ms by
         # default, hundreds of times per paint): shorter waits keep paints short
         sys.setswitchinterval(SWITCH_INTERVAL)
-        self.worker = ChunkWorker(self, **chunking_budgets(self.settings))
+        self.worker = ChunkWorker(self, **chunking_budgets(self.settings), details_later=True)
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
         self.worker.tokens_ready.connect(self.model.accept_tokens)
@@ -178,10 +178,14 @@ class MainWindow(QMainWindow):
     # ----- answers from the worker ---------------------------------------------------
     @Slot(object)
     def _on_finished(self, result: ChunkResult) -> None:
-        if self.model.accept(result) and result.tokens is None:
-            if result.generation == self.model.generation:
-                # after the decoration pass queued above: counting must not delay the paint
-                QTimer.singleShot(0, lambda g=result.generation: self.worker.request_tokens(g))
+        if self.model.accept(result) and result.generation == self.model.generation:
+            # after the decoration pass queued above: the warnings, statistics and reasons
+            # (sent after the layout) and the token counts must not delay the paint
+            generation = result.generation
+            if not result.layout.complete:
+                QTimer.singleShot(0, lambda: self.worker.request_details(generation))
+            if result.tokens is None:
+                QTimer.singleShot(0, lambda: self.worker.request_tokens(generation))
 
     @Slot(int, str, str, object)
     def _on_failed(self, generation: int, name: str, message: str, position: Any) -> None:

@@ -62,6 +62,8 @@ class _Worker(QObject):
         self._busy = False
         self._last_result: ChunkResult | None = None
         self.service = service
+        #: send layouts without their details, which ``fetch_details`` brings after
+        self.details_later = False
 
     def offer(self, request: ChunkRequest) -> None:
         """Called from the UI thread: make ``request`` the next job, supersede the current."""
@@ -98,15 +100,16 @@ class _Worker(QObject):
         generation = request.generation
         self.started.emit(generation)
         try:
-            # the layout comes first, its warnings and size statistics after it: the
-            # structure checks are not between a change and its paint
-            # the collector held off while the layout arrives: its tens of thousands of
-            # new objects would start full passes over the whole app's heap
+            # with ``details_later`` the layout comes first and its warnings, size
+            # statistics and reasons when asked (``fetch_details``): the structure checks
+            # are not between a change and its paint. The collector is held off while the
+            # layout arrives: its tens of thousands of new objects would start full
+            # passes over the whole app's heap
             with paused_gc():
                 result = self.service.run(
                     request,
                     on_progress=lambda done, total: self.progress.emit(generation, done, total),
-                    details_later=True,
+                    details_later=self.details_later,
                 )
                 # the lookup tables made here, not on the UI thread; the spans stay unbuilt
                 # until a view reads one (a paint reads the visible few)
@@ -114,10 +117,6 @@ class _Worker(QObject):
             result.stamps["prepared"] = time.perf_counter()
             self._last_result = result
             self.finished.emit(result)
-            if not result.layout.complete:
-                details = self.service.details(result.layout)  # a new request cancels it
-                if details is not None:
-                    self.details_ready.emit(generation, details)
         except Cancelled:
             pass
         except ChunkerError as error:
@@ -137,6 +136,29 @@ class _Worker(QObject):
             self.service.call(function, *args)
         except (Cancelled, ChunkerError):
             pass
+
+    @Slot(int)
+    def fetch_details(self, generation: int) -> None:
+        """The warnings, size statistics and reasons of the result the window has painted,
+        unless newer work waits (a new request cancels them like any job)."""
+        result = self._last_result
+        if result is None or result.generation != generation or result.layout.complete:
+            return
+        with self._lock:
+            if self._pending is not None:
+                return
+            self._busy = True
+            self.service.reset_interrupt()
+        try:
+            details = self.service.details(result.layout)
+            if details is not None:
+                self.details_ready.emit(generation, details)
+        except Cancelled:
+            pass
+        except ChunkerError as error:  # the layout stays shown; say why its details are not
+            self.failed.emit(generation, error.name, error.message, error.position)
+        finally:
+            self._done()
 
     @Slot(int)
     def count_tokens(self, generation: int) -> None:
@@ -173,6 +195,7 @@ class ChunkWorker(QObject):
     started = Signal(int)
     _wake = Signal()
     _count = Signal(int)
+    _details = Signal(int)
     _start_process = Signal()
     _call = Signal(object)
 
@@ -181,15 +204,20 @@ class ChunkWorker(QObject):
         parent: QObject | None = None,
         timeout: float | None = DEFAULT_TIMEOUT,
         max_memory: int | None = None,
+        details_later: bool = False,
     ) -> None:
+        """``details_later``: results come without their warnings, size statistics and
+        reasons; ``request_details`` asks for them (``details_ready``) once painted."""
         super().__init__(parent)
         self.service = ChunkService(timeout=timeout, max_memory=max_memory)
         self._thread = QThread()
         self._thread.setObjectName("chunkview-worker")
         self._worker = _Worker(self.service)
+        self._worker.details_later = details_later
         self._worker.moveToThread(self._thread)
         self._wake.connect(self._worker.work)
         self._count.connect(self._worker.count_tokens)
+        self._details.connect(self._worker.fetch_details)
         self._start_process.connect(self._worker.start_process)
         self._call.connect(self._worker.call)
         for name in ("finished", "failed", "progress", "tokens_ready", "details_ready", "started"):
@@ -206,6 +234,9 @@ class ChunkWorker(QObject):
 
     def request_tokens(self, generation: int) -> None:
         self._count.emit(generation)
+
+    def request_details(self, generation: int) -> None:
+        self._details.emit(generation)
 
     def call_in_process(self, function: Any, *args: Any) -> None:
         """Run ``function(*args)`` (importable by name) in the chunking process before
