@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import compress, repeat
 from operator import lt, not_
-from typing import Any, cast
+from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, escape, screens
@@ -237,7 +237,7 @@ class _MeasuredSplit:
         except TypeError:  # an undefined piece: the loop, where the library's error comes
             self.chunks.extend(_split_loop(text, separators[first:], self.is_regex, self.splitter))
             return
-        pieces = cast(list[str], split)  # measured: none is undefined
+        pieces: list[str] = split  # type: ignore[assignment]  # measured: none is undefined
         max_size = self.max_size
         if not lengths or max(lengths) < max_size:
             large: list[int] = []

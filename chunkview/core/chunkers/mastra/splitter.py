@@ -328,7 +328,10 @@ def nodes(
     flat = all(isinstance(v, (str, int, float, bool, type(None))) for v in metadata.values())
     if indexes is None and flat and None not in chunks:
         if not metadata:
-            return [{"text": from_units(chunk), "metadata": {}} for chunk in chunks]  # type: ignore[arg-type]
+            return [
+                {"text": chunk if chunk.isascii() else from_units(chunk), "metadata": {}}  # type: ignore[union-attr, arg-type]
+                for chunk in chunks
+            ]
         return [{"text": from_units(chunk), "metadata": metadata.copy()} for chunk in chunks]  # type: ignore[arg-type]
     nodes = []
     for i, chunk in enumerate(chunks):
