@@ -7,10 +7,13 @@ All lengths and offsets are UTF-16 code units: the work is done on a unit string
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
+
+import regex
 
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
@@ -135,9 +138,10 @@ def _event_re(fences: bool, headings: bool) -> re.Pattern[str]:
     return re.compile("\n(?:" + "|".join(kinds) + ")[^\n]*")
 
 
-# where a line opens like a fence or a heading (matched at its start), a blank line (the
-# LF before it), a heading (the LF before it: "\n#" lets the engine skip ahead)
-_FENCE_AT_RE = re.compile(f"[{_W_NO_LF}]*```")
+# the ``` of a line that opens like a fence (the engine skips to each ```, then looks back);
+# a heading line (at the start, and after its LF: "\n#" lets the engine skip ahead); the
+# LF before a blank line
+_FENCE_TICKS_RE = regex.compile(f"(?<=(?:\\A|\n)[{_W_NO_LF}]*)```")
 _HEADING_AT_RE = re.compile(f"#{{1,6}}[{_W_NO_LF}]")
 _HEADING_LINE_RE = re.compile(f"\n#{{1,6}}[{_W_NO_LF}]")
 _BLANK_LINE_RE = re.compile(f"\n[{_W_NO_LF}]*(?=\n|\\Z)")
@@ -170,26 +174,27 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
         end = text.find("\n", line)
         return (n if end < 0 else end) + 1
 
+    # every line that opens like a fence, and every heading line, found once, in order
+    fences: list[int] = []
+    if config.preserve_code_blocks:
+        ticks = [found.start() for found in _FENCE_TICKS_RE.finditer(text)]
+        fences = [
+            tick if tick == 0 or text[tick - 1] == "\n" else text.rfind("\n", 0, tick) + 1
+            for tick in ticks
+        ]
+    headings: list[int] = []
+    if config.respect_headings:
+        if _HEADING_AT_RE.match(text):
+            headings.append(0)
+        headings.extend([found.start() + 1 for found in _HEADING_LINE_RE.finditer(text)])
+    fences.append(none)
+    headings.append(none)
+
     def next_fence(cursor: int) -> int:
-        if not config.preserve_code_blocks:
-            return none
-        at = cursor
-        while True:
-            tick = text.find("```", at)
-            if tick < 0:
-                return none
-            line = text.rfind("\n", 0, tick) + 1
-            if _FENCE_AT_RE.match(text, line):
-                return line
-            at = after(tick)
+        return fences[bisect_left(fences, cursor)]
 
     def next_heading(cursor: int) -> int:
-        if not config.respect_headings:
-            return none
-        if cursor == 0 and _HEADING_AT_RE.match(text):
-            return 0
-        found = _HEADING_LINE_RE.search(text, max(cursor - 1, 0))
-        return found.start() + 1 if found else none
+        return headings[bisect_left(headings, cursor)]
 
     start, nonblank, boundary, cursor = 0, False, "paragraph", 0
     fence, heading = next_fence(0), next_heading(0)
@@ -197,6 +202,7 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
         event = min(fence, heading)
         stop = event if event < none else n
         lowest = max(cursor, start + target)
+        first = None
         if not nonblank:  # a blank line ends G only after a non-blank line
             first = NON_W_RE.search(text, cursor, stop)
             lowest = max(lowest, first.start() + 1) if first else none
@@ -210,7 +216,7 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
                 continue
         if event == none:
             break
-        nonblank = nonblank or NON_W_RE.search(text, cursor, event) is not None
+        nonblank = nonblank or first is not None  # a non-blank line before the event
         if event == heading:
             if nonblank:
                 piece(start, heading, boundary)
