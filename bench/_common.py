@@ -6,11 +6,14 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# measure the checkout the benchmark is in (the venv's editable install may be another one)
+sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("CHUNKVIEW_CORPUS", ROOT / "tests" / "corpus"))
 #: where the pinned originals are installed: `python -m conformance` puts them in its cache
 JS_REF = Path(
