@@ -157,9 +157,10 @@ class _Windows:
         if base is None and not extra:
             chunks.extend([{"content": p, "index": i} for i, p in enumerate(pieces, first)])
         elif base is None:
+            fields = dict(extra or {})
             chunks.extend(
-                [{"content": p, **extra, "index": i} for i, p in enumerate(pieces, first)]
-            )  # type: ignore[dict-item]
+                [{"content": p, **fields, "index": i} for i, p in enumerate(pieces, first)]
+            )
         elif extra is not None and len(extra) == 1 and "heading" in extra:  # sections
             heading = extra["heading"]
             chunks.extend(
@@ -479,7 +480,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
                 }
             )
         elif adjacent:
-            windows._split_adjacent(body, meta, {"heading": heading}, size)
+            windows._split_adjacent(body, meta, {"heading": heading}, int(size))  # an int here
         else:
             windows.split(body, origin(at + 3, raw, body), base=meta, extra={"heading": heading})
 
