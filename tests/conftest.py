@@ -25,11 +25,13 @@ def golden_params(name: str) -> list:
 
 def settle(qtbot, win, timeout: int = 30000) -> None:
     """Wait until the newest request's result (or error) is what the window shows with
-    its warnings (they follow the layout), and let the queued decoration pass run."""
+    its warnings (they follow the layout) on the whole text (a long one loads in pieces),
+    and let the queued decoration pass run."""
     qtbot.waitUntil(
         lambda: (
             not win._debounce.isActive()
             and win.shown_generation == win.generation
+            and not win.editor.loading
             and not win.model.details_pending
         ),
         timeout=timeout,

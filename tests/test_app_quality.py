@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import settle
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
 
@@ -33,18 +34,6 @@ def window(qtbot, tmp_path):
     settle(qtbot, win)
     yield win
     win.worker.stop()
-
-
-def settle(qtbot, win, timeout=20000):
-    qtbot.waitUntil(
-        lambda: (
-            not win._debounce.isActive()
-            and win.shown_generation == win.generation
-            and not win.model.details_pending
-        ),
-        timeout=timeout,
-    )
-    qtbot.wait(20)
 
 
 def test_warnings_are_grouped_by_kind_with_counts(qtbot, window):

@@ -3,6 +3,7 @@ one arrives, colours never blank on a keystroke, a new query drops the old searc
 chunk table hands rows over in batches, a long text loads in pieces."""
 
 import pytest
+from conftest import settle
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
@@ -23,19 +24,6 @@ def window(qtbot, tmp_path):
     win.show()
     yield win
     win.worker.stop()
-
-
-def settle(qtbot, win, timeout=30000):
-    qtbot.waitUntil(
-        lambda: (
-            not win._debounce.isActive()
-            and win.shown_generation == win.generation
-            and not win.editor.loading
-            and not win.model.details_pending
-        ),
-        timeout=timeout,
-    )
-    qtbot.wait(20)
 
 
 def open_text(qtbot, win, text):

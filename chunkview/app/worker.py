@@ -80,6 +80,16 @@ class _Worker(QObject):
                 self.service.reset_interrupt()  # under the lock: a later offer still counts
             return request
 
+    def _claim_when_idle(self) -> bool:
+        """Take the worker for a follow-up job (details, token counts) unless a newer
+        request waits: that one goes first and makes this job moot."""
+        with self._lock:
+            if self._pending is not None:
+                return False
+            self._busy = True
+            self.service.reset_interrupt()
+        return True
+
     def _done(self) -> None:
         with self._lock:
             self._busy = False
@@ -144,11 +154,8 @@ class _Worker(QObject):
         result = self._last_result
         if result is None or result.generation != generation or result.layout.complete:
             return
-        with self._lock:
-            if self._pending is not None:
-                return
-            self._busy = True
-            self.service.reset_interrupt()
+        if not self._claim_when_idle():
+            return
         try:
             details = self.service.details(result.layout)
             if details is not None:
@@ -167,11 +174,8 @@ class _Worker(QObject):
         result = self._last_result
         if result is None or result.generation != generation:
             return
-        with self._lock:
-            if self._pending is not None:
-                return
-            self._busy = True
-            self.service.reset_interrupt()
+        if not self._claim_when_idle():
+            return
         try:
             tokens = result.tokens or self.service.tokens(result.layout)
             if tokens is not None:

@@ -6,7 +6,6 @@ import itertools
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.explain import Reason
@@ -48,14 +47,9 @@ class PackedLayout:
     reported: dict[int, int]
     overlaps: array
     gaps: array
-    warning_kinds: tuple[str, ...]
-    warning_kind_ids: array
-    warning_messages: list[str]
-    warning_places: array  # start, end, chunk (-1: none) per warning
-    chars: tuple
-    bytes: tuple
+    #: the warnings and size statistics (a placeholder when ``complete`` is False)
+    details: PackedDetails
     size_unit: str
-    sizes: array
     #: span index -> why its boundary is there (plain named tuples), when asked
     reasons: dict[int, Reason] = field(default_factory=dict)
     #: False: the warnings and size statistics come later (``PackedDetails``)
@@ -130,7 +124,7 @@ class PackedLayout:
             reported=reported,
             overlaps=_ints(itertools.chain.from_iterable(layout.overlaps)),
             gaps=_ints(itertools.chain.from_iterable(layout.gaps)),
-            **PackedDetails.pack(layout).fields(),
+            details=PackedDetails.pack(layout),
             size_unit=layout.size_unit,
             reasons=reasons,
             complete=layout.complete,
@@ -139,15 +133,7 @@ class PackedLayout:
     def unpack(self, request_document: Document) -> Layout:
         document = self.shown if self.shown is not None else request_document
         pairs = lambda flat: list(zip(flat[0::2], flat[1::2]))  # noqa: E731
-        details = PackedDetails(
-            self.warning_kinds,
-            self.warning_kind_ids,
-            self.warning_messages,
-            self.warning_places,
-            self.chars,
-            self.bytes,
-            self.sizes,
-        ).unpack()
+        details = self.details.unpack()
         return Layout(
             document=document,
             spans=LazySpans(self, document.text),  # type: ignore[arg-type]
@@ -196,10 +182,6 @@ class PackedDetails:
             sizes=_ints(details.sizes),
             reasons=details.reasons if isinstance(details, LayoutDetails) else {},
         )
-
-    def fields(self) -> dict[str, Any]:
-        """The fields a PackedLayout shares (its reasons are the spans')."""
-        return {name: value for name, value in vars(self).items() if name != "reasons"}
 
     def unpack(self) -> LayoutDetails:
         places = self.warning_places

@@ -144,15 +144,7 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
                     why.produced()
             stopped_at = total
             if overlap > 0:
-                size: float = 0
-                first = i
-                while first > start:
-                    earlier_len = lengths[first - 1]
-                    if size + earlier_len > overlap:
-                        break
-                    first -= 1
-                    size += earlier_len + (separator_len if i - first >= 2 else 0)
-                start, total = first, size
+                start, total = overlap_tail(lengths, start, i, overlap, separator_len)
             else:
                 start, total = i, 0
             if why is not None:
@@ -167,6 +159,23 @@ def merge_splits(pieces: list[str | None], joiner: str | None, splitter: Splitte
             if why is not None:
                 why.produced()
     return chunks
+
+
+def overlap_tail(
+    lengths: Sequence[float], start: int, cut: int, overlap: float, separator_len: float
+) -> tuple[int, float]:
+    """§4.2's overlap: the first piece of the tail of pieces[start:cut] that the next chunk
+    repeats (whole pieces, walked back while they total at most ``overlap``), and the
+    tail's length."""
+    size: float = 0
+    first = cut
+    while first > start:
+        earlier_len = lengths[first - 1]
+        if size + earlier_len > overlap:
+            break
+        first -= 1
+        size += earlier_len + (separator_len if cut - first >= 2 else 0)
+    return first, size
 
 
 def ends_of(lengths: list[int], separator_len: int) -> list[int]:
@@ -220,18 +229,7 @@ def pack_range(
         if text:
             chunks.append(text)
         check_from = cut + 1
-        if overlap > 0:
-            size = 0
-            tail = cut
-            while tail > start:
-                earlier_len = lengths[tail - 1]
-                if size + earlier_len > overlap:
-                    break
-                tail -= 1
-                size += earlier_len + (separator_len if cut - tail >= 2 else 0)
-            start = tail
-        else:
-            start = cut
+        start = overlap_tail(lengths, start, cut, overlap, separator_len)[0] if overlap > 0 else cut
     if start < last:
         text = glue.join(pieces[start:last])
         if strip is not None:
