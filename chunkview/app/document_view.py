@@ -31,6 +31,8 @@ class DocumentView(QWidget):
         super().__init__()
         self.model = model
         self._view_text: str | None = None
+        #: the last complete layout recorded why its boundaries are where they are
+        self._explained = False
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search: words a user would ask about…")
         self.search_box.setClearButtonEnabled(True)
@@ -173,9 +175,13 @@ class DocumentView(QWidget):
                 for kind, (colour, style, text) in DIFF_STYLES.items()
             )
         title = "boundary"
-        if result is not None and any(
-            s.reason is not None for s in islice(result.layout.spans, 64)
-        ):
+        if result is not None:
+            explained = any(s.reason is not None for s in islice(result.layout.spans, 64))
+            # reasons may follow the layout (details): till then the title keeps its link,
+            # so the legend does not lose a line and get it back (the editor jumping)
+            if explained or result.layout.complete:
+                self._explained = explained
+        if result is not None and self._explained:
             title = (
                 'boundary reason (<a href="kind">colour by kind</a>)'
                 if by_reason

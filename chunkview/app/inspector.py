@@ -52,6 +52,8 @@ class ChunkInspector(QTextBrowser):
         self.setOpenLinks(False)
         self.setPlaceholderText("Select a chunk (click it, or a row of the table)")
         self.shown: int | None = None
+        #: the HTML shown ("" when empty)
+        self._page = ""
         model.subscribe("selection", lambda _index: self.refresh())
         model.subscribe("result", lambda _result: self.refresh())
         model.subscribe("details", lambda _result: self.refresh())  # reasons arrive later
@@ -61,10 +63,15 @@ class ChunkInspector(QTextBrowser):
         result, index = self.model.result, self.model.selected
         if result is None or index is None or index >= len(result.layout.spans):
             self.shown = None
-            self.clear()
+            if self._page:  # clearing an empty page still lays it out and repaints it
+                self._page = ""
+                self.clear()
             return
         self.shown = index
-        self.setHtml(self.page(index))
+        page = self.page(index)
+        if page != self._page:  # a new layout often leaves the selected chunk as it was
+            self._page = page
+            self.setHtml(page)
 
     def page(self, index: int) -> str:
         result = self.model.result

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from PySide6.QtCore import QSettings, QTimer, Slot
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QTextOption
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -200,6 +200,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"chunkview — {self.model.document.name}{star}")
 
     # ----- window events -------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        self._drops.attach()  # the platform window exists from now on
+        super().showEvent(event)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.may_discard():
             event.ignore()

@@ -3,8 +3,8 @@ joins them from views.py; sweep and eval are docks the View menu opens)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Signal
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtCore import QEvent, QModelIndex, Signal
+from PySide6.QtWidgets import QStyle, QStyleOptionTabWidgetFrame, QTabWidget
 
 from chunkview.app.chunk_table import ChunkTable
 from chunkview.app.lists import RowsModel, RowsView
@@ -31,7 +31,7 @@ class ResultTabs(QTabWidget):
         self.warnings_panel = WarningsPanel(model)  # fills itself on each result
         self.warnings_panel.show_position.connect(self.show_position)
         self.warnings_panel.counted.connect(
-            lambda count: self.setTabText(2, f"Warnings ({count})" if count else "Warnings")
+            lambda count: self.set_tab_text(2, f"Warnings ({count})" if count else "Warnings")
         )
         self.warnings = self.warnings_panel.list
         self.hits = RowsView(RowsModel(lambda h: f"#{h.chunk}  {h.snippet}", lambda h: h.snippet))
@@ -60,11 +60,38 @@ class ResultTabs(QTabWidget):
 
     def _search_started(self, query: str) -> None:
         self.hits.rows.set_items([])
-        self.setTabText(3, "Search (…)" if query.strip() else "Search")
+        self.set_tab_text(3, "Search (…)" if query.strip() else "Search")
 
     def _search_finished(self, count: int) -> None:
         query = self.model.query.strip()
-        self.setTabText(3, f"Search ({count})" if query else "Search")
+        self.set_tab_text(3, f"Search ({count})" if query else "Search")
+
+    def set_tab_text(self, index: int, text: str) -> None:
+        """Name a tab. Through the tab bar: QTabWidget.setTabText repaints the whole
+        panel, the table and its scroll bars too, even for the same text."""
+        if self.tabText(index) != text:
+            self.tabBar().setTabText(index, text)
+
+    def event(self, event: QEvent) -> bool:
+        # a tab's new name asks the tab widget to lay out again, and QTabWidget then
+        # repaints all of itself (every page's frame, scroll bars, the table) even when
+        # nothing moves: where the tab bar and the pages already stand, only the size
+        # hint is passed on (the tab bar repaints its own tabs)
+        if event.type() == QEvent.Type.LayoutRequest and self.isVisible() and self._laid_out():
+            self.updateGeometry()
+            return True
+        return super().event(event)
+
+    def _laid_out(self) -> bool:
+        """True when the tab bar and the pages stand where QTabWidget would put them."""
+        option = QStyleOptionTabWidgetFrame()
+        self.initStyleOption(option)
+        style = self.style()
+        bar = style.subElementRect(QStyle.SubElement.SE_TabWidgetTabBar, option, self)
+        pages = style.subElementRect(QStyle.SubElement.SE_TabWidgetTabContents, option, self)
+        page = self.currentWidget()
+        stack = page.parentWidget() if page is not None else None
+        return stack is not None and bar == self.tabBar().geometry() and pages == stack.geometry()
 
     def _show_stats(self) -> None:
         result = self.model.result

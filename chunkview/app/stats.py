@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from chunkview.app import theme
@@ -163,6 +163,11 @@ class StatsPanel(QWidget):
         self.histogram = Histogram()
         layout.addWidget(self.summary)
         layout.addWidget(self.histogram, 1)
+        self._summary = "–"
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.summary.setText(self._summary)
+        super().showEvent(event)
 
     def show_result(
         self, result, limits: dict[str, float], unit: str, tokens: list[int] | None = None
@@ -191,10 +196,14 @@ class StatsPanel(QWidget):
         table = "".join(
             f"<tr><td>{k}</td><td align=right>&nbsp;&nbsp;{v}</td></tr>" for k, v in rows
         )
-        self.summary.setText(
+        self._summary = (
             f"<table>{table}</table><small>min / median / max; histogram in "
             f"{UNIT_NAMES.get(unit, unit)}</small>"
         )
+        # set when seen: a new rich text on a hidden tab still makes every layout above
+        # it measure the label again (a text layout per new result)
+        if self.isVisible():
+            self.summary.setText(self._summary)
         kinds = None
         if len(layout.spans) <= KINDS_UP_TO:
             kinds = layout.located_kinds()

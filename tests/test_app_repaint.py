@@ -1,0 +1,102 @@
+"""What a new layout repaints and lays out again: only what changed, and what the user sees
+stays right (legend, tab names, statistics, the chunk inspector)."""
+
+import pytest
+from conftest import settle
+from PySide6.QtCore import QPoint, QSettings
+
+from chunkview.app.main_window import MainWindow
+from chunkview.core.document import Document
+
+SECTION = (
+    "## Section {n}\n\nApples grow on trees in the orchard. Pears ripen later in the year. "
+    "Plums come last, in the autumn rain.\n\n```sh\nnpm install acorn\n```\n\n"
+)
+TEXT = "".join(SECTION.format(n=n) for n in range(40))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(win)
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 200, "minSize": 0})
+    win.resize(1300, 800)
+    win.show()
+    win.set_document(Document(TEXT, None, "markdown"))
+    settle(qtbot, win)
+    yield win
+    win.views.shutdown()
+    win.worker.stop()
+
+
+def change(qtbot, win, target):
+    win.params.set_value("targetSize", target)
+    win.submit()
+    settle(qtbot, win)
+
+
+def test_the_legend_keeps_its_line_while_the_reasons_follow_the_layout(qtbot, window):
+    legend = window.view.legend
+    assert 'href="reason"' in legend.text()  # this run records why each boundary is there
+    height = legend.heightForWidth(legend.width())
+    editor_top = window.editor.mapTo(window, QPoint(0, 0)).y()
+    seen = []  # the legend as each new layout is first shown, before its reasons come
+    window.model.subscribe(
+        "result", lambda result: seen.append((result.layout.complete, legend.text()))
+    )
+    for target in (150, 260, 180):
+        change(qtbot, window, target)
+    assert any(not complete for complete, _text in seen), "no layout came before its details"
+    for _complete, text in seen:
+        assert 'href="reason"' in text
+    assert legend.heightForWidth(legend.width()) == height
+    assert window.editor.mapTo(window, QPoint(0, 0)).y() == editor_top
+
+
+def test_the_warnings_tab_names_its_count_and_a_longer_name_gets_room(qtbot, window):
+    tabs = window.tabs
+    count = len(tabs.warnings_panel.counts()) and sum(tabs.warnings_panel.counts().values())
+    assert tabs.tabText(2) == (f"Warnings ({count})" if count else "Warnings")
+    bar = tabs.tabBar()
+    width = bar.width()
+    tabs.set_tab_text(2, "Warnings (123456)")
+    qtbot.waitUntil(lambda: bar.width() > width, timeout=2000)
+    last = bar.tabRect(bar.count() - 1)
+    assert last.right() < bar.width()  # the last tab is whole, not cut off
+    wide = bar.width()
+    assert wide == min(bar.sizeHint().width(), tabs.width())
+    tabs.set_tab_text(2, "Warnings")
+    qtbot.waitUntil(lambda: bar.width() < wide, timeout=2000)
+    assert bar.width() == bar.sizeHint().width()
+
+
+def test_statistics_shown_on_opening_their_tab_are_of_the_latest_layout(qtbot, window):
+    tabs = window.tabs
+    assert tabs.currentWidget() is window.table
+    for target in (150, 320):
+        change(qtbot, window, target)
+    chunks = len(window.result.layout.spans)
+    tabs.setCurrentWidget(window.stats)
+    qtbot.waitUntil(lambda: window.stats.isVisible(), timeout=2000)
+    summary = window.stats.summary.text()
+    assert f"<tr><td>chunks</td><td align=right>&nbsp;&nbsp;{chunks}</td></tr>" in summary
+    # while shown, a new layout's figures replace them at once
+    change(qtbot, window, 150)
+    chunks = len(window.result.layout.spans)
+    summary = window.stats.summary.text()
+    assert f"<tr><td>chunks</td><td align=right>&nbsp;&nbsp;{chunks}</td></tr>" in summary
+
+
+def test_the_inspector_follows_a_new_layout_and_empties_without_a_selection(qtbot, window):
+    inspector = window.views.inspector
+    window.model.select_chunk(2)
+    span = window.result.layout.spans[2]
+    assert f"{span.start:,}–{span.end:,}" in inspector.toPlainText()
+    change(qtbot, window, 120)
+    span = window.result.layout.spans[2]
+    assert inspector.shown == 2
+    assert f"{span.start:,}–{span.end:,}" in inspector.toPlainText()
+    window.model.select_chunk(None)
+    assert inspector.shown is None and inspector.toPlainText() == ""
+    change(qtbot, window, 260)
+    assert inspector.shown is None and inspector.toPlainText() == ""
