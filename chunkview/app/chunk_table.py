@@ -8,6 +8,7 @@ resets 20,000 rows at once.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -29,7 +30,7 @@ BATCH = 500
 class ChunkTableModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
-        self._spans: list = []
+        self._spans: Sequence[Any] = []
         self._tokens: list[int] | None = None
         self._bytes: dict[int, int] = {}
         self._shown = 0

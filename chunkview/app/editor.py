@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -82,7 +83,7 @@ class ChunkEditor(QPlainTextEdit):
         self.gutter_labels: list[tuple[int, int]] = []
         self._result: ChunkResult | None = None
         self._offsets: EditorOffsets | None = None
-        self._spans: list[Span] = []
+        self._spans: Sequence[Span] = []
         self._runs: list[Run] = []
         self._query = ""
         self._diff: BoundaryComparison | None = None

@@ -11,7 +11,7 @@ import json
 import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,7 +126,7 @@ class Chunking:
     """One run's result: the library's own output and where each of its chunks lies."""
 
     native: Any
-    spans: list[Span]
+    spans: Sequence[Span]
     #: the text the spans lie in (``Entry.view_document`` of the document)
     shown: Document
 
@@ -257,7 +257,12 @@ class Entry(ABC):
         """The boundary kind of one native chunk."""
         return str(options.get("strategy") or self.id.rsplit(".", 1)[-1])
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> Sequence[Span]:
+        """Where each native chunk lies in ``document``: a list of Span, or a SpanTable
+        (``chunkview.core.span_table``) from an entry that knows its chunks' places."""
+        return self.located_spans(document, native, options)
+
+    def located_spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
         """Where each native chunk lies in ``document``: its text located in order."""
         texts = self.chunk_texts(native)
         spans: list[Span] = []

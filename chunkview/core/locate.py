@@ -15,11 +15,14 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
 
+from chunkview.core.spans import LOCATED
+
 # white space for matching: JS's set and Python's together
 _SPACE_RE = re.compile(r"[\s\ufeff]+")
 _BLOCK = 1 << 17
 _SPACE_SPLIT_RE = re.compile(r"([\s\ufeff]+)")
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
+EXACT, MISSING = LOCATED.index("exact"), LOCATED.index("missing")
 
 
 class Location(NamedTuple):
@@ -95,15 +98,30 @@ def locate(
     taken only where the search would find the chunk there too, so the result is the same
     with or without them, only faster.
     """
+    starts, ends, located = locate_columns(source, chunks, overlapping, hints)
+    return list(map(Location, starts, ends, map(LOCATED.__getitem__, located)))
+
+
+def locate_columns(
+    source: str,
+    chunks: Sequence[str],
+    overlapping: bool = True,
+    hints: Sequence[Any] | None = None,
+) -> tuple[list[int], list[int], list[int]]:
+    """``locate``'s answer as columns: the starts, the ends, and how each chunk was
+    placed (its index in ``LOCATED``)."""
     normalized: _Normalized | None = None
-    result: list[Location] = []
-    append, starts_with = result.append, source.startswith
+    starts: list[int] = []
+    ends: list[int] = []
+    located: list[int] = []
     prev_start, prev_end = 0, 0
+    starts_with = source.startswith
     for index, chunk in enumerate(chunks):
         cursor = (prev_start + 1 if index else 0) if overlapping else prev_end
         # the usual case first, inline (a call per chunk costs more than the search):
         # _find_exact in _window(len(chunk), cursor, prev_end)
         size = len(chunk)
+        at = -1
         if size:
             limit = cursor + max(prev_end - cursor, 0) + 3 * size + 4096
             hint = hints[index] if hints is not None else None
@@ -111,15 +129,17 @@ def locate(
                 type(hint) is int
                 and cursor <= hint <= limit - size
                 and starts_with(chunk, hint)
-                and _first_at(source, chunk, cursor, hint - 1) < 0  # no earlier match
+                and (hint == cursor or _first_at(source, chunk, cursor, hint - 1) < 0)
             ):
-                at = hint  # the first match after the cursor: what the search finds
+                at = hint  # no earlier match after the cursor: what the search finds
             else:
                 at = _first_at(source, chunk, cursor, limit - size)
-            if at >= 0:
-                prev_start, prev_end = at, at + size
-                append(Location(at, prev_end, "exact"))
-                continue
+        if at >= 0:
+            prev_start, prev_end = at, at + size
+            starts.append(at)
+            ends.append(prev_end)
+            located.append(EXACT)
+            continue
         location = None
         for window in (_window(size, cursor, prev_end), None):
             # the exact search in the window was made above
@@ -131,11 +151,15 @@ def locate(
             if location is not None:
                 break
         if location is None:
-            location = Location(prev_end, prev_end, "missing")
+            starts.append(prev_end)
+            ends.append(prev_end)
+            located.append(MISSING)
         else:
             prev_start, prev_end = location.start, location.end
-        result.append(location)
-    return result
+            starts.append(prev_start)
+            ends.append(prev_end)
+            located.append(LOCATED.index(location.located))
+    return starts, ends, located
 
 
 #: characters of a long chunk searched for first (see ``_first_at``)

@@ -112,7 +112,7 @@ class Layout:
     """Spans plus what follows from them: overlaps, gaps, warnings and size statistics."""
 
     document: Document
-    spans: list[Span]
+    spans: Sequence[Span]  # a list, or a SpanTable (each Span built when read)
     overlaps: list[tuple[int, int]]
     gaps: list[tuple[int, int]]
     warnings: list[Warning]
@@ -241,6 +241,9 @@ class Layout:
 
 
 def _gaps(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:
+    from_columns = getattr(spans, "gaps", None)  # a SpanTable says them from its columns
+    if from_columns is not None:
+        return from_columns(length)
     covered = sorted((s.start, s.end) for s in spans if s.located != "missing")
     gaps, cursor = [], 0
     for start, end in covered:
@@ -268,7 +271,7 @@ class LayoutDetails:
 
 def build_layout(
     document: Document,
-    spans: list[Span],
+    spans: Sequence[Span],
     limits: Mapping[str, float] | None = None,
     size_unit: str = "chars",
     checks: CheckSettings | None = None,
@@ -342,6 +345,9 @@ def add_details(layout: Layout, details: LayoutDetails) -> Layout:
 
 def _overlaps(spans: Sequence[Span]) -> list[tuple[int, int]]:
     """Where each chunk repeats the end of the one before (start of i .. end of i-1)."""
+    from_columns = getattr(spans, "overlaps", None)  # a SpanTable says them from its columns
+    if from_columns is not None:
+        return from_columns()
     return [
         (cur.start, prev.end)
         for prev, cur in zip(spans, spans[1:])
@@ -412,7 +418,7 @@ def _span_warnings(
 def layout_of(
     entry: Entry,
     shown: Document,
-    spans: list[Span],
+    spans: Sequence[Span],
     options: dict[str, Any],
     token_limit: int | None = None,
     tokenizer: str | None = None,

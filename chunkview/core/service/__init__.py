@@ -28,7 +28,7 @@ from chunkview.core.service.limits import (
     parse_size,
     resident_bytes,
 )
-from chunkview.core.service.packed import LazySpans, PackedLayout
+from chunkview.core.service.packed import PackedLayout
 from chunkview.core.service.pool import ChunkPool, Job, JobOutcome, chunk_file, chunk_job
 from chunkview.core.service.start import PRELOAD, process_context, quick_context
 from chunkview.core.service.watchdog import (
@@ -51,7 +51,6 @@ __all__ = [
     "ChunkSpec",
     "Job",
     "JobOutcome",
-    "LazySpans",
     "PackedLayout",
     "Stopped",
     "chunk_file",

@@ -651,7 +651,7 @@ class ChunkingEngineEntry(Entry):
         return str(options.get("strategy") or "fixed")
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
-        spans = super().spans(document, native, options)
+        spans = self.located_spans(document, native, options)
         for span, chunk in zip(spans, native):
             if "heading" in chunk:
                 span.metadata["heading"] = chunk["heading"]

@@ -7,10 +7,13 @@ All lengths and offsets are UTF-16 code units: the work is done on a unit string
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import repeat
+from operator import getitem, itemgetter, sub
 from typing import Any
 
 import regex
@@ -18,8 +21,9 @@ import regex
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.locate import locate
-from chunkview.core.spans import Span
+from chunkview.core.locate import locate, locate_columns
+from chunkview.core.span_table import SpanTable, head_of
+from chunkview.core.spans import LOCATED, Span
 from chunkview.core.text.js import (
     NON_W_RE,
     W_CHARS,
@@ -518,6 +522,121 @@ def _plain(text: str) -> bool:
     return _last_plain[1]
 
 
+def _span_list(document: Document, native: list[dict[str, Any]], overlap: Any) -> list[Span]:
+    """The spans of ``native`` on ``document``, one Span at a time: any text, any overlap
+    (``_span_table`` gives the same for a plain text and a whole overlap)."""
+    prefixes: list[int] = []  # the overlap prefix's length, in code points
+    owns: list[str] = []
+    previous_own = ""
+    # a text with no astral character and no surrogate half is its own unit string
+    astral = not _plain(document.text)
+    for i, chunk in enumerate(native):
+        units = to_units(chunk["text"]) if astral else chunk["text"]
+        prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
+        previous_own = units[len(prefix) :]
+        prefixes.append(len(from_units(prefix)) if astral else len(prefix))
+        owns.append(from_units(previous_own) if astral else previous_own)
+    to_points = document.units_to_points
+    # where the library says each own part starts: the search checks it first
+    reported = [to_points(chunk["startOffset"]) for chunk in native]
+    located = locate(document.text, owns, overlapping=False, hints=reported)
+    missing = "missing"
+    return [
+        Span(
+            chunk["index"],
+            where[0] if where[2] == missing else max(where[0] - prefix, 0),
+            where[1],
+            where[0],
+            chunk["boundaryType"],
+            chunk["text"],
+            where[2],
+            chunk_metadata(chunk) if "metadata" in chunk else {},
+            at,
+        )
+        for chunk, prefix, where, at in zip(native, prefixes, located, reported)
+    ]
+
+
+def _prefix_sizes(sizes: list[int], overlap: int) -> list[int]:
+    """Each chunk's overlap prefix, in units, from the chunk sizes: the last ``overlap``
+    units of the own part of the chunk before (``with_overlap``)."""
+    count = len(sizes)
+    if overlap <= 0 or count < 2:
+        return [0] * count
+    prefixes = [0, *[overlap] * (count - 1)]
+    # a chunk of 2 x overlap or more has an own part of overlap or more: the prefix after
+    # it is whole; only those after shorter ones are worked out, in order
+    twice = 2 * overlap
+    for i in [i for i, size in enumerate(sizes[:-1], 1) if size < twice]:
+        prefixes[i] = min(overlap, sizes[i - 1] - prefixes[i - 1])
+    return prefixes
+
+
+def _span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTable:
+    """The spans of ``native`` on ``text`` as columns, for a text whose units are its code
+    points and a whole ``overlap``: each own part located (the library's startOffset as the
+    hint) with the prefix before it. A span's text is two slices of ``text`` when its own
+    part and the one before were found as they are (the prefix ends the one before);
+    around any other, as ``SpanTable.from_spans`` finds it."""
+    texts = list(map(itemgetter("text"), native))
+    count = len(texts)
+    prefixes = _prefix_sizes(list(map(len, texts)), overlap)
+    owns: list[str] = (
+        list(map(getitem, texts, map(slice, prefixes, repeat(None)))) if overlap > 0 else texts
+    )
+    reported = list(map(itemgetter("startOffset"), native))
+    own_starts, ends, located = locate_columns(text, owns, overlapping=False, hints=reported)
+    exact, missing = LOCATED.index("exact"), LOCATED.index("missing")
+    starts = list(map(sub, own_starts, prefixes))
+    if missing in located or (starts and min(starts) < 0):
+        starts = [
+            own if at == missing else max(start, 0)
+            for own, start, at in zip(own_starts, starts, located)
+        ]
+    head_starts = array("q", map(sub, [0, *ends[:-1]], prefixes))
+    head_sizes = array("q", prefixes)
+    text_starts, text_ends = array("q", [-1]) * count, array("q", [-1]) * count
+    odd = [i for i, at in enumerate(located) if at != exact]
+    sent, offset = [], 0
+    for i in sorted({*odd, *[i + 1 for i in odd if i + 1 < count]}):
+        chunk, start, end, own = texts[i], starts[i], ends[i], own_starts[i]
+        if located[i] == exact and not prefixes[i]:
+            continue  # no prefix: the own part is the text
+        head_starts[i] = -1
+        if chunk == text[start:end]:
+            continue
+        head_starts[i] = head_of(text, chunk, own, end)
+        head_sizes[i] = len(chunk) - (end - own)
+        if head_starts[i] < 0:
+            sent.append(chunk)
+            text_starts[i] = offset
+            offset += len(chunk)
+            text_ends[i] = offset
+    boundaries = list(map(itemgetter("boundaryType"), native))
+    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(boundaries))}
+    indexes = list(map(itemgetter("index"), native))
+    with_metadata = bool(native) and "metadata" in native[0]  # all or none have it
+    return SpanTable(
+        array("q", starts),
+        array("q", ends),
+        array("q", own_starts),
+        tuple(kind_of),
+        array("I", map(kind_of.__getitem__, boundaries)),
+        array("B", located),
+        text,
+        indexes=None if indexes == list(range(count)) else array("q", indexes),
+        text_blob="".join(sent),
+        text_starts=text_starts,
+        text_ends=text_ends,
+        head_starts=head_starts,
+        head_sizes=head_sizes,
+        metadata={i: m for i, c in enumerate(native) if (m := chunk_metadata(c))}
+        if with_metadata
+        else {},
+        reported=dict(enumerate(reported)),
+    )
+
+
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
@@ -592,45 +711,13 @@ class SemanticChunkerEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return chunk["boundaryType"]
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> Sequence[Span]:
         overlap = option(options, "overlap", 100)
-        prefixes: list[int] = []  # the overlap prefix's length, in code points
-        owns: list[str] = []
-        previous_own = ""
-        # a text with no astral character and no surrogate half is its own unit string
-        astral = not _plain(document.text)
-        whole = type(overlap) is int  # the prefix is the last ``overlap`` units
-        for i, chunk in enumerate(native):
-            if not astral and whole:  # the usual case, without a string per prefix
-                size = min(overlap, len(previous_own)) if i and overlap > 0 else 0
-                previous_own = chunk["text"][size:]
-                prefixes.append(size)
-                owns.append(previous_own)
-                continue
-            units = to_units(chunk["text"]) if astral else chunk["text"]
-            prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
-            previous_own = units[len(prefix) :]
-            prefixes.append(len(from_units(prefix)) if astral else len(prefix))
-            owns.append(from_units(previous_own) if astral else previous_own)
-        to_points = document.units_to_points
-        # where the library says each own part starts: the search checks it first
-        reported = [to_points(chunk["startOffset"]) for chunk in native]
-        located = locate(document.text, owns, overlapping=False, hints=reported)
-        missing = "missing"
-        return [
-            Span(
-                chunk["index"],
-                where[0] if where[2] == missing else max(where[0] - prefix, 0),
-                where[1],
-                where[0],
-                chunk["boundaryType"],
-                chunk["text"],
-                where[2],
-                chunk_metadata(chunk) if "metadata" in chunk else {},
-                at,
-            )
-            for chunk, prefix, where, at in zip(native, prefixes, located, reported)
-        ]
+        if type(overlap) is int and _plain(document.text):
+            # the usual case: units are code points and every prefix is the last
+            # ``overlap`` of them, so the spans are columns, made without a Span
+            return _span_table(document.text, native, overlap)
+        return _span_list(document, native, overlap)
 
     def code(self, options: dict[str, Any]) -> str:
         return (

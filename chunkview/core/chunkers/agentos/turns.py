@@ -217,7 +217,7 @@ class ChunkTurnsEntry(Entry):
         return "turns"
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
-        spans = super().spans(document, native, options)
+        spans = self.located_spans(document, native, options)
         for span, passage in zip(spans, native):
             span.metadata = {
                 key: passage[key] for key in ("firstSeq", "lastSeq", "itemIds", "startMs", "endMs")

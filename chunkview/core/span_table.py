@@ -1,0 +1,256 @@
+"""Spans as columns: where each chunk lies, in flat arrays, each Span built when read.
+
+A layout of tens of thousands of chunks would otherwise be as many Span objects, made in
+the chunking process, walked to send them across the pipe and made again in the window.
+A SpanTable is what crosses the pipe (its arrays pickle as bytes), and a port that knows
+where its chunks lie fills one without making a Span (the SemanticChunker does).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, islice
+from operator import le
+from typing import Any
+
+from chunkview.core.explain import Reason
+from chunkview.core.spans import LOCATED, Span
+
+MISSING = LOCATED.index("missing")
+
+
+def _column(count: int, value: int = -1) -> array:
+    return array("q", [value]) * count
+
+
+def head_of(text: str, chunk: str, own: int, end: int) -> int:
+    """Where in ``text`` the head of ``chunk`` lies when ``chunk`` is that head then the
+    own part ``own..end`` (an overlap prefix taken from before the white space in front
+    of the own part), or -1: then the chunk is no two slices of the text."""
+    head = len(chunk) - (end - own)
+    if 0 <= head and own <= end and chunk.endswith(text[own:end]):
+        return text.rfind(chunk[:head], max(0, own - head - 256), own)
+    return -1
+
+
+class SpanTable(Sequence[Span]):
+    """Spans in columns (code-point offsets into the shown text, as Span's fields).
+
+    Span i's text is, by the first that applies: ``text_blob[text_starts[i]:text_ends[i]]``
+    (a text that is no slice of the shown text, sent as it is); ``head_sizes[i]``
+    characters from ``head_starts[i]`` then ``own_start..end`` (an overlap prefix taken from
+    before the white space in front of the chunk's own part); else ``start..end``.
+    """
+
+    def __init__(
+        self,
+        starts: array,
+        ends: array,
+        own_starts: array,
+        kinds: tuple[str, ...],
+        kind_ids: array,
+        located_ids: array,
+        text: str = "",
+        *,
+        indexes: array | None = None,
+        text_blob: str = "",
+        text_starts: array | None = None,
+        text_ends: array | None = None,
+        head_starts: array | None = None,
+        head_sizes: array | None = None,
+        metadata: dict[int, dict] | None = None,
+        reported: dict[int, int] | None = None,
+        reasons: dict[int, Reason] | None = None,
+    ) -> None:
+        count = len(starts)
+        self.starts, self.ends, self.own_starts = starts, ends, own_starts
+        self.indexes = indexes  # None: span i has index i
+        self.kinds, self.kind_ids, self.located_ids = kinds, kind_ids, located_ids
+        self.text_blob = text_blob
+        self.text_starts = text_starts if text_starts is not None else _column(count)
+        self.text_ends = text_ends if text_ends is not None else _column(count)
+        self.head_starts = head_starts if head_starts is not None else _column(count)
+        self.head_sizes = head_sizes if head_sizes is not None else _column(count, 0)
+        self.metadata = metadata or {}
+        self.reported = reported or {}
+        self.reasons = reasons or {}
+        self._text = text
+        self._built: list[Span | None] = [None] * count
+
+    @classmethod
+    def from_spans(cls, spans: Sequence[Span], text: str) -> SpanTable:
+        """The table of placed spans on ``text`` (their shown text)."""
+        if isinstance(spans, SpanTable):
+            return spans
+        count = len(spans)
+        kinds: dict[str, int] = {}
+        metadata, reported, reasons = {}, {}, {}
+        pieces: list[str] = []
+        starts, ends, own_starts, kind_ids, located_ids = [], [], [], [], []
+        text_starts, text_ends = _column(count), _column(count)
+        head_starts, head_sizes = _column(count), _column(count, 0)
+        offset = 0
+        located_id = {name: i for i, name in enumerate(LOCATED)}
+        in_order = True
+        for i, span in enumerate(spans):  # one pass: tens of thousands of spans
+            start, end, own, chunk = span.start, span.end, span.own_start, span.text
+            starts.append(start)
+            ends.append(end)
+            own_starts.append(own)
+            kind_ids.append(kinds.setdefault(span.kind, len(kinds)))
+            located_ids.append(located_id[span.located])
+            if span.index != i:
+                in_order = False
+            if chunk != text[start:end]:
+                at = head_of(text, chunk, own, end)
+                if at >= 0:
+                    head_starts[i], head_sizes[i] = at, len(chunk) - (end - own)
+                else:
+                    pieces.append(chunk)
+                    text_starts[i] = offset
+                    offset += len(chunk)
+                    text_ends[i] = offset
+            if span.metadata:
+                metadata[i] = span.metadata
+            if span.reported_start is not None:
+                reported[i] = span.reported_start
+            if span.reason is not None:
+                reasons[i] = span.reason
+        return cls(
+            array("q", starts),
+            array("q", ends),
+            array("q", own_starts),
+            tuple(kinds),
+            array("I", kind_ids),
+            array("B", located_ids),
+            text,
+            indexes=None if in_order else array("q", (s.index for s in spans)),
+            text_blob="".join(pieces),
+            text_starts=text_starts,
+            text_ends=text_ends,
+            head_starts=head_starts,
+            head_sizes=head_sizes,
+            metadata=metadata,
+            reported=reported,
+            reasons=reasons,
+        )
+
+    # ----- what crosses the pipe ---------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        # neither the shown text (the other side has it: ``bind``) nor built spans; a
+        # reason given to a built span (the explain pass) goes with the table
+        state = self.__dict__.copy()
+        del state["_text"], state["_built"]
+        given = {i: s.reason for i, s in enumerate(self._built) if s is not None and s.reason}
+        if given:
+            state["reasons"] = {**self.reasons, **given}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._text = ""
+        self._built = [None] * len(self.starts)
+
+    def bind(self, text: str) -> SpanTable:
+        """Read span texts from ``text`` (the shown text, after the table crossed)."""
+        self._text = text
+        return self
+
+    # ----- columns, without building a span ----------------------------------------------
+
+    def columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int], list[bool], list[str]]:
+        """Starts, ends, own starts, placed or not, and the kinds in order of first
+        appearance (Layout.prepare indexes a layout with these)."""
+        located = self.located_ids
+        placed = [at != MISSING for at in located] if MISSING in located else [True] * len(located)
+        kinds = [self.kinds[k] for k in dict.fromkeys(self.kind_ids)]
+        return self.starts, self.ends, self.own_starts, placed, kinds
+
+    def located_kinds(self) -> list[str]:
+        """The kind of each placed span, in order."""
+        kinds = self.kinds
+        return [kinds[k] for k, at in zip(self.kind_ids, self.located_ids) if at != MISSING]
+
+    def overlaps(self) -> list[tuple[int, int]]:
+        """spans._overlaps: where each chunk repeats the end of the one before."""
+        starts, ends = self.starts, self.ends
+        return [
+            (start, previous_end)
+            for previous_start, previous_end, start, at in zip(
+                starts, ends, islice(starts, 1, None), islice(self.located_ids, 1, None)
+            )
+            if at != MISSING and previous_start <= start < previous_end
+        ]
+
+    def gaps(self, length: int) -> list[tuple[int, int]]:
+        """spans._gaps: the stretches of ``0..length`` no placed span covers."""
+        starts, ends = self.starts, self.ends
+        if MISSING in self.located_ids:
+            placed = [i for i, at in enumerate(self.located_ids) if at != MISSING]
+            starts = array("q", [starts[i] for i in placed])
+            ends = array("q", [ends[i] for i in placed])
+        if not all(map(le, starts, islice(starts, 1, None))):
+            pairs = sorted(zip(starts, ends))
+            starts, ends = array("q", [p[0] for p in pairs]), array("q", [p[1] for p in pairs])
+        covered = list(accumulate(ends, max, initial=0))  # the cursor before each span
+        found = [(cursor, start) for cursor, start in zip(covered, starts) if start > cursor]
+        if covered[-1] < length:
+            found.append((covered[-1], length))
+        return found
+
+    # ----- the spans ---------------------------------------------------------------------
+
+    def set_reasons(self, reasons: dict[int, Reason]) -> None:
+        """Give spans their reasons (sent after the layout), built or not."""
+        self.reasons.update(reasons)
+        for i, reason in reasons.items():
+            span = self._built[i]
+            if span is not None:
+                span.reason = reason
+
+    def _build(self, i: int) -> Span:
+        start, end, own = self.starts[i], self.ends[i], self.own_starts[i]
+        at, head = self.text_starts[i], self.head_starts[i]
+        if at >= 0:
+            text = self.text_blob[at : self.text_ends[i]]
+        elif head >= 0:
+            text = self._text[head : head + self.head_sizes[i]] + self._text[own:end]
+        else:
+            text = self._text[start:end]
+        span = Span(
+            self.indexes[i] if self.indexes is not None else i,
+            start,
+            end,
+            own,
+            self.kinds[self.kind_ids[i]],
+            text,
+            LOCATED[self.located_ids[i]],
+            self.metadata.get(i, {}),
+            self.reported.get(i),
+            self.reasons.get(i),
+        )
+        self._built[i] = span
+        return span
+
+    def __len__(self) -> int:
+        return len(self._built)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._built)))]
+        span = self._built[i]
+        return span if span is not None else self._build(i if i >= 0 else i + len(self))
+
+    def __iter__(self) -> Iterator[Span]:
+        for i, span in enumerate(self._built):
+            yield span if span is not None else self._build(i)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SpanTable({len(self)} spans)"
