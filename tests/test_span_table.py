@@ -57,9 +57,9 @@ def test_semantic_chunker_columns_equal_its_spans_one_by_one():
     checked = 0
     for document in documents:
         options = {
-            "targetSize": rng.choice([1, 7, 40, 120, 400, 1000]),
+            "targetSize": rng.choice([1, 7, 7.5, 40, 120, 400, 1000]),
             "maxSize": rng.choice([5, 80, 300, 2000]),
-            "minSize": rng.choice([0, 10, 50, 200, 5000]),
+            "minSize": rng.choice([0, 0.5, 10, 50, 200, 5000]),
             "overlap": rng.choice([0, 1, 5, 30, 100, 10_000, -4]),
         }
         context = RunContext(metadata={"source": "x"} if rng.random() < 0.3 else None)

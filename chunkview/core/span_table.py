@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, islice
-from operator import le
 from typing import Any
 
+import numpy as np
+
 from chunkview.core.explain import Reason
-from chunkview.core.spans import LOCATED, Span
+from chunkview.core.spans import LOCATED, Pairs, Span
 
 MISSING = LOCATED.index("missing")
 
@@ -60,7 +60,7 @@ class SpanTable(Sequence[Span]):
         head_starts: array | None = None,
         head_sizes: array | None = None,
         metadata: dict[int, dict] | None = None,
-        reported: dict[int, int] | None = None,
+        reported: dict[int, int] | array | None = None,
         reasons: dict[int, Reason] | None = None,
     ) -> None:
         count = len(starts)
@@ -160,45 +160,49 @@ class SpanTable(Sequence[Span]):
 
     # ----- columns, without building a span ----------------------------------------------
 
-    def columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int], list[bool], list[str]]:
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (
+            np.frombuffer(self.starts, np.int64),
+            np.frombuffer(self.ends, np.int64),
+            np.frombuffer(self.located_ids, np.uint8),
+        )
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
         """Starts, ends, own starts, placed or not, and the kinds in order of first
         appearance (Layout.prepare indexes a layout with these)."""
-        located = self.located_ids
-        placed = [at != MISSING for at in located] if MISSING in located else [True] * len(located)
-        kinds = [self.kinds[k] for k in dict.fromkeys(self.kind_ids)]
-        return self.starts, self.ends, self.own_starts, placed, kinds
+        starts, ends, located = self._arrays()
+        ids, first = np.unique(np.frombuffer(self.kind_ids, np.uint32), return_index=True)
+        kinds = [self.kinds[k] for k in ids[np.argsort(first)].tolist()]
+        return starts, ends, np.frombuffer(self.own_starts, np.int64), located != MISSING, kinds
 
     def located_kinds(self) -> list[str]:
         """The kind of each placed span, in order."""
         kinds = self.kinds
         return [kinds[k] for k, at in zip(self.kind_ids, self.located_ids) if at != MISSING]
 
-    def overlaps(self) -> list[tuple[int, int]]:
+    def overlaps(self) -> Pairs:
         """spans._overlaps: where each chunk repeats the end of the one before."""
-        starts, ends = self.starts, self.ends
-        return [
-            (start, previous_end)
-            for previous_start, previous_end, start, at in zip(
-                starts, ends, islice(starts, 1, None), islice(self.located_ids, 1, None)
-            )
-            if at != MISSING and previous_start <= start < previous_end
-        ]
+        starts, ends, located = self._arrays()
+        start = starts[1:]
+        repeats = (located[1:] != MISSING) & (starts[:-1] <= start) & (start < ends[:-1])
+        return Pairs.of(start[repeats], ends[:-1][repeats])
 
-    def gaps(self, length: int) -> list[tuple[int, int]]:
+    def gaps(self, length: int) -> Pairs:
         """spans._gaps: the stretches of ``0..length`` no placed span covers."""
-        starts, ends = self.starts, self.ends
-        if MISSING in self.located_ids:
-            placed = [i for i, at in enumerate(self.located_ids) if at != MISSING]
-            starts = array("q", [starts[i] for i in placed])
-            ends = array("q", [ends[i] for i in placed])
-        if not all(map(le, starts, islice(starts, 1, None))):
-            pairs = sorted(zip(starts, ends))
-            starts, ends = array("q", [p[0] for p in pairs]), array("q", [p[1] for p in pairs])
-        covered = list(accumulate(ends, max, initial=0))  # the cursor before each span
-        found = [(cursor, start) for cursor, start in zip(covered, starts) if start > cursor]
+        starts, ends, located = self._arrays()
+        placed = located != MISSING
+        if not placed.all():
+            starts, ends = starts[placed], ends[placed]
+        if len(starts) > 1 and not (starts[1:] >= starts[:-1]).all():
+            order = np.lexsort((ends, starts))
+            starts, ends = starts[order], ends[order]
+        # the end of the text covered so far, before each span and after the last
+        covered = np.maximum.accumulate(np.concatenate(([0], ends)))
+        uncovered = starts > covered[:-1]
+        first, second = covered[:-1][uncovered], starts[uncovered]
         if covered[-1] < length:
-            found.append((covered[-1], length))
-        return found
+            first, second = np.append(first, covered[-1]), np.append(second, length)
+        return Pairs.of(first, second)
 
     # ----- the spans ---------------------------------------------------------------------
 
@@ -228,7 +232,7 @@ class SpanTable(Sequence[Span]):
             text,
             LOCATED[self.located_ids[i]],
             self.metadata.get(i, {}),
-            self.reported.get(i),
+            self.reported.get(i) if isinstance(self.reported, dict) else self.reported[i],
             self.reasons.get(i),
         )
         self._built[i] = span

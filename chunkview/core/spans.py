@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import bisect
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, islice
-from operator import le
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from chunkview.core.document import Document
 from chunkview.core.explain import Reason
@@ -107,14 +108,55 @@ class SizeStats:
         return cls(len(sizes), min(sizes), statistics.median(sizes), max(sizes))
 
 
+class Pairs(Sequence[tuple[int, int]]):
+    """(start, end) pairs as one flat array of ints: tens of thousands of overlaps cross
+    the pipe and are summed without a tuple each."""
+
+    def __init__(self, flat: array) -> None:
+        self.flat = flat
+
+    @classmethod
+    def of(cls, starts: np.ndarray, ends: np.ndarray) -> Pairs:
+        flat = np.empty(2 * len(starts), np.int64)
+        flat[0::2], flat[1::2] = starts, ends
+        return cls(array("q", flat.tobytes()))
+
+    def __len__(self) -> int:
+        return len(self.flat) // 2
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return (self.flat[2 * i], self.flat[2 * i + 1])
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.flat[0::2], self.flat[1::2])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Pairs({list(self)!r})"
+
+    def total(self) -> int:
+        """The sum of end - start over the pairs."""
+        return sum(self.flat[1::2]) - sum(self.flat[0::2])
+
+
 @dataclass
 class Layout:
     """Spans plus what follows from them: overlaps, gaps, warnings and size statistics."""
 
     document: Document
     spans: Sequence[Span]  # a list, or a SpanTable (each Span built when read)
-    overlaps: list[tuple[int, int]]
-    gaps: list[tuple[int, int]]
+    overlaps: Sequence[tuple[int, int]]  # a list, or Pairs
+    gaps: Sequence[tuple[int, int]]
     warnings: list[Warning]
     chars: SizeStats
     bytes: SizeStats
@@ -158,28 +200,29 @@ class Layout:
             if columns is not None:
                 starts, ends, own_starts, placed, kinds = columns()
             else:
-                starts = [s.start for s in self.spans]
-                ends = [s.end for s in self.spans]
-                own_starts = [s.own_start for s in self.spans]
-                placed = [s.located != "missing" for s in self.spans]
-                kinds = list(dict.fromkeys(s.kind for s in self.spans))
-            # whole columns in C where they can be (tens of thousands of spans)
-            every = all(placed)
-            self._boundaries = sorted(
-                set(own_starts) if every else {o for o, ok in zip(own_starts, placed) if ok}
-            )
-            order: Sequence[int] = range(len(starts))
-            if not all(map(le, starts, islice(starts, 1, None))):
-                order = sorted(order, key=starts.__getitem__)
-            self._order = list(order) if not isinstance(order, range) else order
-            if isinstance(order, range):
-                self._starts = list(starts)
-                self._max_ends = list(accumulate(ends, max))
+                spans = self.spans
+                starts = np.fromiter((s.start for s in spans), np.int64, len(spans))
+                ends = np.fromiter((s.end for s in spans), np.int64, len(spans))
+                own_starts = np.fromiter((s.own_start for s in spans), np.int64, len(spans))
+                placed = np.fromiter((s.located != "missing" for s in spans), bool, len(spans))
+                kinds = list(dict.fromkeys(s.kind for s in spans))
+            # whole columns at once (tens of thousands of spans)
+            self._boundaries = np.unique(own_starts[placed]).tolist()
+            if len(starts) < 2 or bool((starts[1:] >= starts[:-1]).all()):
+                self._order = range(len(starts))
             else:
-                self._starts = [starts[i] for i in order]
-                self._max_ends = list(accumulate((ends[i] for i in order), max))
+                order = np.argsort(starts, kind="stable")
+                starts, ends = starts[order], ends[order]
+                self._order = order.tolist()
+            self._starts = starts.tolist()
+            self._max_ends = np.maximum.accumulate(ends).tolist()
             self._kinds = kinds
-            self._overlap_chars = sum(end - start for start, end in self.overlaps)
+            overlaps = self.overlaps
+            self._overlap_chars = (
+                overlaps.total()
+                if isinstance(overlaps, Pairs)
+                else sum(end - start for start, end in overlaps)
+            )
             self._prepared = True
         return self
 
@@ -240,7 +283,7 @@ class Layout:
         return None
 
 
-def _gaps(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:
+def _gaps(spans: Sequence[Span], length: int) -> Sequence[tuple[int, int]]:
     from_columns = getattr(spans, "gaps", None)  # a SpanTable says them from its columns
     if from_columns is not None:
         return from_columns(length)
@@ -343,7 +386,7 @@ def add_details(layout: Layout, details: LayoutDetails) -> Layout:
     return layout
 
 
-def _overlaps(spans: Sequence[Span]) -> list[tuple[int, int]]:
+def _overlaps(spans: Sequence[Span]) -> Sequence[tuple[int, int]]:
     """Where each chunk repeats the end of the one before (start of i .. end of i-1)."""
     from_columns = getattr(spans, "overlaps", None)  # a SpanTable says them from its columns
     if from_columns is not None:

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from chunkview.core.document import Document
 from chunkview.core.explain import Reason
 from chunkview.core.span_table import SpanTable
-from chunkview.core.spans import Layout, LayoutDetails, SizeStats, Warning
+from chunkview.core.spans import Layout, LayoutDetails, Pairs, SizeStats, Warning
 
 
 def _ints(values: Iterable[int]) -> array:
     return array("q", values)
+
+
+def _flat(pairs: Sequence[tuple[int, int]]) -> array:
+    if isinstance(pairs, Pairs):
+        return pairs.flat
+    return _ints(itertools.chain.from_iterable(pairs))
 
 
 @dataclass
@@ -44,8 +50,8 @@ class PackedLayout:
         return cls(
             shown=None if same else shown,
             spans=SpanTable.from_spans(layout.spans, shown.text),
-            overlaps=_ints(itertools.chain.from_iterable(layout.overlaps)),
-            gaps=_ints(itertools.chain.from_iterable(layout.gaps)),
+            overlaps=_flat(layout.overlaps),
+            gaps=_flat(layout.gaps),
             details=PackedDetails.pack(layout),
             size_unit=layout.size_unit,
             complete=layout.complete,
@@ -53,13 +59,12 @@ class PackedLayout:
 
     def unpack(self, request_document: Document) -> Layout:
         document = self.shown if self.shown is not None else request_document
-        pairs = lambda flat: list(zip(flat[0::2], flat[1::2]))  # noqa: E731
         details = self.details.unpack()
         return Layout(
             document=document,
             spans=self.spans.bind(document.text),
-            overlaps=pairs(self.overlaps),
-            gaps=pairs(self.gaps),
+            overlaps=Pairs(self.overlaps),
+            gaps=Pairs(self.gaps),
             warnings=details.warnings,
             chars=details.chars,
             bytes=details.bytes,

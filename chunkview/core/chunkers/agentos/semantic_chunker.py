@@ -572,6 +572,14 @@ def _prefix_sizes(sizes: list[int], overlap: int) -> list[int]:
     return prefixes
 
 
+def _column_or_dict(values: list[Any]) -> array | dict[int, Any]:
+    """Whole numbers as one column; any other (a fraction) by span index."""
+    try:
+        return array("q", values)
+    except (TypeError, OverflowError):
+        return dict(enumerate(values))
+
+
 def _span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTable:
     """The spans of ``native`` on ``text`` as columns, for a text whose units are its code
     points and a whole ``overlap``: each own part located (the library's startOffset as the
@@ -633,7 +641,7 @@ def _span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTa
         metadata={i: m for i, c in enumerate(native) if (m := chunk_metadata(c))}
         if with_metadata
         else {},
-        reported=dict(enumerate(reported)),
+        reported=_column_or_dict(reported),
     )
 
 
