@@ -225,6 +225,127 @@ def test_windows_without_overlap_equal_the_step_by_step_loop():
         assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
 
 
+def test_windows_over_bounds_equal_the_loop_on_the_slice():
+    # a long section body is cut in place (findall between bounds), never sliced first
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    rng = random.Random(11)
+    atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\u3000", "x" * 30, "\ud83d\ude00", "\ud800"]
+    for _ in range(400):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 80)))
+        start = rng.randint(0, len(text))
+        end = rng.randint(start, len(text))
+        size = rng.choice([1, 2, 3, 5, 16, 40])
+        meta = rng.choice([None, {"headingLevel": 1, "ancestorHeadings": ["A"]}])
+        extra = rng.choice([None, {"heading": "H"}])
+        fast = engine._Windows(size, 0, text)
+        fast._split_adjacent(text, meta, extra, size, start, end)
+        loop = engine._Windows(size, 0, text)
+        loop._split_whole(text[start:end], start, meta, extra, size, 0)
+        assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
+
+
+def _plain_hierarchical(text, size, overlap):
+    """hierarchical read straight from the spec: headings found one by one, every body
+    sliced and trimmed, long ones cut by the window loop step by step."""
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.text.js import W_CHARS, to_units, trim
+
+    units = to_units(text)
+    windows = engine._Windows(size, overlap, units)
+    whole = type(size) is int and type(overlap) is int and size >= 1 and 0 <= overlap < size
+
+    def cut(body, origin, base, extra):
+        if whole and len(body) > size:
+            windows._split_whole(body, origin, base, extra, size, overlap)
+        else:
+            windows.split(body, origin, base, extra)
+
+    matches = list(engine._HEADING_RE.finditer(units))
+    if not matches:
+        if units and len(units) <= size:
+            windows.emit({"content": windows.text(units)})
+        elif units:
+            cut(units, 0, {}, {})
+        return windows.chunks
+    preamble = trim(units[: matches[0].start()])
+    if preamble and len(preamble) <= size:
+        windows.emit({"content": windows.text(preamble)})
+    elif preamble:
+        cut(preamble, units.index(preamble), {}, {})
+    stack = []
+    for number, match in enumerate(matches):
+        following = matches[number + 1].start() if number + 1 < len(matches) else len(units)
+        raw = units[match.end(3) : following]
+        body = trim(raw)
+        level, title = len(match.group(1)) + 1, windows.text(trim(match.group(3)))
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        meta = {"headingLevel": level}
+        if stack:
+            meta["ancestorHeadings"] = [t for _, t in stack]
+        stack.append((level, title))
+        if not body:
+            windows.emit({"content": title, "heading": title, "metadata": meta})
+        elif len(body) <= size:
+            windows.emit({"content": windows.text(body), "heading": title, "metadata": meta})
+        else:
+            origin = match.end(3) + len(raw) - len(raw.lstrip(W_CHARS))
+            cut(body, origin, meta, {"heading": title})
+    return windows.chunks
+
+
+def test_hierarchical_sections_equal_the_plain_reading():
+    # sections come from heading matches and body bounds (no split, no copy of long
+    # bodies); the spec read literally is the reference, errors (Hang) included
+    import random
+
+    rng = random.Random(7)
+    atoms = [
+        "# ",
+        "## ",
+        "#",
+        "####### ",
+        "\n",
+        "\r\n",
+        "\n\n",
+        " ",
+        "\t",
+        "\u2028",
+        "\xa0",
+        "Title",
+        "word",
+        "a b",
+        "x" * 25,
+        "\ud83d\ude00",
+        "\u00e9t\u00e9",
+        "\ufeff",
+        "|",
+    ]
+    sizes = [1, 2, 3, 7, 12, 40, 1000, 2.5, 0, -3, float("nan")]
+    for _ in range(1500):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 60)))
+        size = rng.choice(sizes)
+        overlap = rng.choice([0, 0, 1, 3, 0.5, 50, -2])
+        options = {"strategy": "hierarchical", "chunkSize": size, "chunkOverlap": overlap}
+        try:
+            expected = _plain_hierarchical(text, size, overlap)
+        except ChunkerError as error:
+            with pytest.raises(ChunkerError) as info:
+                chunkview.run("agentos.ChunkingEngine", text, options)
+            assert info.value.name == error.name
+            assert info.value.message.startswith(error.message + " (line "), repr(text)
+            continue
+        got = chunkview.run("agentos.ChunkingEngine", text, options)
+        assert [list(c.items()) for c in got] == [list(c.items()) for c in expected], (
+            repr(text),
+            size,
+            overlap,
+        )
+
+
 def _js_layout_blocks(content):
     """_chunkLayout's segments, translated line for line from the JS."""
     from chunkview.core.text.js import trim

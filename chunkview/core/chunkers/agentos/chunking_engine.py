@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import accumulate
+from itertools import count, repeat
 from typing import Any
 
 import regex
@@ -48,6 +47,9 @@ _LINE_END = "\n\r\u2028\u2029"
 _HEADING_RE = re.compile(
     f"#(?<![^{_LINE_END}]#)(#{{0,5}})([{W_CLASS}]+)([^{_LINE_END}]+)(?![^{_LINE_END}])"
 )
+# a heading and the white space after it: the match ends where its body's trimmed text
+# starts (the white space holds no "#", so the next heading is found as before)
+_SECTION_RE = re.compile(_HEADING_RE.pattern + f"[{W_CLASS}]*+")
 SIMILARITY_THRESHOLD = 0.3
 _BACKTICKS_RE = re.compile("`+")
 # the LF that ends a table: the next line holds no "|"
@@ -136,44 +138,44 @@ class _Windows:
         self._split_literal(content, origin, base, extra)
 
     def _split_adjacent(
-        self, content: str, base: dict | None, extra: Mapping[str, Any] | None, size: int
+        self,
+        content: str,
+        base: dict | None,
+        extra: Mapping[str, Any] | None,
+        size: int,
+        start: int = 0,
+        end: int | None = None,
     ) -> None:
-        """The loop on a whole size >= 1 and no overlap: each window starts where the one
-        before ended, so one regex (C) finds all of them, and the chunks are built from
-        the list of windows without a Python step per window."""
-        length = len(content)
-        windows = _window_re(size).findall(content)
-        # the windows agree with the loop up to the first one starting within `size` of
-        # the end, which takes the rest (the regex runs on past it to the end)
-        starts = list(accumulate(map(len, windows), initial=0))
-        last = bisect_left(starts, length - size)
-        del windows[last:]
-        windows.append(content[starts[last] :])
-        pieces: Any = filter(None, [w.strip(W_CHARS) for w in windows])
+        """The loop on a whole size >= 1 and no overlap, over ``content[start:end]``: each
+        window starts where the one before ended, so one regex (C) finds all of them, and
+        the chunks are built from the list of windows without a Python step per window.
+        The bounds are given, not sliced, so that a section body is never copied whole."""
+        if end is None:
+            end = len(content)
+        windows = _window_re(size).findall(content, start, end)
+        pieces: Any = filter(None, map(str.strip, windows, repeat(W_CHARS)))
         if self.text is not str:
             pieces = map(self.text, pieces)
         chunks = self.chunks
-        first = len(chunks)
+        numbers = count(len(chunks))
         if base is None and not extra:
-            chunks.extend([{"content": p, "index": i} for i, p in enumerate(pieces, first)])
+            chunks.extend([{"content": p, "index": i} for p, i in zip(pieces, numbers)])
         elif base is None:
             fields = dict(extra or {})
-            chunks.extend(
-                [{"content": p, **fields, "index": i} for i, p in enumerate(pieces, first)]
-            )
+            chunks.extend([{"content": p, **fields, "index": i} for p, i in zip(pieces, numbers)])
         elif extra is not None and len(extra) == 1 and "heading" in extra:  # sections
             heading = extra["heading"]
             chunks.extend(
                 [
-                    {"content": p, "heading": heading, "metadata": dict(base), "index": i}
-                    for i, p in enumerate(pieces, first)
+                    {"content": p, "heading": heading, "metadata": base.copy(), "index": i}
+                    for p, i in zip(pieces, numbers)
                 ]
             )
         else:
             chunks.extend(
                 [
-                    {"content": p, **(extra or {}), "metadata": dict(base), "index": i}
-                    for i, p in enumerate(pieces, first)
+                    {"content": p, **(extra or {}), "metadata": base.copy(), "index": i}
+                    for p, i in zip(pieces, numbers)
                 ]
             )
 
@@ -363,11 +365,11 @@ class _Windows:
 
 @lru_cache(maxsize=8)
 def _window_re(size: int) -> re.Pattern[str]:
-    """One window of the loop: from its start, the most units (1 to size) that white space
-    follows (``end`` walked back to the last white space), else size units (a hard cut).
-    Less than size units before the end is past the last window: the rest, in one match
-    (without that alternative the search would retry there at every unit)."""
-    return re.compile(f"(?s).{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}|.+")
+    """One window of the loop: at most size units before the end, the rest (``end >=
+    length``; the lookahead takes O(1)); else from its start the most units (1 to size)
+    that white space follows (``end`` walked back to the last white space), else size
+    units (a hard cut). Every match is a window of the loop, the last one included."""
+    return re.compile(f"(?s)(?!.{{{size + 1}}}).+|.{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}")
 
 
 def _whole(position: float) -> int:
@@ -417,19 +419,16 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
 
 
 def _hierarchical(units: str, windows: _Windows) -> None:
-    """Sections in one pass over the pieces ``split`` gives: the text before the first
-    heading, then for each heading its hashes, white space, text and the body after it."""
-    pieces = _HEADING_RE.split(units)
+    """Sections in one pass over the headings: the text before the first heading, then
+    for each heading its level, its text and the body up to the next heading.
+
+    A body is found by its bounds in ``units`` (the heading's match ends where the body's
+    trimmed text starts; the end steps back over white space) and copied once, or, when
+    it is cut into windows without overlap, not at all."""
+    headings = _SECTION_RE.finditer(units)
+    found = next(headings, None)
     text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
-    starts: list[int] = []  # unit offsets of the pieces, once a split needs an origin
-
-    def origin(piece: int, raw: str, body: str) -> int:
-        if not starts:
-            starts.extend(accumulate(map(len, pieces), initial=0))
-        # each heading's first "#" is in no piece; the body starts after its white space
-        return starts[piece] + piece // 4 + raw.find(body[0])
-
-    if len(pieces) == 1:  # no headings: the content untrimmed, as one section
+    if found is None:  # no headings: the content untrimmed, as one section
         if units:
             if notes is not None:
                 why.section(windows, None, 0, units, [])
@@ -438,23 +437,28 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             else:
                 windows.split(units, 0, base={}, extra={})
         return
-    preamble = trim(pieces[0])
+    raw = units[: found.start()]
+    preamble = trim(raw)
     if preamble:
         if notes is not None:
             why.section(windows, None, 0, preamble, [])
         if len(preamble) <= size:
             chunks.append({"content": text(preamble), "index": len(chunks)})
         else:
-            windows.split(preamble, origin(0, pieces[0], preamble), base={}, extra={})
+            windows.split(preamble, raw.find(preamble[0]), base={}, extra={})
     levels: list[int] = []
     titles: list[str] = []  # the open headings, outermost first
     plain = text is str  # no surrogates: the unit strings are the chunk strings
     # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
     adjacent = windows.adjacent()
-    spaces = W_CHARS
-    for at in range(1, len(pieces), 4):
-        level, title, raw = len(pieces[at]) + 1, pieces[at + 2].strip(spaces), pieces[at + 3]
-        body = raw.strip(spaces)
+    cut: Any = _window_re(int(size)).findall if adjacent else None
+    length, spaces, space_set, spaces_again = len(units), W_CHARS, _W_SET, repeat(W_CHARS)
+    while found is not None:
+        following = next(headings, None)
+        start, end = found.end(), following.start() if following is not None else length
+        while end > start and units[end - 1] in space_set:
+            end -= 1
+        level, title = found.end(1) - found.start(1) + 1, found.group(3).strip(spaces)
         while levels and levels[-1] >= level:
             levels.pop()
             titles.pop()
@@ -462,27 +466,34 @@ def _hierarchical(units: str, windows: _Windows) -> None:
         if titles:
             meta["ancestorHeadings"] = titles[:] if plain else [text(a) for a in titles]
         if notes is not None:
-            why.section(windows, title, level, body, titles[:])
+            why.section(windows, title, level, units[start:end], titles[:])
         levels.append(level)
         titles.append(title)
         heading = title if plain else text(title)
-        if body == "":
+        if start == end:
             chunks.append(
                 {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
             )
-        elif len(body) <= size:
+        elif end - start <= size:
             chunks.append(
                 {
-                    "content": body if plain else text(body),
+                    "content": text(units[start:end]),
                     "heading": heading,
                     "metadata": meta,
                     "index": len(chunks),
                 }
             )
-        elif adjacent:
-            windows._split_adjacent(body, meta, {"heading": heading}, int(size))  # an int here
+        elif adjacent:  # _split_adjacent inlined: a third of the sections take it
+            pieces: Any = filter(None, map(str.strip, cut(units, start, end), spaces_again))
+            chunks.extend(
+                [
+                    {"content": p, "heading": heading, "metadata": meta.copy(), "index": i}
+                    for p, i in zip(pieces if plain else map(text, pieces), count(len(chunks)))
+                ]
+            )
         else:
-            windows.split(body, origin(at + 3, raw, body), base=meta, extra={"heading": heading})
+            windows.split(units[start:end], start, base=meta, extra={"heading": heading})
+        found = following
 
 
 def _layout(units: str, windows: _Windows) -> None:
