@@ -456,9 +456,8 @@ def _hierarchical(units: str, windows: _Windows) -> None:
     while found is not None:
         following = next(headings, None)
         start, end = found.end(), following.start() if following is not None else length
-        while end > start and units[end - 1] in space_set:
-            end -= 1
-        level, title = found.end(1) - found.start(1) + 1, found.group(3).strip(spaces)
+        hashes, title = found.group(1, 3)
+        level, title = len(hashes) + 1, title.strip(spaces)
         while levels and levels[-1] >= level:
             levels.pop()
             titles.pop()
@@ -466,15 +465,31 @@ def _hierarchical(units: str, windows: _Windows) -> None:
         if titles:
             meta["ancestorHeadings"] = titles[:] if plain else [text(a) for a in titles]
         if notes is not None:
-            why.section(windows, title, level, units[start:end], titles[:])
+            why.section(windows, title, level, units[start:end].rstrip(spaces), titles[:])
         levels.append(level)
         titles.append(title)
         heading = title if plain else text(title)
-        if start == end:
+        if end - start <= size:  # short before the trim: slice, then trim (C)
+            body = units[start:end].rstrip(spaces)  # the start is past the white space
+            chunks.append(
+                {
+                    "content": text(body) if body else heading,
+                    "heading": heading,
+                    "metadata": meta,
+                    "index": len(chunks),
+                }
+            )
+            found = following
+            continue
+        if start == end:  # no body (a size below 0 or NaN)
             chunks.append(
                 {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
             )
-        elif end - start <= size:
+            found = following
+            continue
+        while units[end - 1] in space_set:  # the body's first unit is not white space
+            end -= 1
+        if end - start <= size:
             chunks.append(
                 {
                     "content": text(units[start:end]),
