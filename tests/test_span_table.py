@@ -7,7 +7,12 @@ import pytest
 from conftest import CORPUS
 
 from chunkview.core import registry
-from chunkview.core.chunkers.agentos.semantic_chunker import _span_list, _span_table
+from chunkview.core.chunkers.agentos.semantic_chunker import (
+    _plain,
+    _prefix_sizes,
+    _span_list,
+    _span_table,
+)
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.span_table import SpanTable
@@ -28,6 +33,11 @@ def _fields(span: Span) -> tuple:
     )
 
 
+def _bare(text: str) -> str:
+    """The text without its white space."""
+    return "".join(text.split())
+
+
 def _random_markdown(rng: random.Random) -> str:
     pieces = [
         "# Title\n",
@@ -45,17 +55,11 @@ def _random_markdown(rng: random.Random) -> str:
     return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 400)))
 
 
-def test_semantic_chunker_columns_equal_its_spans_one_by_one():
-    """For a plain text and a whole overlap the SemanticChunker builds its spans as
-    columns; they are the spans the one-by-one placement gives, over documents with
-    rewritten white space, merged pieces, repeats, and sizes small and large."""
-    rng = random.Random(11)
+def _semantic_cases(documents, rng):
     entry = registry.get("agentos.SemanticChunker")
-    documents = [Document(_random_markdown(rng)) for _ in range(40)]
-    documents.append(Document((CORPUS / "acorn-readme.md").read_text(encoding="utf-8")))
-    documents.append(Document((CORPUS / "redis-readme.md").read_text(encoding="utf-8")))
-    checked = 0
     for document in documents:
+        if not _plain(document.text):  # the columns are for texts of plain code points
+            continue
         options = {
             "targetSize": rng.choice([1, 7, 7.5, 40, 120, 400, 1000]),
             "maxSize": rng.choice([5, 80, 300, 2000]),
@@ -66,14 +70,60 @@ def test_semantic_chunker_columns_equal_its_spans_one_by_one():
         native = entry.run(document, options, context)
         table = _span_table(document.text, native, options["overlap"])
         one_by_one = _span_list(document, native, options["overlap"])
+        yield document, options, native, table, one_by_one
+
+
+def test_semantic_chunker_columns_equal_the_search_on_real_documents():
+    """For a plain text and a whole overlap the SemanticChunker builds its spans as
+    columns, from where the port took each own part: on real documents they are the
+    spans the search gives, one by one, and they cross the pipe unchanged."""
+    rng = random.Random(11)
+    documents = [
+        Document(path.read_text(encoding="utf-8"))
+        for path in sorted(CORPUS.iterdir())
+        if path.suffix in (".md", ".rst", ".txt", ".html", ".tex")
+    ]
+    checked = 0
+    for document, options, _, table, one_by_one in _semantic_cases(documents * 3, rng):
         assert [_fields(s) for s in table] == [_fields(s) for s in one_by_one], options
         assert table.overlaps() == _overlaps(one_by_one)
         assert table.gaps(len(document.text)) == _gaps(one_by_one, len(document.text))
-        # what crosses the pipe gives the same spans on the other side
         again = pickle.loads(pickle.dumps(table)).bind(document.text)
         assert [_fields(s) for s in again] == [_fields(s) for s in one_by_one]
         checked += len(one_by_one)
     assert checked > 1000
+
+
+def test_semantic_chunker_columns_place_each_own_part_where_it_came_from():
+    """On documents that repeat themselves the search can take a later copy of a chunk
+    whose white space the library rewrote; the columns keep the place the port took it
+    from. Every own part is the text there (exact) or the same but for white space
+    (normalized, from the first to the last non-space character), and where the two
+    differ the search took a copy, and the columns the place the library reports."""
+    rng = random.Random(11)
+    documents = [Document(_random_markdown(rng)) for _ in range(60)]
+    checked = differing = 0
+    for document, options, native, table, one_by_one in _semantic_cases(documents, rng):
+        text, overlap = document.text, options["overlap"]
+        texts = [c["text"] for c in native]
+        owns = [t[p:] for t, p in zip(texts, _prefix_sizes([len(t) for t in texts], overlap))]
+        places = native.own_places
+        for own, ours, searched, (_, known_end) in zip(owns, table, one_by_one, places):
+            placed = text[ours.own_start : ours.end]
+            if ours.located == "exact":
+                assert placed == own
+            else:
+                assert ours.located == "normalized"
+                assert _bare(placed) == _bare(own) and placed == placed.strip()
+            if _fields(ours) != _fields(searched) and known_end >= 0:
+                # the search took a copy; the columns, the place the library reports
+                differing += 1
+                assert _bare(text[searched.own_start : searched.end]) == _bare(own)
+                edge = 0 if ours.located == "exact" else len(own) - len(own.lstrip())
+                assert ours.own_start == ours.reported_start + edge
+            checked += 1
+        assert table.overlaps() == _overlaps(list(table))
+    assert checked > 1000 and differing  # the repeats do fool the search somewhere
 
 
 def test_a_table_from_spans_gives_them_back_with_their_reasons():

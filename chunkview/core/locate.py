@@ -128,17 +128,22 @@ def locate_columns(
     chunks: Sequence[str],
     overlapping: bool = True,
     hints: Sequence[Any] | None = None,
+    after: tuple[int, int] | None = None,
 ) -> tuple[list[int], list[int], list[int]]:
     """``locate``'s answer as columns: the starts, the ends, and how each chunk was
-    placed (its index in ``LOCATED``)."""
+    placed (its index in ``LOCATED``). ``after``: the start and end of a chunk placed
+    before these (the search goes on from there)."""
     normalized: _Normalized | None = None
     starts: list[int] = []
     ends: list[int] = []
     located: list[int] = []
-    prev_start, prev_end = 0, 0
+    prev_start, prev_end = after or (0, 0)
     starts_with = source.startswith
     for index, chunk in enumerate(chunks):
-        cursor = (prev_start + 1 if index else 0) if overlapping else prev_end
+        if overlapping:
+            cursor = prev_start + 1 if index or after else 0
+        else:
+            cursor = prev_end
         # the usual case first, inline (a call per chunk costs more than the search):
         # _find_exact in _window(len(chunk), cursor, prev_end)
         size = len(chunk)

@@ -268,6 +268,7 @@ class ChunkService:
         else:
             layout = packed.unpack(request.document)
             self._last_layout = (layout_id, layout)
+            self._last_what = what
         offsets = self._editor_offsets(layout.document)
         stamps.update(sent=sent, replied=replied, unpacked=time.perf_counter())
         return ChunkResult(
@@ -285,7 +286,8 @@ class ChunkService:
         it is the last one; None otherwise), counted in the process."""
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
-        return self._job(("tokens", self._last_layout[0]), "counting tokens", None)
+        what = f"counting the tokens of {self._last_what}"
+        return self._job(("tokens", self._last_layout[0]), what, None)
 
     def details(self, layout: Layout | None = None) -> LayoutDetails | None:
         """The warnings and size statistics of the last layout (or of ``layout``, when it
@@ -293,7 +295,8 @@ class ChunkService:
         (``run(details_later=True)``)."""
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
-        packed = self._job(("details", self._last_layout[0]), "checking the chunks", None)
+        what = f"checking the chunks of {self._last_what}"
+        packed = self._job(("details", self._last_layout[0]), what, None)
         return None if packed is None else packed.unpack()
 
     def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -308,6 +311,7 @@ class ChunkService:
         return self._job(("call", (function, args, kwargs)), label, None)
 
     _last_layout: tuple[int, Layout] | None = None
+    _last_what = "the last chunks"  # the entry and options that made _last_layout
     _offsets: tuple[str, Any] | None = None
 
     def _editor_offsets(self, shown: Document) -> Any:

@@ -89,6 +89,10 @@ class Segment:
     text: str
     offset: int | float  # a JS number: fractional where the options are
     boundary: str
+    #: where the text ends in the source (units), when the text is the source from
+    #: ``offset`` to there with at most its white space rewritten (a line-pass segment,
+    #: and merges of them); -1: not known (a re-split piece, whose offset is reckoned)
+    source_end: int = -1
 
 
 def semantic_chunk(
@@ -96,10 +100,14 @@ def semantic_chunk(
     options: dict[str, Any] | None = None,
     metadata: Any = None,
     explain: list | None = None,
+    places: list[tuple[int | float, int]] | None = None,
 ) -> list[dict[str, Any]]:
     """``new SemanticChunker(options).chunk(text, metadata)``: the chunk objects, in order.
 
-    Raises ChunkerError("Hang") where the original would loop forever.
+    ``places``, when given, gets where each chunk's own part came from in ``text``, in
+    units: its start and end, or the library's start and -1 where the port does not know
+    (``Segment.source_end``). Raises ChunkerError("Hang") where the original would loop
+    forever.
     """
     config = Config.from_options(options)
     units = unit_view(text or "")[0]
@@ -115,9 +123,13 @@ def semantic_chunk(
             # line_pass's offsets are string indices: whole numbers
             segments.extend(paragraph_split(segment.text, int(segment.offset), config))
         else:
+            if places is not None:  # a slice of units + "\n" from its offset
+                segment.source_end = min(int(segment.offset) + len(segment.text), len(units))
             segments.append(segment)
     merged = merge_small(segments, config.min_size, config.notes)
     chunks = with_overlap(merged, config.overlap, metadata, astral=units is not text)
+    if places is not None:
+        places.extend([(segment.offset, segment.source_end) for segment in merged])
     if explain is not None:
         from chunkview.core.chunkers.agentos.explain import explain_semantic_chunker
 
@@ -449,7 +461,7 @@ def merge_small(segments: list[Segment], min_size: Any, notes: list | None = Non
     Without notes the segments are merged in place: nothing reads them afterwards (the
     reasons do, so then the merged ones are copies)."""
     if len(segments) < 2:
-        return [Segment(s.text, s.offset, s.boundary) for s in segments]
+        return [Segment(s.text, s.offset, s.boundary, s.source_end) for s in segments]
     merged: list[Segment] = []
     whole = ("heading", "code-block")
     for segment in segments:
@@ -458,10 +470,14 @@ def merge_small(segments: list[Segment], min_size: Any, notes: list | None = Non
                 notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
             last = merged[-1]
             last.text = last.text + "\n\n" + segment.text
+            if last.source_end >= 0:  # to the end of the last (spans checks the words)
+                last.source_end = segment.source_end
         elif notes is None:
             merged.append(segment)
         else:
-            merged.append(Segment(segment.text, segment.offset, segment.boundary))
+            merged.append(
+                Segment(segment.text, segment.offset, segment.boundary, segment.source_end)
+            )
     return merged
 
 
@@ -572,6 +588,63 @@ def _prefix_sizes(sizes: list[int], overlap: int) -> list[int]:
     return prefixes
 
 
+class Chunks(list):
+    """The chunk objects, and where each one's own part came from in the text (see
+    ``semantic_chunk``'s ``places``): a list, as JSON sees it."""
+
+    def __init__(self, chunks: list[dict[str, Any]], own_places: list) -> None:
+        super().__init__(chunks)
+        self.own_places = own_places
+
+
+def _place_by_source(
+    text: str, owns: list[str], places: list, hints: list[Any]
+) -> tuple[list[int], list[int], list[int]]:
+    """Where each own part lies, as ``locate_columns`` says it, from where the port took
+    it: ``exact`` where it is the text there; ``normalized`` where only the white space
+    differs (the words are the same), from its first to its last non-space character;
+    searched for where the port does not know (``Segment.source_end``) or the words
+    differ. Where a search would differ, it would have found the same words somewhere
+    else in its window (a repeated passage): the place they came from is the right one."""
+    exact, normalized = LOCATED.index("exact"), LOCATED.index("normalized")
+    own_starts = [start if end >= 0 else 0 for start, end in places]
+    ends = [end for _, end in places]
+    located = [
+        exact if found and end - start == size else normalized
+        for found, start, end, size in zip(
+            map(text.startswith, owns, own_starts), own_starts, ends, map(len, owns)
+        )
+    ]
+    searched = []
+    for i in [i for i, at in enumerate(located) if at != exact]:
+        start, end, own = own_starts[i], ends[i], owns[i]
+        region = text[start:end] if end >= 0 else ""
+        words = own.split()
+        if end < 0 or not words or words != region.split() or "\ufeff" in own + region:
+            searched.append(i)
+            continue
+        own_starts[i] = start + len(region) - len(region.lstrip())
+        ends[i] = start + len(region.rstrip())
+    # the rest as the search finds them, each run after the chunk placed before it
+    for run in _runs(searched):
+        first, last = run[0], run[-1] + 1
+        after = (own_starts[first - 1], ends[first - 1]) if first else None
+        found = locate_columns(text, owns[first:last], False, hints[first:last], after=after)
+        own_starts[first:last], ends[first:last], located[first:last] = found
+    return own_starts, ends, located
+
+
+def _runs(indexes: list[int]) -> list[list[int]]:
+    """Sorted indexes grouped into runs of consecutive ones."""
+    runs: list[list[int]] = []
+    for i in indexes:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
 def _column_or_dict(values: list[Any]) -> array | dict[int, Any]:
     """Whole numbers as one column; any other (a fraction) by span index."""
     try:
@@ -593,7 +666,11 @@ def _span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTa
         list(map(getitem, texts, map(slice, prefixes, repeat(None)))) if overlap > 0 else texts
     )
     reported = list(map(itemgetter("startOffset"), native))
-    own_starts, ends, located = locate_columns(text, owns, overlapping=False, hints=reported)
+    places = getattr(native, "own_places", None)
+    if places is not None and len(places) == count:
+        own_starts, ends, located = _place_by_source(text, owns, places, reported)
+    else:
+        own_starts, ends, located = locate_columns(text, owns, overlapping=False, hints=reported)
     exact, missing = LOCATED.index("exact"), LOCATED.index("missing")
     starts = list(map(sub, own_starts, prefixes))
     if missing in located or (starts and min(starts) < 0):
@@ -714,7 +791,9 @@ class SemanticChunkerEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        return semantic_chunk(document.text, options, ctx.metadata, ctx.explain)
+        places: list[tuple[int | float, int]] = []
+        chunks = semantic_chunk(document.text, options, ctx.metadata, ctx.explain, places)
+        return Chunks(chunks, places)
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return chunk["boundaryType"]
