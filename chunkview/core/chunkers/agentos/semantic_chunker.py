@@ -90,8 +90,9 @@ class Segment:
     offset: int | float  # a JS number: fractional where the options are
     boundary: str
     #: where the text ends in the source (units), when the text is the source from
-    #: ``offset`` to there with at most its white space rewritten (a line-pass segment,
-    #: and merges of them); -1: not known (a re-split piece, whose offset is reckoned)
+    #: ``offset`` to there but for its white space (a line-pass segment, and merges of
+    #: ones with only white space between them); -1: not known (a re-split piece, whose
+    #: offset is reckoned)
     source_end: int = -1
 
 
@@ -126,7 +127,9 @@ def semantic_chunk(
             if places is not None:  # a slice of units + "\n" from its offset
                 segment.source_end = min(int(segment.offset) + len(segment.text), len(units))
             segments.append(segment)
-    merged = merge_small(segments, config.min_size, config.notes)
+    merged = merge_small(
+        segments, config.min_size, config.notes, units if places is not None else None
+    )
     chunks = with_overlap(merged, config.overlap, metadata, astral=units is not text)
     if places is not None:
         places.extend([(segment.offset, segment.source_end) for segment in merged])
@@ -455,11 +458,14 @@ def _check_backward_split(text: str, base: int, config: Config) -> None:
     )
 
 
-def merge_small(segments: list[Segment], min_size: Any, notes: list | None = None) -> list[Segment]:
+def merge_small(
+    segments: list[Segment], min_size: Any, notes: list | None = None, source: str | None = None
+) -> list[Segment]:
     """Step 3: a small non-heading, non-code segment joins the one before it.
 
     Without notes the segments are merged in place: nothing reads them afterwards (the
-    reasons do, so then the merged ones are copies)."""
+    reasons do, so then the merged ones are copies). With the ``source`` the segments were
+    cut from, a merge keeps ``source_end`` where only white space lies between them."""
     if len(segments) < 2:
         return [Segment(s.text, s.offset, s.boundary, s.source_end) for s in segments]
     merged: list[Segment] = []
@@ -470,8 +476,12 @@ def merge_small(segments: list[Segment], min_size: Any, notes: list | None = Non
                 notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
             last = merged[-1]
             last.text = last.text + "\n\n" + segment.text
-            if last.source_end >= 0:  # to the end of the last (spans checks the words)
-                last.source_end = segment.source_end
+            if source is not None and last.source_end >= 0:
+                adjacent = segment.source_end >= 0 and segment.offset >= last.source_end
+                if adjacent:  # a line-pass segment: its offset is where it starts
+                    between = source[last.source_end : int(segment.offset)]
+                    adjacent = not between or between.isspace()
+                last.source_end = segment.source_end if adjacent else -1
         elif notes is None:
             merged.append(segment)
         else:
@@ -602,10 +612,10 @@ def _place_by_source(
 ) -> tuple[list[int], list[int], list[int]]:
     """Where each own part lies, as ``locate_columns`` says it, from where the port took
     it: ``exact`` where it is the text there; ``normalized`` where only the white space
-    differs (the words are the same), from its first to its last non-space character;
-    searched for where the port does not know (``Segment.source_end``) or the words
-    differ. Where a search would differ, it would have found the same words somewhere
-    else in its window (a repeated passage): the place they came from is the right one."""
+    differs, from its first to its last non-space character; searched for where the
+    port does not know (``Segment.source_end``). Where a search would differ, it would
+    have found the text somewhere else in its window (a repeated passage): the place the
+    port took it from is the right one."""
     exact, normalized = LOCATED.index("exact"), LOCATED.index("normalized")
     own_starts = [start if end >= 0 else 0 for start, end in places]
     ends = [end for _, end in places]
@@ -617,13 +627,15 @@ def _place_by_source(
     ]
     searched = []
     for i in [i for i, at in enumerate(located) if at != exact]:
-        start, end, own = own_starts[i], ends[i], owns[i]
+        start, end = own_starts[i], ends[i]
         region = text[start:end] if end >= 0 else ""
-        words = own.split()
-        if end < 0 or not words or words != region.split() or "\ufeff" in own + region:
+        # the own part is this region but for its white space, by the way the port cut
+        # it; a byte order mark is white space to the search but not to strip()
+        stripped = region.lstrip()
+        if end < 0 or not stripped or "\ufeff" in region:
             searched.append(i)
             continue
-        own_starts[i] = start + len(region) - len(region.lstrip())
+        own_starts[i] = end - len(stripped)
         ends[i] = start + len(region.rstrip())
     # the rest as the search finds them, each run after the chunk placed before it
     for run in _runs(searched):
