@@ -147,11 +147,11 @@ def test_quitting_while_a_job_hangs_is_quick_and_clean(tmp_path):
 
 
 def test_a_run_past_the_budget_is_stopped_in_words(qtbot, window):
-    window.worker.set_budgets(timeout=0.1)  # 4.7 MB take the chunking process 0.3 s
     window.select_entry("agentos.SemanticChunker")
     window.set_document(Document("Some text.\n\nMore text.\n", None, "markdown"))
     settle(qtbot, window)
     good = window.result
+    window.worker.set_budgets(timeout=0.1)  # 4.7 MB take the chunking process 0.3 s
     big = "\n\n".join(
         f"## Part {i}\n\nWords in a sentence here, and more words. Another one follows."
         for i in range(60_000)
