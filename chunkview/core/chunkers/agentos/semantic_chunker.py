@@ -803,6 +803,9 @@ class SemanticChunkerEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        return semantic_chunk(document.text, options, ctx.metadata, ctx.explain)
+
+    def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         places: list[tuple[int | float, int]] = []
         chunks = semantic_chunk(document.text, options, ctx.metadata, ctx.explain, places)
         return Chunks(chunks, places)
