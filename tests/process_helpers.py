@@ -8,7 +8,8 @@ def break_semantic_chunker() -> None:
     def broken(*_args, **_kwargs):
         raise ZeroDivisionError("a bug in a port")
 
-    registry.get("agentos.SemanticChunker").run = broken
+    entry = registry.get("agentos.SemanticChunker")
+    entry.run = entry.run_to_place = broken  # run for the API, run_to_place for spans
 
 
 def slow_semantic_chunker(seconds: float) -> None:
@@ -18,10 +19,14 @@ def slow_semantic_chunker(seconds: float) -> None:
     from chunkview.core import registry
 
     entry = registry.get("agentos.SemanticChunker")
-    run = entry.run
+    run, run_to_place = entry.run, entry.run_to_place
 
     def slow(*args, **kwargs):
         time.sleep(seconds)
         return run(*args, **kwargs)
 
-    entry.run = slow
+    def slow_to_place(*args, **kwargs):
+        time.sleep(seconds)
+        return run_to_place(*args, **kwargs)
+
+    entry.run, entry.run_to_place = slow, slow_to_place
