@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import count, repeat
+from itertools import accumulate, count, repeat
 from typing import Any
 
 import regex
@@ -47,9 +47,9 @@ _LINE_END = "\n\r\u2028\u2029"
 _HEADING_RE = re.compile(
     f"#(?<![^{_LINE_END}]#)(#{{0,5}})([{W_CLASS}]+)([^{_LINE_END}]+)(?![^{_LINE_END}])"
 )
-# a heading and the white space after it: the match ends where its body's trimmed text
-# starts (the white space holds no "#", so the next heading is found as before)
-_SECTION_RE = re.compile(_HEADING_RE.pattern + f"[{W_CLASS}]*+")
+# a heading and the white space after it (group 4): the match ends where its body's
+# trimmed text starts (the white space holds no "#", so the next heading is found as before)
+_SECTION_RE = re.compile(_HEADING_RE.pattern + f"([{W_CLASS}]*+)")
 SIMILARITY_THRESHOLD = 0.3
 _BACKTICKS_RE = re.compile("`+")
 # the LF that ends a table: the next line holds no "|"
@@ -419,16 +419,19 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
 
 
 def _hierarchical(units: str, windows: _Windows) -> None:
-    """Sections in one pass over the headings: the text before the first heading, then
-    for each heading its level, its text and the body up to the next heading.
-
-    A body is found by its bounds in ``units`` (the heading's match ends where the body's
-    trimmed text starts; the end steps back over white space) and copied once, or, when
-    it is cut into windows without overlap, not at all."""
-    headings = _SECTION_RE.finditer(units)
-    found = next(headings, None)
+    """Sections in one pass over the pieces ``split`` gives: the text before the first
+    heading, then for each heading its hashes, white space, text, the white space after
+    it and its body (which so starts trimmed)."""
+    pieces = _SECTION_RE.split(units)
     text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
-    if found is None:  # no headings: the content untrimmed, as one section
+    starts: list[int] = []  # unit offsets of the pieces, once a split needs an origin
+
+    def origin(piece: int) -> int:
+        if not starts:
+            starts.extend(accumulate(map(len, pieces), initial=0))
+        return starts[piece] + piece // 5  # each heading's first "#" is in no piece
+
+    if len(pieces) == 1:  # no headings: the content untrimmed, as one section
         if units:
             if notes is not None:
                 why.section(windows, None, 0, units, [])
@@ -437,7 +440,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             else:
                 windows.split(units, 0, base={}, extra={})
         return
-    raw = units[: found.start()]
+    raw = pieces[0]
     preamble = trim(raw)
     if preamble:
         if notes is not None:
@@ -452,12 +455,10 @@ def _hierarchical(units: str, windows: _Windows) -> None:
     # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
     adjacent = windows.adjacent()
     cut: Any = _window_re(int(size)).findall if adjacent else None
-    length, spaces, space_set, spaces_again = len(units), W_CHARS, _W_SET, repeat(W_CHARS)
-    while found is not None:
-        following = next(headings, None)
-        start, end = found.end(), following.start() if following is not None else length
-        hashes, title = found.group(1, 3)
-        level, title = len(hashes) + 1, title.strip(spaces)
+    spaces, spaces_again = W_CHARS, repeat(W_CHARS)
+    for at in range(1, len(pieces), 5):
+        level, title = len(pieces[at]) + 1, pieces[at + 2].strip(spaces)
+        body = pieces[at + 4].rstrip(spaces)
         while levels and levels[-1] >= level:
             levels.pop()
             titles.pop()
@@ -465,50 +466,33 @@ def _hierarchical(units: str, windows: _Windows) -> None:
         if titles:
             meta["ancestorHeadings"] = titles[:] if plain else [text(a) for a in titles]
         if notes is not None:
-            why.section(windows, title, level, units[start:end].rstrip(spaces), titles[:])
+            why.section(windows, title, level, body, titles[:])
         levels.append(level)
         titles.append(title)
         heading = title if plain else text(title)
-        if end - start <= size:  # short before the trim: slice, then trim (C)
-            body = units[start:end].rstrip(spaces)  # the start is past the white space
-            chunks.append(
-                {
-                    "content": text(body) if body else heading,
-                    "heading": heading,
-                    "metadata": meta,
-                    "index": len(chunks),
-                }
-            )
-            found = following
-            continue
-        if start == end:  # no body (a size below 0 or NaN)
+        if not body:
             chunks.append(
                 {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
             )
-            found = following
-            continue
-        while units[end - 1] in space_set:  # the body's first unit is not white space
-            end -= 1
-        if end - start <= size:
+        elif len(body) <= size:
             chunks.append(
                 {
-                    "content": text(units[start:end]),
+                    "content": body if plain else text(body),
                     "heading": heading,
                     "metadata": meta,
                     "index": len(chunks),
                 }
             )
         elif adjacent:  # _split_adjacent inlined: a third of the sections take it
-            pieces: Any = filter(None, map(str.strip, cut(units, start, end), spaces_again))
+            cuts: Any = filter(None, map(str.strip, cut(body), spaces_again))
             chunks.extend(
                 [
                     {"content": p, "heading": heading, "metadata": meta.copy(), "index": i}
-                    for p, i in zip(pieces if plain else map(text, pieces), count(len(chunks)))
+                    for p, i in zip(cuts if plain else map(text, cuts), count(len(chunks)))
                 ]
             )
         else:
-            windows.split(units[start:end], start, base=meta, extra={"heading": heading})
-        found = following
+            windows.split(body, origin(at + 4), base=meta, extra={"heading": heading})
 
 
 def _layout(units: str, windows: _Windows) -> None:
