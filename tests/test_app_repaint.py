@@ -4,6 +4,7 @@ stays right (legend, tab names, statistics, the chunk inspector)."""
 import pytest
 from conftest import settle
 from PySide6.QtCore import QPoint, QSettings
+from PySide6.QtGui import QImage
 
 from chunkview.app.main_window import MainWindow
 from chunkview.core.document import Document
@@ -100,3 +101,30 @@ def test_the_inspector_follows_a_new_layout_and_empties_without_a_selection(qtbo
     assert inspector.shown is None and inspector.toPlainText() == ""
     change(qtbot, window, 260)
     assert inspector.shown is None and inspector.toPlainText() == ""
+
+
+def on_screen(win):
+    """What the window shows now (its backing store), as an image."""
+    shown = win.screen().grabWindow(win.winId(), 0, 0, win.width(), win.height()).toImage()
+    return shown.convertToFormat(QImage.Format.Format_ARGB32)
+
+
+def repainted(win):
+    """The window painted afresh, every widget of it."""
+    return win.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)
+
+
+def test_after_each_change_the_window_shows_what_a_full_repaint_shows(qtbot, window):
+    # the repaints a new layout asks for are only what changed (a column of the table,
+    # no tab panel, no legend): nothing on screen may be left from the layout before
+    window.model.select_chunk(1)
+    for target in (150, 260, 180, 320):
+        change(qtbot, window, target)
+        qtbot.waitUntil(lambda: window.result.tokens is not None, timeout=20000)
+        qtbot.wait(60)  # the token column's repaint and the overview's refresh
+        assert on_screen(window) == repainted(window), f"stale pixels after {target}"
+    window.tabs.setCurrentWidget(window.stats)
+    change(qtbot, window, 150)
+    qtbot.waitUntil(lambda: window.result.tokens is not None, timeout=20000)
+    qtbot.wait(60)
+    assert on_screen(window) == repainted(window)

@@ -11,8 +11,8 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QAccessible, QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
@@ -176,6 +176,25 @@ class ChunkTable(QTableView):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, int(digits * widths[name]) + 8)
         self.setWordWrap(False)
+
+    def dataChanged(self, top_left: Index, bottom_right: Index, roles: Any = ()) -> None:
+        # QAbstractItemView repaints the whole viewport for any range of changed cells:
+        # the token counts (one column, after the layout) repaint that column only
+        if (
+            top_left.isValid()
+            and top_left.column() == bottom_right.column()
+            and not QAccessible.isActive()
+        ):
+            column = top_left.column()
+            strip = QRect(
+                self.columnViewportPosition(column),
+                0,
+                self.columnWidth(column),
+                self.viewport().height(),
+            )
+            self.viewport().update(strip)
+            return
+        super().dataChanged(top_left, bottom_right, roles)
 
     def select_chunk(self, index: int) -> None:
         self.chunk_model.show_rows(index + 1)

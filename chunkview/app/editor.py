@@ -425,6 +425,8 @@ class ChunkEditor(QPlainTextEdit):
 
     def set_comparison(self, diff: BoundaryComparison | None) -> None:
         """The boundary changes from this layout (A) to a layout B, drawn beside it."""
+        if diff is None and self._diff is None:
+            return  # nothing pinned before or now: no second decoration pass
         self._diff = diff
         self._schedule()
 

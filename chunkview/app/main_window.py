@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSettings, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
     QApplication,
@@ -43,6 +44,27 @@ DEBOUNCE_MS = 30
 SWITCH_INTERVAL = 0.0005
 
 
+class AfterPaint(QObject):
+    """Runs calls once the paint asked for so far is done. Qt posts a window's update
+    request at low priority, after every other waiting event (a zero timer included):
+    this object's event is posted at that priority too, so it comes after the request."""
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self._calls: list[Callable[[], object]] = []
+
+    def call(self, function: Callable[[], object]) -> None:
+        if not self._calls:
+            low = Qt.EventPriority.LowEventPriority.value
+            QCoreApplication.postEvent(self, QEvent(QEvent.Type.User), low)
+        self._calls.append(function)
+
+    def customEvent(self, event: QEvent) -> None:
+        calls, self._calls = self._calls, []
+        for function in calls:
+            function()
+
+
 class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -58,6 +80,7 @@ class MainWindow(QMainWindow):
         self.worker.failed.connect(self._on_failed)
         self.worker.tokens_ready.connect(self.model.accept_tokens)
         self.worker.details_ready.connect(self.model.accept_details)
+        self._after_paint = AfterPaint(self)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.submit)
 
@@ -179,13 +202,14 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_finished(self, result: ChunkResult) -> None:
         if self.model.accept(result) and result.generation == self.model.generation:
-            # after the decoration pass queued above: the warnings, statistics and reasons
-            # (sent after the layout) and the token counts must not delay the paint
+            # after the paint: the warnings, statistics and reasons (sent after the layout)
+            # and the token counts must not delay it (the worker thread, busy with them,
+            # would make each call of the paint into Python wait for the interpreter lock)
             generation = result.generation
             if not result.layout.complete:
-                QTimer.singleShot(0, lambda: self.worker.request_details(generation))
+                self._after_paint.call(lambda: self.worker.request_details(generation))
             if result.tokens is None:
-                QTimer.singleShot(0, lambda: self.worker.request_tokens(generation))
+                self._after_paint.call(lambda: self.worker.request_tokens(generation))
 
     @Slot(int, str, str, object)
     def _on_failed(self, generation: int, name: str, message: str, position: Any) -> None:
