@@ -1,3 +1,4 @@
+import gc
 import gzip
 import json
 import os
@@ -21,6 +22,13 @@ def golden_cases(name: str) -> list[dict]:
 
 def golden_params(name: str) -> list:
     return [pytest.param(case, id=case["id"]) for case in golden_cases(name)]
+
+
+def collect_window_garbage() -> None:
+    """Free a closed window's Python objects here, on the UI thread: a collection run
+    later by another thread (the chunking process's starter) would disconnect their Qt
+    signals from there, and waits for the interpreter lock while holding Qt's lock."""
+    gc.collect()
 
 
 def settle(qtbot, win, timeout: int = 30000) -> None:
@@ -55,3 +63,4 @@ def window(qtbot, tmp_path):
     yield win
     win.views.shutdown()
     win.worker.stop()
+    collect_window_garbage()

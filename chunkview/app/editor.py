@@ -17,7 +17,7 @@ import bisect
 import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -72,6 +72,8 @@ class ChunkEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        #: the gutter's width by the digits it holds
+        self._gutter_widths: dict[int, int] = {}
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setPointSize(max(font.pointSize(), 10))
         self.setFont(font)
@@ -399,10 +401,21 @@ class ChunkEditor(QPlainTextEdit):
     def gutter_width(self) -> int:
         # at least five digits: a new width re-wraps every line of a long text
         digits = max(len(str(len(self._spans))), 5)
-        return 14 + self.fontMetrics().horizontalAdvance("#" + "9" * max(digits, 3))
+        width = self._gutter_widths.get(digits)
+        if width is None:
+            width = 14 + self.fontMetrics().horizontalAdvance("#" + "9" * digits)
+            self._gutter_widths[digits] = width
+        return width
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._gutter_widths.clear()
+        super().changeEvent(event)
 
     def _update_margins(self, *_: object) -> None:
-        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+        width = self.gutter_width()
+        if self.viewportMargins().left() != width:  # the same margins lay out again
+            self.setViewportMargins(width, 0, 0, 0)
 
     def _on_update_request(self, rect: QRect, dy: int) -> None:
         if dy:

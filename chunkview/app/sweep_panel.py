@@ -17,6 +17,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -185,7 +186,9 @@ class SweepPanel(QWidget):
         self._job.done.connect(self._finished)
         model.subscribe("entry", lambda _entry: self._fill_params())
         model.subscribe("result", lambda _result: self._fill_params(only_if_changed=True))
-        model.subscribe("result", lambda _result: self._mark_current())
+        # the line at the current value moves when seen: a hidden dock's plots cost
+        # nothing per layout
+        model.subscribe("result", lambda _result: self._mark_current(only_if_seen=True))
 
     # ----- plots ----------------------------------------------------------------------
     def _build_plots(self) -> None:
@@ -329,8 +332,14 @@ class SweepPanel(QWidget):
     def rows_by_value(self) -> dict[float, dict[str, Any]]:
         return {row["value"]: row for row in self.rows}
 
-    def _mark_current(self) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._mark_current()
+
+    def _mark_current(self, only_if_seen: bool = False) -> None:
         """The line at the option's current value (hidden when it is not set)."""
+        if only_if_seen and not self.isVisible():
+            return  # showEvent marks it
         param = self.param_combo.currentData()
         defaults = {p.name: p.default for p in self.model.entry.params} if param else {}
         value = self.model.options.get(param, defaults.get(param)) if param else None
