@@ -1,6 +1,7 @@
 """The chunking process, its watchdog and the pool: real processes, small budgets."""
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ from chunkview.core.entry import RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.pipeline import ChunkRequest, Pipeline
 from chunkview.core.service import (
+    CANCEL_GRACE,
     ChunkPool,
     ChunkService,
     Job,
@@ -157,6 +159,40 @@ def test_result_equals_the_in_process_pipeline(service):
     assert result.offsets is not None and result.generation == 1
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="no signal to stop a job with")
+def test_jobs_stopped_anywhere_leave_the_process_whole(service):
+    """Jobs stopped by the signal at any point of their work (the chunking, the placing,
+    the packing, the details) leave the process and its pipe whole: the next job's
+    answer equals the one made in this process."""
+    import random
+
+    rng = random.Random(5)
+    text = "\n\n".join(
+        (CORPUS / name).read_text(encoding="utf-8")
+        for name in ("redis-readme.md", "acorn-readme.md", "debug-readme.md")
+    )
+    document = Document(text * 20)
+    before, stopped = service.call(pid), 0
+    for target in range(300, 1500, 60):
+        request = ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": target})
+        timer = threading.Timer(rng.uniform(0.0, 0.08), service.interrupt)
+        timer.start()
+        try:
+            result = service.run(request, details_later=bool(target % 120))
+            if not result.layout.complete:
+                service.details(result.layout)
+        except Cancelled:
+            stopped += 1
+        timer.join()
+        service.reset_interrupt()
+    assert stopped  # some were stopped, at different points
+    request = ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": 777})
+    assert _fields(service.run(request).layout) == _fields(
+        Pipeline().run(request, RunContext()).layout
+    )
+    assert service.call(pid) == before  # stopped in the process, never killed
+
+
 def test_details_follow_the_layout_and_equal_the_in_process_ones(service):
     """The app's way: the spans first, the warnings and size statistics in a second job;
     together they are the layout the pipeline makes in one go."""
@@ -275,6 +311,21 @@ def test_interrupt_supersedes_a_stuck_job_quickly(service):
     assert time.monotonic() - began < 2
     service.reset_interrupt()
     assert service.call(sleep_then, 0) == "done"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="no signal to stop a job with")
+def test_a_job_that_never_checks_is_stopped_in_its_process_not_killed(service):
+    """A superseded job is stopped where it is, at once, though it never looks at the
+    cancel flag; the process lives on, with what it holds (the document, its caches)."""
+    before = service.call(pid)
+    for _ in range(3):
+        threading.Timer(0.2, service.interrupt).start()
+        began = time.monotonic()
+        with pytest.raises(Cancelled):
+            service.call(sleep_then, 30)
+        assert time.monotonic() - began < 0.2 + CANCEL_GRACE  # not the grace, then a kill
+        service.reset_interrupt()
+        assert service.call(pid) == before
 
 
 def test_close_from_another_thread_ends_a_wait_at_once():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -43,6 +44,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
     pipeline = Pipeline(editor_offsets=False)
     document: Document | None = None
     layout_id = 0  # the job whose run made the pipeline's last layout
+    in_job = _stop_on_signal(cancel)
     while True:
         try:
             message = conn.recv()
@@ -60,69 +62,77 @@ def child_main(conn: Connection, cancel: Any) -> None:
             now = time.monotonic()
             if now - last_sent[0] > 0.05 or done >= total:
                 last_sent[0] = now
+                in_job[0] = False  # a message cut off half sent would break the pipe
                 conn.send(("progress", job, done, total))
+                in_job[0] = True
+                if cancel.is_set():  # the signal came while sending
+                    raise Cancelled()
 
         ctx = RunContext(cancel_event=cancel, on_progress=progress)
         try:
-            if kind == "chunk":
-                spec: ChunkSpec = message[2]
-                ctx.metadata, ctx.embedder, ctx.tokenizer = (
-                    spec.metadata,
-                    spec.embedder,
-                    spec.tokenizer,
-                )
-                assert document is not None, "no document was sent"
-                request = ChunkRequest(
-                    0,
-                    spec.entry_id,
-                    document,
-                    spec.options,
-                    spec.query,
-                    spec.embedder,
-                    spec.tokenizer,
-                    spec.metadata,
-                    explain=spec.explain,
-                )
-                if pipeline.last_key() != request.chunking_key():
-                    layout_id = job
-                later = spec.details_later and spec.output == "layout"
-                result = pipeline.run(request, ctx, details=not later)
-                result.stamps["received"] = received
-                hits = [(h.chunk, h.at, h.snippet) for h in result.hits]
-                if spec.output == "native":
-                    from chunkview.jsonout import dumps
-
-                    payload: Any = dumps(result.native)
-                elif spec.output == "spans":
-                    from chunkview.jsonout import dumps
-
-                    payload = dumps(result.layout.to_json())
-                else:
-                    packed = (
-                        None
-                        if spec.have_layout == layout_id
-                        else PackedLayout.pack(result.layout, document)
+            in_job[0] = True
+            try:
+                if kind == "chunk":
+                    spec: ChunkSpec = message[2]
+                    ctx.metadata, ctx.embedder, ctx.tokenizer = (
+                        spec.metadata,
+                        spec.embedder,
+                        spec.tokenizer,
                     )
-                    result.stamps["packed"] = time.perf_counter()
-                    payload = (layout_id, packed, hits, result.seconds, result.stamps)
-                reply: tuple = ("ok", job, payload)
-            elif kind == "tokens":  # of the layout the caller holds, if still the last one
-                last = pipeline.last_result()
-                tokens = None
-                if last is not None and message[2] == layout_id:
-                    tokens = pipeline.tokens(last, ctx)
-                reply = ("ok", job, tokens)
-            elif kind == "details":  # of the layout the caller holds, if still the last one
-                last = pipeline.last_result()
-                details = None
-                if last is not None and message[2] == layout_id:
-                    details = PackedDetails.pack(pipeline.details(last, ctx))
-                reply = ("ok", job, details)
-            elif kind == "call":
-                function, args, kwargs = message[2]
-                reply = ("ok", job, function(*args, **kwargs))
-            else:
-                reply = ("error", job, "ValueError", f"unknown message {kind!r}", None)
+                    assert document is not None, "no document was sent"
+                    request = ChunkRequest(
+                        0,
+                        spec.entry_id,
+                        document,
+                        spec.options,
+                        spec.query,
+                        spec.embedder,
+                        spec.tokenizer,
+                        spec.metadata,
+                        explain=spec.explain,
+                    )
+                    if pipeline.last_key() != request.chunking_key():
+                        layout_id = job
+                    later = spec.details_later and spec.output == "layout"
+                    result = pipeline.run(request, ctx, details=not later)
+                    result.stamps["received"] = received
+                    hits = [(h.chunk, h.at, h.snippet) for h in result.hits]
+                    if spec.output == "native":
+                        from chunkview.jsonout import dumps
+
+                        payload: Any = dumps(result.native)
+                    elif spec.output == "spans":
+                        from chunkview.jsonout import dumps
+
+                        payload = dumps(result.layout.to_json())
+                    else:
+                        packed = (
+                            None
+                            if spec.have_layout == layout_id
+                            else PackedLayout.pack(result.layout, document)
+                        )
+                        result.stamps["packed"] = time.perf_counter()
+                        payload = (layout_id, packed, hits, result.seconds, result.stamps)
+                    reply: tuple = ("ok", job, payload)
+                elif kind == "tokens":  # of the layout the caller holds, if still the last one
+                    last = pipeline.last_result()
+                    tokens = None
+                    if last is not None and message[2] == layout_id:
+                        tokens = pipeline.tokens(last, ctx)
+                    reply = ("ok", job, tokens)
+                elif kind == "details":  # of the layout the caller holds, if still the last one
+                    last = pipeline.last_result()
+                    details = None
+                    if last is not None and message[2] == layout_id:
+                        details = PackedDetails.pack(pipeline.details(last, ctx))
+                    reply = ("ok", job, details)
+                elif kind == "call":
+                    function, args, kwargs = message[2]
+                    reply = ("ok", job, function(*args, **kwargs))
+                else:
+                    reply = ("error", job, "ValueError", f"unknown message {kind!r}", None)
+            finally:
+                in_job[0] = False
         except Cancelled:
             reply = ("cancelled", job)
         except ChunkerError as error:
@@ -139,6 +149,24 @@ def child_main(conn: Connection, cancel: Any) -> None:
             return
         except Exception as error:  # an unpicklable result
             conn.send(("error", job, type(error).__name__, str(error), None))
+
+
+def _stop_on_signal(cancel: Any) -> list[bool]:
+    """Let a newer request stop the running job at once, even in a port that never
+    checks for it: the app sends SIGUSR1 after setting the cancel flag, and the handler
+    raises Cancelled in the job, between two of its Python steps. The returned flag says
+    whether a job is running; outside one the signal is ignored. Where there is no
+    SIGUSR1 the app waits for the job to check or end, then stops the process."""
+    in_job = [False]
+
+    def on_signal(_signum: int, _frame: Any) -> None:
+        if in_job[0] and cancel.is_set():
+            in_job[0] = False  # once, and not in the except clauses that follow
+            raise Cancelled()
+
+    if hasattr(signal, "SIGUSR1"):
+        signal.signal(signal.SIGUSR1, on_signal)
+    return in_job
 
 
 def _where(error: BaseException) -> str:

@@ -6,6 +6,7 @@ import itertools
 import json
 import math
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -448,8 +449,9 @@ class ChunkService:
         return False, None
 
     def _supersede(self) -> None:
-        """Cancel the running job: cooperatively if it notices (or ends) within the grace
-        time, else by killing the process.
+        """Cancel the running job: at once where the process can be signalled, else
+        cooperatively if it notices (or ends) within the grace time; failing both, by
+        killing the process.
 
         The grace is CANCEL_GRACE, or longer when the last job took longer: a port that
         never checks for cancellation is then usually about to finish, and a killed
@@ -461,6 +463,11 @@ class ChunkService:
             self._kill()
             raise Cancelled()
         self._cancel.set()
+        if hasattr(signal, "SIGUSR1"):  # stops a port that never checks (child._stop_on_signal)
+            try:
+                os.kill(self._process.pid, signal.SIGUSR1)
+            except OSError:
+                pass  # it has just ended
         now = time.monotonic()
         expected_end = running.began + 1.5 * self._last_seconds
         deadline = min(max(now + CANCEL_GRACE, expected_end), running.deadline)

@@ -117,6 +117,7 @@ def semantic_chunk(
     if explain is not None:
         config = replace(config, notes=[])
     segments: list[Segment] = []
+    length = len(units)
     for segment in line_pass(units, config):
         if config.notes is not None:  # where each structural segment's pieces begin
             config.notes.append(("segment", len(segments), segment))
@@ -124,8 +125,9 @@ def semantic_chunk(
             # line_pass's offsets are string indices: whole numbers
             segments.extend(paragraph_split(segment.text, int(segment.offset), config))
         else:
-            if places is not None:  # a slice of units + "\n" from its offset
-                segment.source_end = min(int(segment.offset) + len(segment.text), len(units))
+            if places is not None:  # a slice of units + "\n" from its (whole) offset
+                end = int(segment.offset) + len(segment.text)
+                segment.source_end = end if end <= length else length
             segments.append(segment)
     merged = merge_small(
         segments, config.min_size, config.notes, units if places is not None else None
