@@ -8,6 +8,10 @@ For 100 KB, 1 MB and 10 MB documents built from the corpus (agentos SemanticChun
   calling the chunker directly in this process (``chunkview.run``, no window, no layout),
   in the same run. Goals: <= 50 ms at 100 KB; <= peer x 1.5 + 30 ms at 1 MB and 10 MB;
   stall < 50 ms at every size.
+- drag: targetSize dragged (a value every 60 ms): from the last value to its layout
+  painted (the 30 ms debounce included), each change landing while work for the one
+  before is still running; and the longest stall. No goal of its own: it shows what
+  stopping that work costs.
 - open: set_document -> the first screen of text shown, and the longest stall until the
   whole text is loaded and its layout painted. Goals (10 MB): first screen <= 300 ms,
   stall <= 100 ms.
@@ -232,6 +236,29 @@ def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str
     }
 
 
+def measure_drag(window: MainWindow, meter: StallMeter) -> dict[str, float]:
+    """targetSize dragged: a new value every 60 ms (the 30 ms debounce lets each
+    through), so each change lands while the last one's layout, details or token counts
+    are still being made and must be stopped; the time from the last value to its layout
+    painted (the debounce included), and the longest stall meanwhile."""
+    ends, stalls = [], []
+    for start in (600, 601, 602):
+        with meter:
+            for target in range(start, start + 700, 100):
+                window.params.set_value("targetSize", target)
+                spin_for(0.06)
+            began = time.perf_counter()
+            window.params.set_value("targetSize", start + 700)
+            wait_painted(window)
+            ends.append(time.perf_counter() - began)
+        stalls.append(meter.longest)
+        wait_idle(window)
+    return {
+        "drag_last_change_painted_ms": statistics.median(ends) * 1e3,
+        "drag_longest_stall_ms": max(stalls) * 1e3,
+    }
+
+
 def measure_search(window: MainWindow, meter: StallMeter) -> dict[str, float]:
     searcher, box = window.searcher, window.search_box
     box.clear()
@@ -324,6 +351,7 @@ def main() -> None:
             row["memory_growth_over_size"] = (after - before) / len(text.encode("utf-8"))
             row["memory_process_over_size"] = after / len(text.encode("utf-8"))
         row.update(measure_change(window, text, meter))
+        row.update(measure_drag(window, meter))
         row.update(measure_search(window, meter))
         row.update(measure_edits(window, meter))
         for key, value in row.items():
