@@ -104,3 +104,20 @@ def test_fixed_split_on_whole_sizes_equals_the_step_by_step_loop():
         loop = sc.Config(target_size=target, min_size=minimum, notes=[])
         expected = [vars(s) for s in sc.fixed_split(text, 7, loop)]
         assert [vars(s) for s in sc.fixed_split(text, 7, fast)] == expected, repr(text)
+
+
+def test_sentence_parts_cut_where_the_look_behind_split_cuts():
+    """The sentence cut, found from each mark, against the library's own expression
+    (the white space after . ! or ?) on random text of marks, white space and words."""
+    import random
+    import re
+
+    from chunkview.core.chunkers.agentos.semantic_chunker import sentence_parts
+    from chunkview.core.text.js import W_CLASS
+
+    library = re.compile(f"(?<=[.!?])[{W_CLASS}]+")
+    rng = random.Random(3)
+    alphabet = [".", "!", "?", " ", "\n", "\t", "\u3000", "\ufeff", "\u2028", "a", "b", "ab."]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        assert sentence_parts(text) == library.split(text), repr(text)
