@@ -52,12 +52,21 @@ class AfterPaint(QObject):
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
         self._calls: list[Callable[[], object]] = []
+        self._garbage: list[object] = []
+        self._free_timer = QTimer(self, singleShot=True, interval=0)
+        self._free_timer.timeout.connect(self._garbage.clear)
 
     def call(self, function: Callable[[], object]) -> None:
         if not self._calls:
             low = Qt.EventPriority.LowEventPriority.value
             QCoreApplication.postEvent(self, QEvent(QEvent.Type.User), low)
         self._calls.append(function)
+
+    def release(self, garbage: object) -> None:
+        """Keep ``garbage`` until the paint is done and free it on the next turn of the
+        event loop (a layout no longer shown: at 10 MB, freeing it takes milliseconds)."""
+        self._garbage.append(garbage)
+        self.call(self._free_timer.start)
 
     def customEvent(self, event: QEvent) -> None:
         calls, self._calls = self._calls, []
@@ -201,7 +210,12 @@ class MainWindow(QMainWindow):
     # ----- answers from the worker ---------------------------------------------------
     @Slot(object)
     def _on_finished(self, result: ChunkResult) -> None:
-        if self.model.accept(result) and result.generation == self.model.generation:
+        previous = self.model.result
+        accepted = self.model.accept(result)  # asks for the paint first
+        if previous is not None and previous is not self.model.result:
+            self._after_paint.release(previous)  # freed after the paint, not before
+        del previous
+        if accepted and result.generation == self.model.generation:
             # after the paint: the warnings, statistics and reasons (sent after the layout)
             # and the token counts must not delay it (the worker thread, busy with them,
             # would make each call of the paint into Python wait for the interpreter lock)
