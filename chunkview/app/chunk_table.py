@@ -177,6 +177,13 @@ class ChunkTable(QTableView):
             self.setColumnWidth(column, int(digits * widths[name]) + 8)
         self.setWordWrap(False)
 
+    def show_result(self, result: ChunkResult | None) -> None:
+        """The rows of a new layout, laid out at once: left to the view's zero timer,
+        the layout would come after the paint and paint the whole table a second time
+        (header, rows and scroll bars)."""
+        self.chunk_model.set_result(result)
+        self.doItemsLayout()
+
     def dataChanged(self, top_left: Index, bottom_right: Index, roles: Any = ()) -> None:
         # QAbstractItemView repaints the whole viewport for any range of changed cells:
         # the token counts (one column, after the layout) repaint that column only

@@ -55,7 +55,7 @@ class ResultTabs(QTabWidget):
         model.subscribe("selection", self._show_selection)
 
     def _show_result(self, result: ChunkResult) -> None:
-        self.table.chunk_model.set_result(result)
+        self.table.show_result(result)
         self._show_stats()  # the warnings panel counts its own in the tab's title
 
     def _search_started(self, query: str) -> None:
