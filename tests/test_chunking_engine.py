@@ -247,6 +247,16 @@ def test_windows_over_bounds_equal_the_loop_on_the_slice():
         assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
 
 
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
+def test_a_size_past_the_regex_repeat_limit_takes_each_text_whole(strategy):
+    # the windows regex is compiled only for a text longer than the size
+    text = "Intro.\n\n# One\n\nBody one.\n\n## Two\n\nBody two."
+    for size in (2**32 - 2, 10**10, 2**49):
+        options = {"strategy": strategy, "chunkSize": size, "chunkOverlap": 0}
+        chunks = chunkview.run("agentos.ChunkingEngine", text, options)
+        assert chunks and all(c["content"] in text for c in chunks)
+
+
 def _plain_hierarchical(text, size, overlap):
     """hierarchical read straight from the spec: headings found one by one, every body
     sliced and trimmed, long ones cut by the window loop step by step."""

@@ -454,7 +454,8 @@ def _hierarchical(units: str, windows: _Windows) -> None:
     plain = text is str  # no surrogates: the unit strings are the chunk strings
     # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
     adjacent = windows.adjacent()
-    cut: Any = _window_re(int(size)).findall if adjacent else None
+    cut: Any = None  # the windows regex, compiled for the first long body (a size past
+    # the regex's repeat limit never needs it: no text is that long)
     spaces, spaces_again = W_CHARS, repeat(W_CHARS)
     for at in range(1, len(pieces), 5):
         level, title = len(pieces[at]) + 1, pieces[at + 2].strip(spaces)
@@ -484,6 +485,8 @@ def _hierarchical(units: str, windows: _Windows) -> None:
                 }
             )
         elif adjacent:  # _split_adjacent inlined: a third of the sections take it
+            if cut is None:
+                cut = _window_re(int(size)).findall
             cuts: Any = filter(None, map(str.strip, cut(body), spaces_again))
             chunks.extend(
                 [
