@@ -138,21 +138,12 @@ class _Windows:
         self._split_literal(content, origin, base, extra)
 
     def _split_adjacent(
-        self,
-        content: str,
-        base: dict | None,
-        extra: Mapping[str, Any] | None,
-        size: int,
-        start: int = 0,
-        end: int | None = None,
+        self, content: str, base: dict | None, extra: Mapping[str, Any] | None, size: int
     ) -> None:
-        """The loop on a whole size >= 1 and no overlap, over ``content[start:end]``: each
-        window starts where the one before ended, so one regex (C) finds all of them, and
-        the chunks are built from the list of windows without a Python step per window.
-        The bounds are given, not sliced, so that a section body is never copied whole."""
-        if end is None:
-            end = len(content)
-        windows = _window_re(size).findall(content, start, end)
+        """The loop on a whole size >= 1 and no overlap: each window starts where the one
+        before ended, so one regex (C) finds all of them, and the chunks are built from
+        the list of windows without a Python step per window."""
+        windows = _window_re(size).findall(content)
         pieces: Any = filter(None, map(str.strip, windows, repeat(W_CHARS)))
         if self.text is not str:
             pieces = map(self.text, pieces)
