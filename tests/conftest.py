@@ -24,11 +24,15 @@ def golden_params(name: str) -> list:
     return [pytest.param(case, id=case["id"]) for case in golden_cases(name)]
 
 
-def collect_window_garbage() -> None:
-    """Free a closed window's Python objects here, on the UI thread: a collection run
-    later by another thread (the chunking process's starter) would disconnect their Qt
-    signals from there, and waits for the interpreter lock while holding Qt's lock."""
-    gc.collect()
+@pytest.fixture(autouse=True)
+def _collect_window_garbage(request):
+    """After a GUI test, free its closed windows' Python objects here, on the UI thread:
+    a collection run later by another thread (the chunking process's starter) would
+    disconnect their Qt signals from there, waiting for the interpreter lock while it
+    holds Qt's lock, which the UI thread may be waiting for (a hang)."""
+    yield
+    if "qtbot" in request.fixturenames:
+        gc.collect()
 
 
 def settle(qtbot, win, timeout: int = 30000) -> None:
@@ -63,4 +67,3 @@ def window(qtbot, tmp_path):
     yield win
     win.views.shutdown()
     win.worker.stop()
-    collect_window_garbage()

@@ -2,7 +2,7 @@
 stays right (legend, tab names, statistics, the chunk inspector)."""
 
 import pytest
-from conftest import collect_window_garbage, settle
+from conftest import settle
 from PySide6.QtCore import QPoint, QSettings
 from PySide6.QtGui import QImage
 
@@ -28,7 +28,6 @@ def window(qtbot, tmp_path):
     yield win
     win.views.shutdown()
     win.worker.stop()
-    collect_window_garbage()
 
 
 def change(qtbot, win, target):
