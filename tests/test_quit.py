@@ -37,3 +37,37 @@ def test_quitting_at_once_prints_no_traceback(tmp_path, after_ms):
     assert done.returncode == 0, done.stderr
     # Qt may note things about the platform (offscreen has no size hints); no Python error
     assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+
+
+def test_garbage_is_collected_on_the_ui_thread_only(qtbot):
+    """The app turns automatic collection off and collects from a UI-thread timer: a
+    cycle made in another thread is freed on the UI thread, not in that thread."""
+    import gc
+    import threading
+    import weakref
+
+    from chunkview.app.main_window import collect_garbage_on_ui_thread
+
+    freed_in: list[str] = []
+
+    class Node:
+        pass
+
+    def make_cycles() -> None:
+        for _ in range(5000):  # past the first generation's threshold: a collection is due
+            node = Node()
+            node.self = node
+            weakref.finalize(node, lambda: freed_in.append(threading.current_thread().name))
+
+    collector = collect_garbage_on_ui_thread()
+    try:
+        assert not gc.isenabled()
+        maker = threading.Thread(target=make_cycles, name="maker")
+        maker.start()
+        maker.join()
+        assert freed_in == []  # the allocating thread collected nothing
+        qtbot.waitUntil(lambda: len(freed_in) == 5000, timeout=5000)
+        assert set(freed_in) == {threading.main_thread().name}
+    finally:
+        collector.timer.stop()
+        gc.enable()

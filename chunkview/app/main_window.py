@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
@@ -292,8 +293,19 @@ class MainWindow(QMainWindow):
             self.chunker.show_error(escape(text))
 
 
+def collect_garbage_on_ui_thread() -> GarbageCollector:
+    """Stop Python's automatic garbage collection and collect from a timer on the UI
+    thread instead (pyqtgraph's GarbageCollector), for as long as the returned object
+    lives. A collection starts in whichever thread allocates; in the worker thread it
+    could free a closed window's Qt objects there, waiting for the interpreter lock while
+    it holds Qt's, which the UI thread may be waiting for: a hang. The chunking processes
+    keep their own collection (and hold it off while a job runs)."""
+    return GarbageCollector(interval=1.0)
+
+
 def launch(path: str | None = None) -> int:
     app = theme.application()
+    collector = collect_garbage_on_ui_thread()  # noqa: F841 (lives while the app runs)
     app.setApplicationName("chunkview")
     app.setWindowIcon(app_icon())
     settings = QSettings("chunkview", "chunkview")
