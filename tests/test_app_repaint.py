@@ -132,3 +132,22 @@ def test_after_each_change_the_window_shows_what_a_full_repaint_shows(qtbot, win
     window.tabs.setCurrentWidget(window.stats)
     change(qtbot, window, 150)
     shows_all_of_it(qtbot, window)
+
+
+def test_the_layout_replaced_is_freed_a_moment_after_the_paint(qtbot, window):
+    """The layout no longer shown is kept through the paint and the moment after it (the
+    next input comes first), then freed."""
+    import time
+    import weakref
+
+    from chunkview.app.main_window import FREE_AFTER_MS
+
+    replaced = weakref.ref(window.model.result)
+    window.params.set_value("targetSize", 321)
+    window.submit()
+    qtbot.waitUntil(lambda: window.shown_generation == window.generation, timeout=30000)
+    painted = time.monotonic()
+    qtbot.wait(FREE_AFTER_MS // 3)
+    assert replaced() is not None  # not freed with the paint
+    qtbot.waitUntil(lambda: replaced() is None, timeout=5000)
+    assert time.monotonic() - painted >= FREE_AFTER_MS / 1000 * 0.9

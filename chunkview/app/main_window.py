@@ -45,6 +45,10 @@ DEBOUNCE_MS = 30
 SWITCH_INTERVAL = 0.0005
 
 
+#: how long after a paint the layout it replaced is freed
+FREE_AFTER_MS = 150
+
+
 class AfterPaint(QObject):
     """Runs calls once the paint asked for so far is done. Qt posts a window's update
     request at low priority, after every other waiting event (a zero timer included):
@@ -54,7 +58,8 @@ class AfterPaint(QObject):
         super().__init__(parent)
         self._calls: list[Callable[[], object]] = []
         self._garbage: list[object] = []
-        self._free_timer = QTimer(self, singleShot=True, interval=0)
+        # a moment after the paint: the next key or slider step comes first
+        self._free_timer = QTimer(self, singleShot=True, interval=FREE_AFTER_MS)
         self._free_timer.timeout.connect(self._garbage.clear)
 
     def call(self, function: Callable[[], object]) -> None:
@@ -64,10 +69,12 @@ class AfterPaint(QObject):
         self._calls.append(function)
 
     def release(self, garbage: object) -> None:
-        """Keep ``garbage`` until the paint is done and free it on the next turn of the
-        event loop (a layout no longer shown: at 10 MB, freeing it takes milliseconds)."""
+        """Keep ``garbage`` until the paint is done and free it a moment later (a layout
+        no longer shown: at 10 MB, freeing it and its reasons takes 5-10 ms, which the
+        next input would wait for). A drag frees what it let go of every FREE_AFTER_MS."""
         self._garbage.append(garbage)
-        self.call(self._free_timer.start)
+        if not self._free_timer.isActive():
+            self.call(self._free_timer.start)
 
     def customEvent(self, event: QEvent) -> None:
         calls, self._calls = self._calls, []
