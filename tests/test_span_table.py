@@ -85,7 +85,7 @@ def test_semantic_chunker_columns_equal_the_search_on_real_documents():
     ]
     checked = known = 0
     for document, options, native, table, one_by_one in _semantic_cases(documents * 3, rng):
-        known += sum(end >= 0 for _, end in native.own_places)  # placed where cut
+        known += sum(s.source_end >= 0 for s in native.own_segments)  # placed where cut
         assert [_fields(s) for s in table] == [_fields(s) for s in one_by_one], options
         assert table.overlaps() == _overlaps(one_by_one)
         assert table.gaps(len(document.text)) == _gaps(one_by_one, len(document.text))
@@ -108,8 +108,8 @@ def test_semantic_chunker_columns_place_each_own_part_where_it_came_from():
         text, overlap = document.text, options["overlap"]
         texts = [c["text"] for c in native]
         owns = [t[p:] for t, p in zip(texts, _prefix_sizes([len(t) for t in texts], overlap))]
-        places = native.own_places
-        for own, ours, searched, (_, known_end) in zip(owns, table, one_by_one, places):
+        places = [segment.source_end for segment in native.own_segments]
+        for own, ours, searched, known_end in zip(owns, table, one_by_one, places):
             placed = text[ours.own_start : ours.end]
             if ours.located == "exact":
                 assert placed == own

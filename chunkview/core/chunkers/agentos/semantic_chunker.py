@@ -101,13 +101,13 @@ def semantic_chunk(
     options: dict[str, Any] | None = None,
     metadata: Any = None,
     explain: list | None = None,
-    places: list[tuple[int | float, int]] | None = None,
+    places: list[Segment] | None = None,
 ) -> list[dict[str, Any]]:
     """``new SemanticChunker(options).chunk(text, metadata)``: the chunk objects, in order.
 
-    ``places``, when given, gets where each chunk's own part came from in ``text``, in
-    units: its start and end, or the library's start and -1 where the port does not know
-    (``Segment.source_end``). Raises ChunkerError("Hang") where the original would loop
+    ``places``, when given, gets the segment each chunk's own part is, with where it came
+    from in ``text`` (``Segment.offset`` and ``source_end``, in units; -1 where the port
+    does not know). Raises ChunkerError("Hang") where the original would loop
     forever.
     """
     config = Config.from_options(options)
@@ -134,7 +134,7 @@ def semantic_chunk(
     )
     chunks = with_overlap(merged, config.overlap, metadata, astral=units is not text)
     if places is not None:
-        places.extend([(segment.offset, segment.source_end) for segment in merged])
+        places.extend(merged)
     if explain is not None:
         from chunkview.core.chunkers.agentos.explain import explain_semantic_chunker
 
@@ -641,13 +641,13 @@ class Chunks(list):
     """The chunk objects, and where each one's own part came from in the text (see
     ``semantic_chunk``'s ``places``): a list, as JSON sees it."""
 
-    def __init__(self, chunks: list[dict[str, Any]], own_places: list) -> None:
+    def __init__(self, chunks: list[dict[str, Any]], own_segments: list[Segment]) -> None:
         super().__init__(chunks)
-        self.own_places = own_places
+        self.own_segments = own_segments
 
 
 def _place_by_source(
-    text: str, owns: list[str], places: list, hints: list[Any]
+    text: str, owns: list[str], segments: list[Segment], hints: list[Any]
 ) -> tuple[list[int], list[int], list[int]]:
     """Where each own part lies, as ``locate_columns`` says it, from where the port took
     it: ``exact`` where it is the text there; ``normalized`` where only the white space
@@ -656,8 +656,9 @@ def _place_by_source(
     have found the text somewhere else in its window (a repeated passage): the place the
     port took it from is the right one."""
     exact, normalized = LOCATED.index("exact"), LOCATED.index("normalized")
-    own_starts = [start if end >= 0 else 0 for start, end in places]
-    ends = [end for _, end in places]
+    ends = [segment.source_end for segment in segments]
+    # a segment whose end is not known has a reckoned offset, maybe a fraction: unused
+    own_starts = [int(s.offset) if end >= 0 else 0 for s, end in zip(segments, ends)]
     located = [
         exact if found and end - start == size else normalized
         for found, start, end, size in zip(
@@ -712,15 +713,18 @@ def _span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTa
     around any other, as ``SpanTable.from_spans`` finds it."""
     texts = list(map(itemgetter("text"), native))
     count = len(texts)
-    prefixes = _prefix_sizes(list(map(len, texts)), overlap)
-    owns: list[str] = (
-        list(map(getitem, texts, map(slice, prefixes, repeat(None)))) if overlap > 0 else texts
-    )
     reported = list(map(itemgetter("startOffset"), native))
-    places = getattr(native, "own_places", None)
-    if places is not None and len(places) == count:
-        own_starts, ends, located = _place_by_source(text, owns, places, reported)
+    segments = getattr(native, "own_segments", None)
+    if segments is not None and len(segments) == count:
+        # each own part is its segment's text: after its prefix, the rest of the chunk
+        owns = [segment.text for segment in segments]
+        prefixes = list(map(sub, map(len, texts), map(len, owns)))
+        own_starts, ends, located = _place_by_source(text, owns, segments, reported)
     else:
+        prefixes = _prefix_sizes(list(map(len, texts)), overlap)
+        owns = (
+            list(map(getitem, texts, map(slice, prefixes, repeat(None)))) if overlap > 0 else texts
+        )
         own_starts, ends, located = locate_columns(text, owns, overlapping=False, hints=reported)
     exact, missing = LOCATED.index("exact"), LOCATED.index("missing")
     starts = list(map(sub, own_starts, prefixes))
@@ -845,9 +849,9 @@ class SemanticChunkerEntry(Entry):
         return semantic_chunk(document.text, options, ctx.metadata, ctx.explain)
 
     def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        places: list[tuple[int | float, int]] = []
-        chunks = semantic_chunk(document.text, options, ctx.metadata, ctx.explain, places)
-        return Chunks(chunks, places)
+        segments: list[Segment] = []
+        chunks = semantic_chunk(document.text, options, ctx.metadata, ctx.explain, segments)
+        return Chunks(chunks, segments)
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return chunk["boundaryType"]
