@@ -7,12 +7,8 @@ import pytest
 from conftest import CORPUS
 
 from chunkview.core import registry
-from chunkview.core.chunkers.agentos.semantic_chunker import (
-    _plain,
-    _prefix_sizes,
-    _span_list,
-    _span_table,
-)
+from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
+from chunkview.core.chunkers.agentos.semantic_spans import prefix_sizes, span_list, span_table
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.span_table import SpanTable
@@ -58,7 +54,7 @@ def _random_markdown(rng: random.Random) -> str:
 def _semantic_cases(documents, rng):
     entry = registry.get("agentos.SemanticChunker")
     for document in documents:
-        if not _plain(document.text):  # the columns are for texts of plain code points
+        if not is_plain(document.text):  # the columns are for texts of plain code points
             continue
         options = {
             "targetSize": rng.choice([1, 7, 7.5, 40, 120, 400, 1000]),
@@ -68,8 +64,8 @@ def _semantic_cases(documents, rng):
         }
         context = RunContext(metadata={"source": "x"} if rng.random() < 0.3 else None)
         native = entry.run_to_place(document, options, context)
-        table = _span_table(document.text, native, options["overlap"])
-        one_by_one = _span_list(document, native, options["overlap"])
+        table = span_table(document.text, native, options["overlap"])
+        one_by_one = span_list(document, native, options["overlap"])
         yield document, options, native, table, one_by_one
 
 
@@ -107,7 +103,7 @@ def test_semantic_chunker_columns_place_each_own_part_where_it_came_from():
     for document, options, native, table, one_by_one in _semantic_cases(documents, rng):
         text, overlap = document.text, options["overlap"]
         texts = [c["text"] for c in native]
-        owns = [t[p:] for t, p in zip(texts, _prefix_sizes([len(t) for t in texts], overlap))]
+        owns = [t[p:] for t, p in zip(texts, prefix_sizes([len(t) for t in texts], overlap))]
         places = [segment.source_end for segment in native.own_segments]
         for own, ours, searched, known_end in zip(owns, table, one_by_one, places):
             placed = text[ours.own_start : ours.end]

@@ -7,23 +7,19 @@ All lengths and offsets are UTF-16 code units: the work is done on a unit string
 from __future__ import annotations
 
 import re
-from array import array
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import repeat
-from operator import add, getitem, itemgetter, sub
+from operator import add
 from typing import Any
 
 import regex
 
 from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
+from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.locate import locate, locate_columns
-from chunkview.core.span_table import SpanTable, head_of
-from chunkview.core.spans import LOCATED, Span
+from chunkview.core.spans import Span
 from chunkview.core.text.js import (
     NON_W_RE,
     W_CHARS,
@@ -36,7 +32,6 @@ from chunkview.core.text.js import (
     number_text,
     option,
     to_number,
-    to_units,
     trim,
     truthy,
     unit_view,
@@ -573,7 +568,7 @@ def overlap_prefix(previous: str, overlap: Any) -> str:
 _last_plain: tuple[str, bool] = ("", True)
 
 
-def _plain(text: str) -> bool:
+def is_plain(text: str) -> bool:
     """True when ``text`` has no character outside the BMP and no surrogate half, so unit
     strings cut from it are plain texts (remembered for the last text: a slider moving
     over one document asks again and again)."""
@@ -585,196 +580,6 @@ def _plain(text: str) -> bool:
         )
         _last_plain = (text, plain)
     return _last_plain[1]
-
-
-def _span_list(document: Document, native: list[dict[str, Any]], overlap: Any) -> list[Span]:
-    """The spans of ``native`` on ``document``, one Span at a time: any text, any overlap
-    (``_span_table`` gives the same for a plain text and a whole overlap)."""
-    prefixes: list[int] = []  # the overlap prefix's length, in code points
-    owns: list[str] = []
-    previous_own = ""
-    # a text with no astral character and no surrogate half is its own unit string
-    astral = not _plain(document.text)
-    for i, chunk in enumerate(native):
-        units = to_units(chunk["text"]) if astral else chunk["text"]
-        prefix = overlap_prefix(previous_own, overlap) if i and overlap > 0 else ""
-        previous_own = units[len(prefix) :]
-        prefixes.append(len(from_units(prefix)) if astral else len(prefix))
-        owns.append(from_units(previous_own) if astral else previous_own)
-    to_points = document.units_to_points
-    # where the library says each own part starts: the search checks it first
-    reported = [to_points(chunk["startOffset"]) for chunk in native]
-    located = locate(document.text, owns, overlapping=False, hints=reported)
-    missing = "missing"
-    return [
-        Span(
-            chunk["index"],
-            where[0] if where[2] == missing else max(where[0] - prefix, 0),
-            where[1],
-            where[0],
-            chunk["boundaryType"],
-            chunk["text"],
-            where[2],
-            chunk_metadata(chunk) if "metadata" in chunk else {},
-            at,
-        )
-        for chunk, prefix, where, at in zip(native, prefixes, located, reported)
-    ]
-
-
-def _prefix_sizes(sizes: list[int], overlap: int) -> list[int]:
-    """Each chunk's overlap prefix, in units, from the chunk sizes: the last ``overlap``
-    units of the own part of the chunk before (``with_overlap``)."""
-    count = len(sizes)
-    if overlap <= 0 or count < 2:
-        return [0] * count
-    prefixes = [0, *[overlap] * (count - 1)]
-    # a chunk of 2 x overlap or more has an own part of overlap or more: the prefix after
-    # it is whole; only those after shorter ones are worked out, in order
-    twice = 2 * overlap
-    for i in [i for i, size in enumerate(sizes[:-1], 1) if size < twice]:
-        prefixes[i] = min(overlap, sizes[i - 1] - prefixes[i - 1])
-    return prefixes
-
-
-class Chunks(list):
-    """The chunk objects, and where each one's own part came from in the text (see
-    ``semantic_chunk``'s ``places``): a list, as JSON sees it."""
-
-    def __init__(self, chunks: list[dict[str, Any]], own_segments: list[Segment]) -> None:
-        super().__init__(chunks)
-        self.own_segments = own_segments
-
-
-def _place_by_source(
-    text: str, owns: list[str], segments: list[Segment], hints: list[Any]
-) -> tuple[list[int], list[int], list[int]]:
-    """Where each own part lies, as ``locate_columns`` says it, from where the port took
-    it: ``exact`` where it is the text there; ``normalized`` where only the white space
-    differs, from its first to its last non-space character; searched for where the
-    port does not know (``Segment.source_end``). Where a search would differ, it would
-    have found the text somewhere else in its window (a repeated passage): the place the
-    port took it from is the right one."""
-    exact, normalized = LOCATED.index("exact"), LOCATED.index("normalized")
-    ends = [segment.source_end for segment in segments]
-    # a segment whose end is not known has a reckoned offset, maybe a fraction: unused
-    own_starts = [int(s.offset) if end >= 0 else 0 for s, end in zip(segments, ends)]
-    located = [
-        exact if found and end - start == size else normalized
-        for found, start, end, size in zip(
-            map(text.startswith, owns, own_starts), own_starts, ends, map(len, owns)
-        )
-    ]
-    searched = []
-    for i in [i for i, at in enumerate(located) if at != exact]:
-        start, end = own_starts[i], ends[i]
-        region = text[start:end] if end >= 0 else ""
-        # the own part is this region but for its white space, by the way the port cut
-        # it; a byte order mark is white space to the search but not to strip()
-        stripped = region.lstrip()
-        if end < 0 or not stripped or "\ufeff" in region:
-            searched.append(i)
-            continue
-        own_starts[i] = end - len(stripped)
-        ends[i] = start + len(region.rstrip())
-    # the rest as the search finds them, each run after the chunk placed before it
-    for run in _runs(searched):
-        first, last = run[0], run[-1] + 1
-        after = (own_starts[first - 1], ends[first - 1]) if first else None
-        found = locate_columns(text, owns[first:last], False, hints[first:last], after=after)
-        own_starts[first:last], ends[first:last], located[first:last] = found
-    return own_starts, ends, located
-
-
-def _runs(indexes: list[int]) -> list[list[int]]:
-    """Sorted indexes grouped into runs of consecutive ones."""
-    runs: list[list[int]] = []
-    for i in indexes:
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return runs
-
-
-def _column_or_dict(values: list[Any]) -> array | dict[int, Any]:
-    """Whole numbers as one column; any other (a fraction) by span index."""
-    try:
-        return array("q", values)
-    except (TypeError, OverflowError):
-        return dict(enumerate(values))
-
-
-def _span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTable:
-    """The spans of ``native`` on ``text`` as columns, for a text whose units are its code
-    points and a whole ``overlap``: each own part located (the library's startOffset as the
-    hint) with the prefix before it. A span's text is two slices of ``text`` when its own
-    part and the one before were found as they are (the prefix ends the one before);
-    around any other, as ``SpanTable.from_spans`` finds it."""
-    texts = list(map(itemgetter("text"), native))
-    count = len(texts)
-    reported = list(map(itemgetter("startOffset"), native))
-    segments = getattr(native, "own_segments", None)
-    if segments is not None and len(segments) == count:
-        # each own part is its segment's text: after its prefix, the rest of the chunk
-        owns = [segment.text for segment in segments]
-        prefixes = list(map(sub, map(len, texts), map(len, owns)))
-        own_starts, ends, located = _place_by_source(text, owns, segments, reported)
-    else:
-        prefixes = _prefix_sizes(list(map(len, texts)), overlap)
-        owns = (
-            list(map(getitem, texts, map(slice, prefixes, repeat(None)))) if overlap > 0 else texts
-        )
-        own_starts, ends, located = locate_columns(text, owns, overlapping=False, hints=reported)
-    exact, missing = LOCATED.index("exact"), LOCATED.index("missing")
-    starts = list(map(sub, own_starts, prefixes))
-    if missing in located or (starts and min(starts) < 0):
-        starts = [
-            own if at == missing else max(start, 0)
-            for own, start, at in zip(own_starts, starts, located)
-        ]
-    head_starts = array("q", map(sub, [0, *ends[:-1]], prefixes))
-    head_sizes = array("q", prefixes)
-    text_starts, text_ends = array("q", [-1]) * count, array("q", [-1]) * count
-    odd = [i for i, at in enumerate(located) if at != exact]
-    sent, offset = [], 0
-    for i in sorted({*odd, *[i + 1 for i in odd if i + 1 < count]}):
-        chunk, start, end, own = texts[i], starts[i], ends[i], own_starts[i]
-        if located[i] == exact and not prefixes[i]:
-            continue  # no prefix: the own part is the text
-        head_starts[i] = -1
-        if chunk == text[start:end]:
-            continue
-        head_starts[i] = head_of(text, chunk, own, end)
-        head_sizes[i] = len(chunk) - (end - own)
-        if head_starts[i] < 0:
-            sent.append(chunk)
-            text_starts[i] = offset
-            offset += len(chunk)
-            text_ends[i] = offset
-    boundaries = list(map(itemgetter("boundaryType"), native))
-    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(boundaries))}
-    indexes = list(map(itemgetter("index"), native))
-    with_metadata = bool(native) and "metadata" in native[0]  # all or none have it
-    return SpanTable(
-        array("q", starts),
-        array("q", ends),
-        array("q", own_starts),
-        tuple(kind_of),
-        array("I", map(kind_of.__getitem__, boundaries)),
-        array("B", located),
-        text,
-        indexes=None if indexes == list(range(count)) else array("q", indexes),
-        text_blob="".join(sent),
-        text_starts=text_starts,
-        text_ends=text_ends,
-        head_starts=head_starts,
-        head_sizes=head_sizes,
-        metadata={i: m for i, c in enumerate(native) if (m := chunk_metadata(c))}
-        if with_metadata
-        else {},
-        reported=_column_or_dict(reported),
-    )
 
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -849,6 +654,8 @@ class SemanticChunkerEntry(Entry):
         return semantic_chunk(document.text, options, ctx.metadata, ctx.explain)
 
     def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        from chunkview.core.chunkers.agentos.semantic_spans import Chunks
+
         segments: list[Segment] = []
         chunks = semantic_chunk(document.text, options, ctx.metadata, ctx.explain, segments)
         return Chunks(chunks, segments)
@@ -857,12 +664,14 @@ class SemanticChunkerEntry(Entry):
         return chunk["boundaryType"]
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> Sequence[Span]:
+        from chunkview.core.chunkers.agentos.semantic_spans import span_list, span_table
+
         overlap = option(options, "overlap", 100)
-        if type(overlap) is int and _plain(document.text):
+        if type(overlap) is int and is_plain(document.text):
             # the usual case: units are code points and every prefix is the last
             # ``overlap`` of them, so the spans are columns, made without a Span
-            return _span_table(document.text, native, overlap)
-        return _span_list(document, native, overlap)
+            return span_table(document.text, native, overlap)
+        return span_list(document, native, overlap)
 
     def code(self, options: dict[str, Any]) -> str:
         return (
