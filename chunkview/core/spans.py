@@ -146,7 +146,8 @@ class Pairs(Sequence[tuple[int, int]]):
 
     def total(self) -> int:
         """The sum of end - start over the pairs."""
-        return sum(self.flat[1::2]) - sum(self.flat[0::2])
+        flat = np.frombuffer(self.flat, np.int64) if len(self.flat) else np.zeros(0, np.int64)
+        return int(flat[1::2].sum() - flat[0::2].sum())
 
 
 @dataclass
@@ -207,7 +208,11 @@ class Layout:
                 placed = np.fromiter((s.located != "missing" for s in spans), bool, len(spans))
                 kinds = list(dict.fromkeys(s.kind for s in spans))
             # whole columns at once (tens of thousands of spans)
-            self._boundaries = np.unique(own_starts[placed]).tolist()
+            placed_starts = own_starts if placed.all() else own_starts[placed]
+            if bool((placed_starts[1:] > placed_starts[:-1]).all()):  # the usual order
+                self._boundaries = placed_starts.tolist()
+            else:
+                self._boundaries = np.unique(placed_starts).tolist()
             if len(starts) < 2 or bool((starts[1:] >= starts[:-1]).all()):
                 self._order = range(len(starts))
             else:

@@ -173,13 +173,17 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
     sent, offset = [], 0
     for i in sorted({*odd, *[i + 1 for i in odd if i + 1 < count]}):
         chunk, start, end, own = texts[i], starts[i], ends[i], own_starts[i]
-        if located[i] == exact and not prefixes[i]:
-            continue  # no prefix: the own part is the text
-        head_starts[i] = -1
-        if chunk == text[start:end]:
-            continue
-        head_starts[i] = head_of(text, chunk, own, end)
-        head_sizes[i] = len(chunk) - (end - own)
+        if located[i] == exact:
+            if not prefixes[i]:
+                continue  # no prefix: the own part is the text
+            # the prefix, from an own part not found as it is: maybe still a slice
+            head_starts[i] = -1
+            if chunk == text[start:end]:
+                continue
+            head_starts[i] = head_of(text, chunk, own, end)
+            head_sizes[i] = len(chunk) - (end - own)
+        else:  # white space rewritten, or not found: no slice of the text
+            head_starts[i] = -1
         if head_starts[i] < 0:
             sent.append(chunk)
             text_starts[i] = offset
