@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 import time
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
     document: Document | None = None
     layout_id = 0  # the job whose run made the pipeline's last layout
     in_job = _stop_on_signal(cancel)
+    gc.disable()  # collected between jobs (collect_between_jobs)
     while True:
         try:
             message = conn.recv()
@@ -149,6 +151,22 @@ def child_main(conn: Connection, cancel: Any) -> None:
             return
         except Exception as error:  # an unpicklable result
             conn.send(("error", job, type(error).__name__, str(error), None))
+        collect_between_jobs()
+
+
+def collect_between_jobs() -> None:
+    """The cyclic collection the interpreter would start by its thresholds, run after a
+    reply is sent. A job makes tens of thousands of objects (chunks, spans); left on, the
+    collector would walk them right after the job, before its reply (and now and then
+    the whole heap: 30-45 ms at 10 MB), where a change waits for it."""
+    young, middle, old = gc.get_count()
+    first, second, third = gc.get_threshold()
+    if young > first:
+        gc.collect(0)
+        if middle + 1 > second:
+            gc.collect(1)
+            if old + 1 > third:
+                gc.collect(2)
 
 
 def _stop_on_signal(cancel: Any) -> list[bool]:
