@@ -54,40 +54,19 @@ class _Normalized:
             norm_offset += sum(map(len, runs))
             texts.append("".join(runs))
         self.text = "".join(texts)
-        self._cursor_run = 0  # the run of the last cursor mapped: the next is near it
 
-    def to_source(self, norm_offset: int, near: int = 0) -> int:
-        """The source offset of ``norm_offset`` (``near``: a run at or before it)."""
-        run = _last_at_or_before(self.norm_starts, norm_offset, near)
+    def to_source(self, norm_offset: int) -> int:
+        run = bisect.bisect_right(self.norm_starts, norm_offset) - 1
         return self.source_starts[run] + norm_offset - self.norm_starts[run]
 
     def to_norm(self, source_offset: int) -> int:
-        run = _last_at_or_before(self.source_starts, source_offset, self._cursor_run)
+        run = bisect.bisect_right(self.source_starts, source_offset) - 1
         if run < 0:
             return 0
-        self._cursor_run = run
         run_len = (
             self.norm_starts[run + 1] if run + 1 < len(self.norm_starts) else len(self.text)
         ) - self.norm_starts[run]
         return self.norm_starts[run] + min(source_offset - self.source_starts[run], run_len)
-
-    @property
-    def cursor_run(self) -> int:
-        """The run of the last offset ``to_norm`` mapped."""
-        return self._cursor_run
-
-
-def _last_at_or_before(starts: list[int], offset: int, near: int) -> int:
-    """The index of the last of the sorted ``starts`` at or before ``offset`` (-1: none).
-    Searched first from ``near``, an index at or before the answer, over no more entries
-    than ``offset`` is past ``starts[near]`` (runs start at least a character apart,
-    empty ones at block edges aside): a short search in memory near by, where a search
-    of the whole list (a million runs at 10 MB) would touch memory all over it."""
-    if 0 <= near < len(starts) and starts[near] <= offset:
-        bound = near + (offset - starts[near]) + 2
-        if bound < len(starts) and starts[bound] > offset:
-            return bisect.bisect_right(starts, offset, near, bound) - 1
-    return bisect.bisect_right(starts, offset) - 1
 
 
 _last_normalized: tuple[str, _Normalized] | None = None
@@ -255,7 +234,6 @@ def _find_normalized(
             at = normalized.text.find(needle)
     if at < 0:
         return None
-    near = normalized.cursor_run if at >= norm_cursor else 0
-    start = normalized.to_source(at, near)
-    end = normalized.to_source(at + len(needle) - 1, near) + 1
+    start = normalized.to_source(at)
+    end = normalized.to_source(at + len(needle) - 1) + 1
     return Location(start, end, "normalized")
