@@ -226,6 +226,33 @@ def test_windows_without_overlap_equal_the_step_by_step_loop():
         assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
 
 
+def test_windows_matched_after_each_cut_trim_to_the_loops_pieces():
+    # after a soft cut each window is matched without the cut's white space (nothing left
+    # to trim, no copy); a hard cut anywhere takes the plain windows
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.text.js import W_CHARS
+
+    rng = random.Random(11)
+    atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\t", "\u3000", "\xa0", "x" * 40, "é"]
+    atoms += ["\ufeff", "\x1c", "ab cd"]  # JS white space that Python's is not, and back
+    paths = {"after each cut": 0, "plain": 0}
+    for _ in range(4000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 200)))
+        size = rng.choice([1, 2, 3, 5, 7, 16, 41, 50, 100])
+        if size >= len(text):
+            continue
+        windows = engine._adjacent_windows(text, size)
+        loop = engine._Windows(size, 0, text)
+        loop._split_whole(text, 0, None, None, size, 0)
+        pieces = [p for p in (w.strip(W_CHARS) for w in windows) if p]
+        assert pieces == [c["content"] for c in loop.chunks], (text, size)
+        plain = windows == engine._window_re(size).findall(text)
+        paths["plain" if plain else "after each cut"] += 1
+    assert min(paths.values()) > 300, paths
+
+
 @pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
 def test_a_size_past_the_regex_repeat_limit_takes_each_text_whole(strategy):
     # the windows regex is compiled only for a text longer than the size
