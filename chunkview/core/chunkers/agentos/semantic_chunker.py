@@ -14,8 +14,6 @@ from functools import lru_cache
 from operator import add
 from typing import Any
 
-import regex
-
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
@@ -79,7 +77,7 @@ def _offset(value: int | float) -> int | float:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     text: str
     offset: int | float  # a JS number: fractional where the options are
@@ -111,22 +109,8 @@ def semantic_chunk(
         return []
     if explain is not None:
         config = replace(config, notes=[])
-    segments: list[Segment] = []
-    length = len(units)
-    for segment in line_pass(units, config):
-        if config.notes is not None:  # where each structural segment's pieces begin
-            config.notes.append(("segment", len(segments), segment))
-        if not len(segment.text) <= config.max_size:  # NaN re-splits, as in JS
-            # line_pass's offsets are string indices: whole numbers
-            segments.extend(paragraph_split(segment.text, int(segment.offset), config))
-        else:
-            if places is not None:  # a slice of units + "\n" from its (whole) offset
-                end = int(segment.offset) + len(segment.text)
-                segment.source_end = end if end <= length else length
-            segments.append(segment)
-    merged = merge_small(
-        segments, config.min_size, config.notes, units if places is not None else None
-    )
+    segments = resplit_long(line_pass(units, config), config)
+    merged = merge_small(segments, config.min_size, config.notes, units)
     chunks = with_overlap(merged, config.overlap, metadata, astral=units is not text)
     if places is not None:
         places.extend(merged)
@@ -154,12 +138,12 @@ def _event_re(fences: bool, headings: bool) -> re.Pattern[str]:
     return re.compile("\n(?:" + "|".join(kinds) + ")[^\n]*")
 
 
-# the ``` of a line that opens like a fence (the engine skips to each ```, then looks back);
-# a heading line (at the start, and after its LF: "\n#" lets the engine skip ahead); the
-# LF before a blank line
-_FENCE_TICKS_RE = regex.compile(f"(?<=(?:\\A|\n)[{_W_NO_LF}]*)```")
+# every ``` (a literal: the engine skips ahead to each); a heading line (at the start, and
+# after its LF: written "\n#" then up to five more #, the literal "\n#" lets the engine
+# skip ahead to each, where "\n#{1,6}" would stop at every LF); the LF before a blank line
+_TICKS_RE = re.compile("```")
 _HEADING_AT_RE = re.compile(f"#{{1,6}}[{_W_NO_LF}]")
-_HEADING_LINE_RE = re.compile(f"\n#{{1,6}}[{_W_NO_LF}]")
+_HEADING_LINE_RE = re.compile(f"\n##{{0,5}}[{_W_NO_LF}]")
 _BLANK_LINE_RE = re.compile(f"\n[{_W_NO_LF}]*(?=\n|\\Z)")
 
 
@@ -170,92 +154,132 @@ def line_pass(text: str, config: Config) -> list[Segment]:
     return _line_pass_events(text, config)
 
 
+def resplit_long(structural: list[Segment], config: Config) -> list[Segment]:
+    """Step 2: each segment longer than maxSize is replaced by its paragraph split."""
+    max_size, notes = config.max_size, config.notes
+    # NaN re-splits everything, as in JS; the line pass's offsets are whole numbers
+    long = [i for i, segment in enumerate(structural) if not len(segment.text) <= max_size]
+    if not long and notes is None:
+        return structural
+    segments: list[Segment] = []
+    if notes is not None:  # where each structural segment's pieces begin
+        for segment in structural:
+            notes.append(("segment", len(segments), segment))
+            if not len(segment.text) <= max_size:
+                segments.extend(paragraph_split(segment.text, int(segment.offset), config))
+            else:
+                segments.append(segment)
+        return segments
+    done = 0  # the segments before this index are in ``segments``
+    for i in long:
+        segments.extend(structural[done:i])
+        segments.extend(paragraph_split(structural[i].text, int(structural[i].offset), config))
+        done = i + 1
+    segments.extend(structural[done:])
+    return segments
+
+
 def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
     """The line pass going from one line that changes its state to the next, for a whole
     targetSize: the next fence, the next heading, and the first blank line that ends G,
     which is the first at or past start + targetSize with a non-blank line before it since
     G began (every other blank line only joins G). G always ends where the line that ends
-    it starts, so G and a code block are slices of ``text + "\n"`` again."""
+    it starts, so G and a code block are slices of ``text + "\n"`` again.
+
+    Every fence line toggles the block state, so the blocks are the fence lines taken two
+    by two; a heading line inside a block changes nothing."""
     n = len(text)
     none = n + 2  # past every line start
     target = config.target_size
     segments: list[Segment] = []
-
-    def piece(begin: int, end: int, boundary: str) -> None:
-        segments.append(
-            Segment(text[begin:end] if end <= n else text[begin:] + "\n", begin, boundary)
-        )
-
-    def after(line: int) -> int:  # where the next line starts
-        end = text.find("\n", line)
-        return (n if end < 0 else end) + 1
-
-    # every line that opens like a fence, and every heading line, found once, in order
-    fences: list[int] = []
-    if config.preserve_code_blocks:
-        ticks = [found.start() for found in _FENCE_TICKS_RE.finditer(text)]
-        fences = [
-            tick if tick == 0 or text[tick - 1] == "\n" else text.rfind("\n", 0, tick) + 1
-            for tick in ticks
-        ]
-    headings: list[int] = []
-    if config.respect_headings:
-        if _HEADING_AT_RE.match(text):
-            headings.append(0)
-        headings.extend([found.start() + 1 for found in _HEADING_LINE_RE.finditer(text)])
-    fences.append(none)
+    emit = segments.append
+    fences = _fence_lines(text) if config.preserve_code_blocks else []
+    headings = _heading_lines(text) if config.respect_headings else []
+    fences += [none, none]  # an opening fence line's closing one is looked up too
     headings.append(none)
 
-    def next_fence(cursor: int) -> int:
-        return fences[bisect_left(fences, cursor)]
-
-    def next_heading(cursor: int) -> int:
-        return headings[bisect_left(headings, cursor)]
-
-    start, nonblank, boundary, cursor = 0, False, "paragraph", 0
-    fence, heading = next_fence(0), next_heading(0)
+    start, nonblank, boundary = 0, False, "paragraph"  # G: where it starts, what it holds
+    cursor = 0  # where the first line not yet looked at starts
+    opening, heading = 0, 0  # indices of the next fence line and the next heading line
+    fence, heading_line = fences[0], headings[0]
     while True:
-        event = min(fence, heading)
-        stop = event if event < none else n
-        lowest = max(cursor, start + target)
-        first = None
-        if not nonblank:  # a blank line ends G only after a non-blank line
-            first = NON_W_RE.search(text, cursor, stop)
-            lowest = max(lowest, first.start() + 1) if first else none
-        if lowest < event and lowest <= n:
-            blank = _BLANK_LINE_RE.search(text, lowest - 1, event - 1 if event < none else n)
-            if blank:
+        event = fence if fence < heading_line else heading_line
+        before = event - 1 if event < none else n  # where the lines before the event end
+        # the first blank line that can end G: past start + targetSize and after a
+        # non-blank line (a line starts after its LF, so any line past ``cursor - 1`` is new)
+        lowest = start + target
+        if nonblank:
+            if lowest < cursor:
+                lowest = cursor
+        else:
+            first = NON_W_RE.search(text, cursor, before)
+            if first is None:
+                lowest = none
+            else:
+                nonblank = True
+                if lowest <= first.start():
+                    lowest = first.start() + 1
+        if lowest <= before:
+            blank = _BLANK_LINE_RE.search(text, lowest - 1, before)
+            if blank is not None:  # ends G; the blank line belongs to no segment
                 line = blank.start() + 1
-                piece(start, line, boundary)
-                start = cursor = after(line)
+                emit(Segment(text[start:line], start, boundary, line))
+                following = text.find("\n", line)
+                start = cursor = n + 1 if following < 0 else following + 1
                 nonblank, boundary = False, "paragraph"
                 continue
         if event == none:
             break
-        nonblank = nonblank or first is not None  # a non-blank line before the event
-        if event == heading:
+        if event == heading_line:
             if nonblank:
-                piece(start, heading, boundary)
-            start, nonblank, boundary, cursor = heading, True, "heading", after(heading)
-            heading = next_heading(cursor)
+                emit(Segment(text[start:event], start, boundary, event))
+            start, nonblank, boundary, cursor = event, True, "heading", event + 1
+            heading += 1
+            heading_line = headings[heading]
             continue
-        if nonblank:
-            piece(start, fence, boundary)  # G is kept: an unclosed fence emits it again
-        closing = next_fence(after(fence))
-        if closing == none:
-            segments.append(Segment(text[fence:] + "\n", fence, "code-block"))
+        if nonblank:  # G is kept: an unclosed fence emits it again at the end
+            emit(Segment(text[start:fence], start, boundary, fence))
+        closing = fences[opening + 1]
+        if closing == none:  # unclosed: the block runs to the end, and G comes again
+            emit(Segment(text[fence:] + "\n", fence, "code-block", n))
             if nonblank:
-                piece(start, fence, boundary)
+                emit(Segment(text[start:fence], start, boundary, fence))
             return segments
-        cursor = after(closing)
-        segments.append(Segment(text[fence : cursor - 1], fence, "code-block"))
+        closing_end = text.find("\n", closing)
+        cursor = n + 1 if closing_end < 0 else closing_end + 1
+        emit(Segment(text[fence : cursor - 1], fence, "code-block", cursor - 1))
         start, nonblank, boundary = cursor, False, "paragraph"
-        fence = next_fence(cursor)
-        if heading < cursor:
-            heading = next_heading(cursor)
+        opening += 2
+        fence = fences[opening]
+        if heading_line < cursor:  # headings inside the block change nothing
+            heading = bisect_left(headings, cursor, heading)
+            heading_line = headings[heading]
     if nonblank or NON_W_RE.search(text, cursor) is not None:
-        piece(start, n + 1, boundary)
+        emit(Segment(text[start:] + "\n", start, boundary, n))
     return segments
+
+
+def _fence_lines(text: str) -> list[int]:
+    """Where each line that opens like a fence (trimmed, it starts with ```) starts, in
+    order: the ``` found by a literal search, kept where only white space is before it on
+    its line (most stand at the line start; a look-behind would test every character)."""
+    lines: list[int] = []
+    for found in _TICKS_RE.finditer(text):
+        tick = found.start()
+        if tick == 0 or text[tick - 1] == "\n":
+            lines.append(tick)
+        else:
+            line = text.rfind("\n", 0, tick) + 1
+            if NON_W_RE.search(text, line, tick) is None:
+                lines.append(line)
+    return lines
+
+
+def _heading_lines(text: str) -> list[int]:
+    """Where each heading line starts, in order."""
+    headings = [0] if _HEADING_AT_RE.match(text) else []
+    headings.extend([found.start() + 1 for found in _HEADING_LINE_RE.finditer(text)])
+    return headings
 
 
 def _line_pass_events(text: str, config: Config) -> list[Segment]:
@@ -273,7 +297,9 @@ def _line_pass_events(text: str, config: Config) -> list[Segment]:
     target = config.target_size
 
     def emit_gathered() -> None:
-        segments.append(Segment(extended[start:gathered_end], start, boundary))
+        segments.append(
+            Segment(extended[start:gathered_end], start, boundary, min(gathered_end, len(text)))
+        )
 
     events = _event_re(config.preserve_code_blocks, config.respect_headings)
     for match in events.finditer("\n" + text):
@@ -289,7 +315,7 @@ def _line_pass_events(text: str, config: Config) -> list[Segment]:
                 in_block, block_start = True, line_start
             else:
                 segments.append(
-                    Segment(extended[block_start : after - 1], block_start, "code-block")
+                    Segment(extended[block_start : after - 1], block_start, "code-block", after - 1)
                 )
                 in_block = False
                 start = gathered_end = after
@@ -309,7 +335,7 @@ def _line_pass_events(text: str, config: Config) -> list[Segment]:
     if cursor < len(extended) and not in_block:  # ordinary lines after the last event
         gathered_end, gathered_nonblank = len(extended), True
     if in_block:
-        segments.append(Segment(extended[block_start:], block_start, "code-block"))
+        segments.append(Segment(extended[block_start:], block_start, "code-block", len(text)))
     if gathered_nonblank:
         emit_gathered()
     return segments
@@ -469,13 +495,13 @@ def _check_backward_split(text: str, base: int, config: Config) -> None:
 
 
 def merge_small(
-    segments: list[Segment], min_size: Any, notes: list | None = None, source: str | None = None
+    segments: list[Segment], min_size: Any, notes: list | None, source: str
 ) -> list[Segment]:
     """Step 3: a small non-heading, non-code segment joins the one before it.
 
     Without notes the segments are merged in place: nothing reads them afterwards (the
-    reasons do, so then the merged ones are copies). With the ``source`` the segments were
-    cut from, a merge keeps ``source_end`` where only white space lies between them."""
+    reasons do, so then the merged ones are copies). A merge keeps ``source_end`` where
+    only white space lies between the two in ``source``, the text they were cut from."""
     if len(segments) < 2:
         return [Segment(s.text, s.offset, s.boundary, s.source_end) for s in segments]
     merged: list[Segment] = []
@@ -486,7 +512,7 @@ def merge_small(
                 notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
             last = merged[-1]
             last.text = last.text + "\n\n" + segment.text
-            if source is not None and last.source_end >= 0:
+            if last.source_end >= 0:
                 adjacent = segment.source_end >= 0 and segment.offset >= last.source_end
                 if adjacent:  # a line-pass segment: its offset is where it starts
                     between = source[last.source_end : int(segment.offset)]
@@ -542,7 +568,7 @@ def _with_whole_overlap(segments: list[Segment], overlap: int) -> list[dict[str,
     texts = [segment.text for segment in segments]
     starts = [segment.offset for segment in segments]
     ends = list(map(add, starts, map(len, texts)))
-    if not all(type(end) is int for end in ends):  # fractional offsets, from the options
+    if type(sum(starts)) is not int:  # a fractional offset (from the options) somewhere
         ends = [end if type(end) is int else _offset(end) for end in ends]
     if overlap and texts:  # each after the first: the last ``overlap`` of the one before
         texts[1:] = map(add, [text[-overlap:] for text in texts[:-1]], texts[1:])
