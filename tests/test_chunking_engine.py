@@ -236,11 +236,11 @@ def test_windows_matched_after_each_cut_trim_to_the_loops_pieces():
 
     rng = random.Random(11)
     atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\t", "\u3000", "\xa0", "x" * 40, "é"]
-    atoms += ["\ufeff", "\x1c", "ab cd"]  # JS white space that Python's is not, and back
+    atoms += ["\ufeff", "\x1c", "ab cd", "abcdefghij"]  # \ufeff is JS white space, \x1c not
     paths = {"after each cut": 0, "plain": 0}
     for _ in range(4000):
-        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 200)))
-        size = rng.choice([1, 2, 3, 5, 7, 16, 41, 50, 100])
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 300)))
+        size = rng.choice([1, 2, 3, 5, 7, 16, 41, 50, 100, 150])
         if size >= len(text):
             continue
         windows = engine._adjacent_windows(text, size)
