@@ -504,27 +504,44 @@ def merge_small(
     only white space lies between the two in ``source``, the text they were cut from."""
     if len(segments) < 2:
         return [Segment(s.text, s.offset, s.boundary, s.source_end) for s in segments]
-    merged: list[Segment] = []
     whole = ("heading", "code-block")
-    for segment in segments:
-        if merged and segment.boundary not in whole and len(segment.text.strip(W_CHARS)) < min_size:
-            if notes is not None:
-                notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
-            last = merged[-1]
-            last.text = last.text + "\n\n" + segment.text
-            if last.source_end >= 0:
-                adjacent = segment.source_end >= 0 and segment.offset >= last.source_end
-                if adjacent:  # a line-pass segment: its offset is where it starts
-                    between = source[last.source_end : int(segment.offset)]
-                    adjacent = not between or between.isspace()
-                last.source_end = segment.source_end if adjacent else -1
-        elif notes is None:
-            merged.append(segment)
+    # the first segment has none before it to join
+    small = [
+        i
+        for i, segment in enumerate(segments)
+        if i and segment.boundary not in whole and len(segment.text.strip(W_CHARS)) < min_size
+    ]
+    merged: list[Segment] = []
+    if notes is None:  # the segments between two small ones go over as they are
+        done = 0  # the segments before this index are in ``merged``
+        for i in small:
+            merged.extend(segments[done:i])
+            _join(merged[-1], segments[i], source)
+            done = i + 1
+        merged.extend(segments[done:])
+        return merged
+    joins = set(small)
+    for i, segment in enumerate(segments):
+        if i in joins:
+            notes.append(("merged", len(merged) - 1, len(trim(segment.text)), segment))
+            _join(merged[-1], segment, source)
         else:
             merged.append(
                 Segment(segment.text, segment.offset, segment.boundary, segment.source_end)
             )
     return merged
+
+
+def _join(last: Segment, segment: Segment, source: str) -> None:
+    """``segment`` merged into ``last`` (a blank line between); ``last`` still knows
+    where it ends in ``source`` when only white space lies between the two there."""
+    last.text = last.text + "\n\n" + segment.text
+    if last.source_end >= 0:
+        adjacent = segment.source_end >= 0 and segment.offset >= last.source_end
+        if adjacent:  # a line-pass segment: its offset is where it starts
+            between = source[last.source_end : int(segment.offset)]
+            adjacent = not between or between.isspace()
+        last.source_end = segment.source_end if adjacent else -1
 
 
 def with_overlap(
