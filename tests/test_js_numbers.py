@@ -8,6 +8,7 @@ from chunkview.core.text.js import (
     char_at,
     js_slice,
     js_substring,
+    known_whole,
     last_index_of,
     number_text,
     to_number,
@@ -79,3 +80,8 @@ def test_unit_view_converts_and_keeps_the_last_long_text(text, surrogates):
         assert units == to_units(given) and found is surrogates
     # the long text's conversion is kept: asked again, the same string comes back
     assert unit_view(long)[0] is unit_view(long)[0]
+    # known whole (no from_units needed) only for that very string, without surrogates
+    units = unit_view(long)[0]
+    assert known_whole(units) is (not surrogates)
+    if not units.isascii():  # another string, even an equal one, is not known
+        assert not known_whole(units[:-1]) and not known_whole(text)

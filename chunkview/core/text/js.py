@@ -88,6 +88,16 @@ def unit_view(text: str) -> tuple[str, bool]:
     return units, surrogates
 
 
+def known_whole(units: str) -> bool:
+    """True when ``units`` is known, without a scan, to hold no surrogate half, so every
+    slice of it is already the text ``from_units`` would give: an ASCII string, or the
+    unit string of unit_view's last long text when it has none. False when not known."""
+    if units.isascii():  # O(1) in CPython
+        return True
+    last = _last_view
+    return last is not None and last[1] is units and not last[2]
+
+
 def has_surrogates(units: str) -> bool:
     """True when a unit string holds any surrogate half (so it needs ``from_units``)."""
     if units.isascii():

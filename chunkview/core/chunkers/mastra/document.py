@@ -19,7 +19,7 @@ from chunkview.core.chunkers.mastra.semantic_markdown import semantic_markdown_c
 from chunkview.core.chunkers.mastra.sentence import sentence_chunks
 from chunkview.core.chunkers.mastra.token import token_chunks
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import to_units, truthy
+from chunkview.core.text.js import truthy, unit_view
 
 Strategy = Callable[[str, dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 
@@ -60,7 +60,7 @@ def chunk_document(
         raise ChunkerError("Error", f"Unknown chunking strategy: {strategy}")
     checks.validate(strategy, params)
     metadata = dict(metadata or {})
-    units = to_units(text)
+    units = unit_view(text)[0]
     return STRATEGY_CHUNKS[strategy](units, params, metadata)
 
 

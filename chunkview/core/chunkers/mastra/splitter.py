@@ -16,7 +16,7 @@ from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import W_CHARS, from_units, trim
+from chunkview.core.text.js import W_CHARS, from_units, known_whole, trim
 from chunkview.core.text.tokens import wordpunct_count
 
 Length = Callable[[str], float]
@@ -325,6 +325,8 @@ def nodes(
     # plain values need no deep copy (a per-chunk deepcopy was a fifth of the time)
     flat = all(isinstance(v, (str, int, float, bool, type(None))) for v in metadata.values())
     if indexes is None and flat and None not in chunks:
+        if not metadata and known_whole(source):  # its slices need no from_units
+            return [{"text": chunk, "metadata": {}} for chunk in chunks]
         if not metadata:
             return [
                 {"text": chunk if chunk.isascii() else from_units(chunk), "metadata": {}}  # type: ignore[union-attr, arg-type]
