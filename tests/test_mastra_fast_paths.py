@@ -4,9 +4,11 @@ for (``explaining``), so each random case is chunked both ways and compared."""
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import chunkview
 from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.explain import explaining
 from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
@@ -152,3 +154,13 @@ def sentences_one_ender_at_a_time(text, enders):
 )
 def test_sentences_end_where_the_library_ends_them(text, enders):
     assert sentences(text, enders) == sentences_one_ender_at_a_time(text, enders)
+
+
+@pytest.mark.parametrize("word", ["héllo wörld ", "héllo \U0001f600 wörld "])
+def test_long_texts_give_chunks_of_the_text_itself(word):
+    # a long text's chunks skip from_units only when it has no astral character
+    text = word * 20_000
+    nodes = chunkview.run("mastra.chunk", text, {"strategy": "recursive", "maxSize": 300})
+    assert len(nodes) > 100
+    assert all(node["text"] in text for node in nodes)
+    assert not any("\ud800" <= ch <= "\udfff" for node in nodes for ch in node["text"])
