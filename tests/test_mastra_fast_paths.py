@@ -164,3 +164,20 @@ def test_long_texts_give_chunks_of_the_text_itself(word):
     assert len(nodes) > 100
     assert all(node["text"] in text for node in nodes)
     assert not any("\ud800" <= ch <= "\udfff" for node in nodes for ch in node["text"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.sampled_from([0, 1, 2, 3, 5, 8, 20]), min_size=1, max_size=12),
+    st.sampled_from([0, 1, 2, 3]),
+    st.data(),
+    st.sampled_from([1e-9, 0.5, 1, 2, 3, 4.5, 7, 10, 25, 100, math.inf]),
+)
+def test_overlap_tail_by_bisection_equals_the_walk(lengths, separator_len, data, overlap):
+    from chunkview.core.chunkers.mastra.splitter import ends_of, overlap_tail, tail_start
+
+    start = data.draw(st.integers(0, len(lengths) - 1))
+    cut = data.draw(st.integers(start, len(lengths)))
+    ends = ends_of(lengths, separator_len)
+    walked = overlap_tail(lengths, start, cut, overlap, separator_len)[0]
+    assert tail_start(lengths, ends, start, cut, overlap, separator_len) == walked

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, repeat
@@ -178,6 +178,18 @@ def overlap_tail(
     return first, size
 
 
+def tail_start(
+    lengths: list[int], ends: list[int], start: int, cut: int, overlap: float, separator_len: int
+) -> int:
+    """``overlap_tail(...)[0]`` for whole lengths, by bisection on ``ends`` (see
+    ``ends_of``). The walk takes piece cut - 1 when its length is at most ``overlap``;
+    with m >= 1 pieces taken it takes piece f, the one before them, when ``ends[cut] -
+    ends[f] - 2 * separator_len <= overlap``, a test that only gets harder as f falls."""
+    if cut <= start or not lengths[cut - 1] <= overlap:
+        return cut
+    return bisect_left(ends, ends[cut] - overlap - 2 * separator_len, start, cut - 1)
+
+
 def ends_of(lengths: list[int], separator_len: int) -> list[int]:
     """``ends[k]``: the sum of ``length + separator`` over the first k pieces (in C)."""
     steps = map(add, lengths, repeat(separator_len)) if separator_len else lengths
@@ -229,7 +241,9 @@ def pack_range(
         if text:
             chunks.append(text)
         check_from = cut + 1
-        start = overlap_tail(lengths, start, cut, overlap, separator_len)[0] if overlap > 0 else cut
+        start = (
+            tail_start(lengths, ends, start, cut, overlap, separator_len) if overlap > 0 else cut
+        )
     if start < last:
         text = glue.join(pieces[start:last])
         if strip is not None:
