@@ -539,6 +539,8 @@ def _layout(units: str, windows: _Windows) -> None:
     text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
     whole = type(size) is int and size >= 1  # a prose block that fits is one chunk
     find = units.find
+    # a text without surrogate halves needs no conversion: its slices are the chunks
+    convert = text is not str
     bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
     while position <= length:
         line_end = find("\n", position)
@@ -547,12 +549,15 @@ def _layout(units: str, windows: _Windows) -> None:
         if units.startswith("```", position):
             fence = _BACKTICKS_RE.match(units, position).group()  # type: ignore[union-attr]
             closing = find("\n" + fence, line_end)
-            end = length if closing < 0 else _line_end(units, closing + 1)
+            end = find("\n", closing + 1) if closing >= 0 else length
+            if end < 0:
+                end = length
             if notes is not None:
                 why.block(windows, "code", end - position)
+            block = units[position:end]
             chunks.append(
                 {
-                    "content": text(units[position:end]),
+                    "content": text(block) if convert else block,
                     "metadata": {"type": "code"},
                     "index": len(chunks),
                 }
@@ -562,9 +567,10 @@ def _layout(units: str, windows: _Windows) -> None:
             end = following.start() if following else length
             if notes is not None:
                 why.block(windows, "table", end - position)
+            block = units[position:end]
             chunks.append(
                 {
-                    "content": text(units[position:end]),
+                    "content": text(block) if convert else block,
                     "metadata": {"type": "table"},
                     "index": len(chunks),
                 }
@@ -583,15 +589,11 @@ def _layout(units: str, windows: _Windows) -> None:
                 if notes is not None:
                     why.block(windows, "prose", len(prose))
                 if whole and len(prose) <= size:
-                    chunks.append({"content": text(prose), "index": len(chunks)})
+                    content = text(prose) if convert else prose
+                    chunks.append({"content": content, "index": len(chunks)})
                 else:
                     windows.split(prose, position + raw.find(prose[0]))
         position = end + 1
-
-
-def _line_end(units: str, start: int) -> int:
-    end = units.find("\n", start)
-    return len(units) if end < 0 else end
 
 
 def chunking_engine(
