@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # measure the checkout the benchmark is in (the venv's editable install may be another one)
@@ -58,6 +59,13 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
 def node_seconds(script: str, text: str) -> float | None:
     """Run a node snippet that reads the text from stdin and prints seconds, if node and the
     JS packages are installed under JS_REF; None otherwise."""
+    printed = node_json(script, text)
+    return None if printed is None else float(printed)
+
+
+def node_json(script: str, text: str) -> Any:
+    """Run a node snippet that reads the text from stdin and prints one JSON value on its
+    last line, if node and the JS packages are installed under JS_REF; None otherwise."""
     if not shutil.which("node") or not (JS_REF / "node_modules").is_dir():
         return None
     try:
@@ -74,7 +82,7 @@ def node_seconds(script: str, text: str) -> float | None:
     if done.returncode != 0:
         print(f"    (node peer failed: {done.stderr.strip().splitlines()[-1:]})")
         return None
-    return float(json.loads(done.stdout.strip().splitlines()[-1]))
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def report(
