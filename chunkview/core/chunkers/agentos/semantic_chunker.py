@@ -87,6 +87,9 @@ class Segment:
     #: ones with only white space between them); -1: not known (a re-split piece, whose
     #: offset is reckoned)
     source_end: int = -1
+    #: the text is the source from ``offset`` to ``source_end`` as it is (a line-pass
+    #: slice, never merged): its place needs no checking
+    exact: bool = False
 
 
 def semantic_chunk(
@@ -223,7 +226,7 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
             blank = _BLANK_LINE_RE.search(text, lowest - 1, before)
             if blank is not None:  # ends G; the blank line belongs to no segment
                 line = blank.start() + 1
-                emit(Segment(text[start:line], start, boundary, line))
+                emit(Segment(text[start:line], start, boundary, line, True))
                 following = text.find("\n", line)
                 start = cursor = n + 1 if following < 0 else following + 1
                 nonblank, boundary = False, "paragraph"
@@ -232,22 +235,22 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
             break
         if event == heading_line:
             if nonblank:
-                emit(Segment(text[start:event], start, boundary, event))
+                emit(Segment(text[start:event], start, boundary, event, True))
             start, nonblank, boundary, cursor = event, True, "heading", event + 1
             heading += 1
             heading_line = headings[heading]
             continue
         if nonblank:  # G is kept: an unclosed fence emits it again at the end
-            emit(Segment(text[start:fence], start, boundary, fence))
+            emit(Segment(text[start:fence], start, boundary, fence, True))
         closing = fences[opening + 1]
         if closing == none:  # unclosed: the block runs to the end, and G comes again
             emit(Segment(text[fence:] + "\n", fence, "code-block", n))
             if nonblank:
-                emit(Segment(text[start:fence], start, boundary, fence))
+                emit(Segment(text[start:fence], start, boundary, fence, True))
             return segments
         closing_end = text.find("\n", closing)
         cursor = n + 1 if closing_end < 0 else closing_end + 1
-        emit(Segment(text[fence : cursor - 1], fence, "code-block", cursor - 1))
+        emit(Segment(text[fence : cursor - 1], fence, "code-block", cursor - 1, True))
         start, nonblank, boundary = cursor, False, "paragraph"
         opening += 2
         fence = fences[opening]
@@ -297,8 +300,9 @@ def _line_pass_events(text: str, config: Config) -> list[Segment]:
     target = config.target_size
 
     def emit_gathered() -> None:
+        end = min(gathered_end, len(text))  # past it: the LF the pass adds
         segments.append(
-            Segment(extended[start:gathered_end], start, boundary, min(gathered_end, len(text)))
+            Segment(extended[start:gathered_end], start, boundary, end, end == gathered_end)
         )
 
     events = _event_re(config.preserve_code_blocks, config.respect_headings)
@@ -315,7 +319,13 @@ def _line_pass_events(text: str, config: Config) -> list[Segment]:
                 in_block, block_start = True, line_start
             else:
                 segments.append(
-                    Segment(extended[block_start : after - 1], block_start, "code-block", after - 1)
+                    Segment(
+                        extended[block_start : after - 1],
+                        block_start,
+                        "code-block",
+                        after - 1,
+                        True,
+                    )
                 )
                 in_block = False
                 start = gathered_end = after
@@ -503,7 +513,7 @@ def merge_small(
     reasons do, so then the merged ones are copies). A merge keeps ``source_end`` where
     only white space lies between the two in ``source``, the text they were cut from."""
     if len(segments) < 2:
-        return [Segment(s.text, s.offset, s.boundary, s.source_end) for s in segments]
+        return [Segment(s.text, s.offset, s.boundary, s.source_end, s.exact) for s in segments]
     whole = ("heading", "code-block")
     # the first segment has none before it to join
     small = [
@@ -527,7 +537,13 @@ def merge_small(
             _join(merged[-1], segment, source)
         else:
             merged.append(
-                Segment(segment.text, segment.offset, segment.boundary, segment.source_end)
+                Segment(
+                    segment.text,
+                    segment.offset,
+                    segment.boundary,
+                    segment.source_end,
+                    segment.exact,
+                )
             )
     return merged
 
@@ -536,12 +552,17 @@ def _join(last: Segment, segment: Segment, source: str) -> None:
     """``segment`` merged into ``last`` (a blank line between); ``last`` still knows
     where it ends in ``source`` when only white space lies between the two there."""
     last.text = last.text + "\n\n" + segment.text
-    if last.source_end >= 0:
-        adjacent = segment.source_end >= 0 and segment.offset >= last.source_end
-        if adjacent:  # a line-pass segment: its offset is where it starts
-            between = source[last.source_end : int(segment.offset)]
-            adjacent = not between or between.isspace()
-        last.source_end = segment.source_end if adjacent else -1
+    if last.source_end < 0:
+        return
+    between = None
+    if segment.source_end >= 0 and segment.offset >= last.source_end:
+        # a line-pass segment: its offset is where it starts
+        between = source[last.source_end : int(segment.offset)]
+    # still the source as it is only where "\n\n" is what lies between (from the line
+    # pass it never is: one blank line or one LF does)
+    last.exact = last.exact and segment.exact and between == "\n\n"
+    adjacent = between is not None and (not between or between.isspace())
+    last.source_end = segment.source_end if adjacent else -1
 
 
 def with_overlap(

@@ -82,21 +82,17 @@ def place_by_source(
     text: str, owns: list[str], segments: list[Segment], hints: list[Any]
 ) -> tuple[list[int], list[int], list[int]]:
     """Where each own part lies, as ``locate_columns`` says it, from where the port took
-    it: ``exact`` where it is the text there; ``normalized`` where only the white space
-    differs, from its first to its last non-space character; searched for where the
-    port does not know (``Segment.source_end``). Where a search would differ, it would
-    have found the text somewhere else in its window (a repeated passage): the place the
-    port took it from is the right one."""
+    it: ``exact`` where the port cut it as the text is there (``Segment.exact``: nothing
+    to compare); ``normalized`` where only the white space differs, from its first to
+    its last non-space character; searched for where the port does not know
+    (``Segment.source_end``). Where a search would differ, it would have found the text
+    somewhere else in its window (a repeated passage): the place the port took it from
+    is the right one."""
     exact, normalized = LOCATED.index("exact"), LOCATED.index("normalized")
     ends = [segment.source_end for segment in segments]
     # a segment whose end is not known has a reckoned offset, maybe a fraction: unused
     own_starts = [int(s.offset) if end >= 0 else 0 for s, end in zip(segments, ends)]
-    located = [
-        exact if found and end - start == size else normalized
-        for found, start, end, size in zip(
-            map(text.startswith, owns, own_starts), own_starts, ends, map(len, owns)
-        )
-    ]
+    located = [exact if segment.exact else normalized for segment in segments]
     searched = []
     for i in [i for i, at in enumerate(located) if at != exact]:
         start, end = own_starts[i], ends[i]
