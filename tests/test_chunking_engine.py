@@ -362,6 +362,36 @@ def test_hierarchical_sections_equal_the_plain_reading():
         )
 
 
+def test_hierarchical_outline_of_a_long_text_is_kept_for_the_next_options():
+    # the outline of a long text is read once and kept while the same text comes back
+    # with other options; each run still equals the plain reading, and changing one
+    # run's chunks changes nothing in the next
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    rng = random.Random(3)
+    atoms = ["# Top\n\n", "## Sub\n", "### Deep \n\n", "word ", "a b\n", "\n\n", "x" * 12]
+    atoms += ["\t", "#Not\n", "\u00e9t\u00e9"]
+    for pair in ("", "\ud83d\ude00"):  # chunk strings as they are, and converted back
+        text = "Before.\n" + "".join(rng.choice([*atoms, pair]) for _ in range(14000))
+        assert len(text) >= 65536  # long enough to be kept
+        document = chunkview.Document(text)
+        for size, overlap in [(512, 0), (40, 0), (7, 0), (100, 2), (5000.5, 0), (512, 0)]:
+            options = {"strategy": "hierarchical", "chunkSize": size, "chunkOverlap": overlap}
+            got = chunkview.run("agentos.ChunkingEngine", document, options)
+            assert got == _plain_hierarchical(text, size, overlap), (size, overlap)
+            for chunk in got:  # a caller may change what it was given
+                chunk["content"] = ""
+                chunk.get("metadata", {}).get("ancestorHeadings", []).append("changed")
+                chunk.get("metadata", {})["headingLevel"] = 0
+        units = engine.unit_view(text)[0]
+        assert engine._outline(units, False) is engine._outline(units, True)
+        # where bodies start, from the pieces' lengths or from the heading matches
+        starts = [m.end() for m in engine._SECTION_RE.finditer(units)]
+        assert [engine._Outline(units, True).body_start(k) for k in range(len(starts))] == starts
+
+
 def _js_layout_blocks(content):
     """_chunkLayout's segments, translated line for line from the JS."""
     from chunkview.core.text.js import trim

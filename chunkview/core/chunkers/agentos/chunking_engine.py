@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate, count, repeat
+from operator import add
 from typing import Any
 
 import regex
@@ -448,20 +449,75 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
             windows.emit({"content": windows.text(text)})
 
 
+class _Outline:
+    """What 'hierarchical' reads from a text before any option counts (§2.3, steps 1-4):
+    the text before the first heading and, for each heading, its level, its text, its
+    trimmed body and the texts of the headings open above it, outermost first.
+
+    One ``split`` gives them: the text before the first heading, then for each heading
+    its hashes after the first, white space, text, the white space after it and its
+    body (which so starts trimmed).
+    """
+
+    def __init__(self, units: str, body_starts: bool = False) -> None:
+        self.units = units
+        pieces = _SECTION_RE.split(units)
+        #: False when no heading matched: the whole content, untrimmed, is one section
+        self.headed = len(pieces) > 1
+        self.before_first = pieces[0]  # untrimmed
+        self.sections: list[tuple[int, str, str, tuple[str, ...]]] = []
+        levels: list[int] = []
+        titles: list[str] = []  # the open headings, outermost first
+        spaces = repeat(W_CHARS)
+        for hashes, title, body in zip(
+            pieces[1::5],
+            map(str.strip, pieces[3::5], spaces),
+            map(str.rstrip, pieces[5::5], spaces),
+        ):
+            level = len(hashes) + 1
+            while levels and levels[-1] >= level:
+                levels.pop()
+                titles.pop()
+            self.sections.append((level, title, body, tuple(titles)))
+            levels.append(level)
+            titles.append(title)
+        self._body_starts: list[int] | None = None
+        if body_starts:  # from the pieces' lengths; each heading's first "#" is in none
+            piece_starts = list(accumulate(map(len, pieces), initial=0))
+            self._body_starts = list(map(add, piece_starts[5::5], count(1)))
+
+    def body_start(self, number: int) -> int:
+        """Where the body of section ``number`` starts in the units (for hang messages)."""
+        if self._body_starts is None:  # not asked for when the outline was read
+            self._body_starts = [m.end() for m in _SECTION_RE.finditer(self.units)]
+        return self._body_starts[number]
+
+
+#: the outline of the last long text, kept by identity: the app chunks one document again
+#: and again (every option change), and reading the outline is nearly half of a run
+_last_outline: _Outline | None = None
+
+
+def _outline(units: str, body_starts: bool) -> _Outline:
+    """The outline of ``units``; ``body_starts``: read where bodies start too."""
+    global _last_outline
+    last = _last_outline
+    if last is not None and last.units is units:
+        return last
+    outline = _Outline(units, body_starts)
+    if len(units) >= 65536:  # worth keeping; small texts are read in microseconds
+        _last_outline = outline
+    return outline
+
+
 def _hierarchical(units: str, windows: _Windows) -> None:
-    """Sections in one pass over the pieces ``split`` gives: the text before the first
-    heading, then for each heading its hashes, white space, text, the white space after
-    it and its body (which so starts trimmed)."""
-    pieces = _SECTION_RE.split(units)
+    """The outline's sections, each as one chunk or cut into windows."""
+    # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
+    adjacent = windows.adjacent()
+    # other windows can hang, and a hang is placed from where its body starts
+    outline = _outline(units, body_starts=not adjacent)
     text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
-    starts: list[int] = []  # unit offsets of the pieces, once a split needs an origin
-
-    def origin(piece: int) -> int:
-        if not starts:
-            starts.extend(accumulate(map(len, pieces), initial=0))
-        return starts[piece] + piece // 5  # each heading's first "#" is in no piece
-
-    if len(pieces) == 1:  # no headings: the content untrimmed, as one section
+    if not outline.headed:  # no headings: the content untrimmed, as one section
         if units:
             if notes is not None:
                 why.section(windows, None, 0, units, [])
@@ -470,7 +526,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             else:
                 windows.split(units, 0, base={}, extra={})
         return
-    raw = pieces[0]
+    raw = outline.before_first
     preamble = trim(raw)
     if preamble:
         if notes is not None:
@@ -479,27 +535,16 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             chunks.append({"content": text(preamble), "index": len(chunks)})
         else:
             windows.split(preamble, raw.find(preamble[0]), base={}, extra={})
-    levels: list[int] = []
-    titles: list[str] = []  # the open headings, outermost first
     plain = text is str  # no surrogates: the unit strings are the chunk strings
-    # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
-    adjacent = windows.adjacent()
     cut: Any = None  # the windows regex, compiled for the first long body (a size past
     # the regex's repeat limit never needs it: no text is that long)
-    spaces, spaces_again = W_CHARS, repeat(W_CHARS)
-    for at in range(1, len(pieces), 5):
-        level, title = len(pieces[at]) + 1, pieces[at + 2].strip(spaces)
-        body = pieces[at + 4].rstrip(spaces)
-        while levels and levels[-1] >= level:
-            levels.pop()
-            titles.pop()
+    spaces = repeat(W_CHARS)
+    for number, (level, title, body, ancestors) in enumerate(outline.sections):
         meta: dict[str, Any] = {"headingLevel": level}
-        if titles:
-            meta["ancestorHeadings"] = titles[:] if plain else [text(a) for a in titles]
+        if ancestors:
+            meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
         if notes is not None:
-            why.section(windows, title, level, body, titles[:])
-        levels.append(level)
-        titles.append(title)
+            why.section(windows, title, level, body, list(ancestors))
         heading = title if plain else text(title)
         if not body:
             chunks.append(
@@ -516,8 +561,8 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             )
         elif adjacent:  # _split_adjacent inlined: a third of the sections take it
             if cut is None:
-                cut = _window_re(int(size)).findall
-            cuts: Any = filter(None, map(str.strip, cut(body), spaces_again))
+                cut = _window_re(size).findall
+            cuts: Any = filter(None, map(str.strip, cut(body), spaces))
             chunks.extend(
                 [
                     {"content": p, "heading": heading, "metadata": meta.copy(), "index": i}
@@ -525,7 +570,8 @@ def _hierarchical(units: str, windows: _Windows) -> None:
                 ]
             )
         else:
-            windows.split(body, origin(at + 4), base=meta, extra={"heading": heading})
+            where = outline.body_start(number)
+            windows.split(body, where, base=meta, extra={"heading": heading})
 
 
 def _layout(units: str, windows: _Windows) -> None:
