@@ -13,6 +13,7 @@ from chunkview.core.text.js import (
     number_text,
     to_number,
     to_units,
+    unit_string,
     unit_view,
 )
 
@@ -85,3 +86,22 @@ def test_unit_view_converts_and_keeps_the_last_long_text(text, surrogates):
     assert known_whole(units) is (not surrogates)
     if not units.isascii():  # another string, even an equal one, is not known
         assert not known_whole(units[:-1]) and not known_whole(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "ascii",
+        "\u00e9",
+        "caf\u00e9 \u4e2d" * 9,
+        "\U0001f600",
+        "a \U0001f600" * 9,
+        "\ud800" * 40,
+    ],
+)
+def test_unit_string_is_the_unit_view(text):
+    # told in O(1) for a text without astral characters: the text itself
+    assert unit_string(text) == to_units(text) == unit_view(text)[0]
+    if max(text, default="a") < "\U00010000":
+        assert unit_string(text) is text

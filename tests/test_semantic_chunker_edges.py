@@ -126,3 +126,21 @@ def test_sentence_parts_cut_where_the_look_behind_split_cuts():
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         assert sentence_parts(text) == library.split(text), repr(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("", True),
+        ("ascii", True),
+        ("caf\u00e9 \u4e2d" * 9, True),
+        ("a \U0001f600", False),
+        ("a \ud800 b" * 9, False),
+        ("\udc00", False),
+    ],
+)
+def test_a_plain_text_has_no_astral_character_and_no_surrogate_half(text, plain):
+    from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
+
+    assert is_plain(text) is plain
+    assert is_plain(text) is plain  # remembered for the last text

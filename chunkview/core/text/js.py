@@ -88,6 +88,14 @@ def unit_view(text: str) -> tuple[str, bool]:
     return units, surrogates
 
 
+def unit_string(text: str) -> str:
+    """``unit_view(text)[0]``, told in O(1) for a text with no character outside the BMP
+    (CPython stores it in at most two bytes a character): the text itself."""
+    if text.isascii() or sys.getsizeof(text) < 4 * len(text):
+        return text
+    return unit_view(text)[0]
+
+
 def known_whole(units: str) -> bool:
     """True when ``units`` is known, without a scan, to hold no surrogate half, so every
     slice of it is already the text ``from_units`` would give: an ASCII string, or the

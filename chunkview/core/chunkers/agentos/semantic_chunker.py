@@ -32,7 +32,7 @@ from chunkview.core.text.js import (
     to_number,
     trim,
     truthy,
-    unit_view,
+    unit_string,
 )
 
 _HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
@@ -107,7 +107,7 @@ def semantic_chunk(
     forever.
     """
     config = Config.from_options(options)
-    units = unit_view(text or "")[0]
+    units = unit_string(text or "")
     if is_blank(units):
         return []
     if explain is not None:
@@ -638,15 +638,14 @@ def is_plain(text: str) -> bool:
     over one document asks again and again)."""
     global _last_plain
     if _last_plain[0] is not text:
-        plain = text.isascii() or (
-            len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)
-            and not _SURROGATE_RE.search(text)
-        )
+        # one pass in C: strict UTF-16 refuses a surrogate half; an astral character
+        # takes four bytes
+        try:
+            plain = text.isascii() or len(text.encode("utf-16-le")) == 2 * len(text)
+        except UnicodeEncodeError:
+            plain = False
         _last_plain = (text, plain)
     return _last_plain[1]
-
-
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 class SemanticChunkerEntry(Entry):
