@@ -253,6 +253,43 @@ def test_windows_matched_after_each_cut_trim_to_the_loops_pieces():
     assert min(paths.values()) > 300, paths
 
 
+def test_overlapping_windows_equal_the_step_by_step_loop():
+    # 0 < overlap < size takes all windows from one regex while every cut moves on;
+    # anywhere else (a hard cut, a step back, a cycle) the loop runs step by step
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    rng = random.Random(13)
+    atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\t", "\u3000", "x" * 12, "é", "ab cd"]
+    atoms += ["\ufeff", "\ud83d\ude00", "abcdefghij"]
+    paths = {"regex": 0, "loop": 0}
+    for _ in range(6000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 200)))
+        size = rng.choice([2, 3, 5, 8, 16, 41, 100])
+        overlap = rng.randrange(1, size)
+        meta = rng.choice([None, {"headingLevel": 2}])
+        extra = rng.choice([None, {"heading": "H"}])
+        if size >= len(text):
+            continue
+        found = engine._overlapping_windows(text, size, overlap)
+        paths["loop" if found is None else "regex"] += 1
+        outcome = []
+        for step_by_step in (False, True):
+            windows = engine._Windows(size, overlap, text)
+            try:
+                if step_by_step:
+                    windows._split_whole(text, 0, meta, extra, size, overlap)
+                else:
+                    windows.split(text, 0, meta, extra)
+            except ChunkerError as error:
+                outcome.append(str(error))
+            else:
+                outcome.append([list(c.items()) for c in windows.chunks])
+        assert outcome[0] == outcome[1], (text, size, overlap)
+    assert min(paths.values()) > 500, paths
+
+
 @pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
 def test_a_size_past_the_regex_repeat_limit_takes_each_text_whole(strategy):
     # the windows regex is compiled only for a text longer than the size

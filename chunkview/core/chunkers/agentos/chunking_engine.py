@@ -87,7 +87,7 @@ class _Windows:
         self.text = from_units if surrogates else str
 
     def adjacent(self) -> bool:
-        """True when ``split`` of a text longer than the size takes ``_split_adjacent``."""
+        """True when ``split`` of a text longer than the size takes ``_adjacent_windows``."""
         size, overlap = self.size, self.overlap
         return (
             type(size) is int
@@ -116,8 +116,15 @@ class _Windows:
             self._piece(content, base, extra)  # one window takes it all (most sections)
             return
         if isinstance(size, int) and isinstance(overlap, int):
-            if size >= 1 and overlap == 0 and self.notes is None:
-                self._split_adjacent(content, base, extra, size)
+            windows = None
+            if size >= 1 and 0 <= overlap < size and self.notes is None:
+                windows = (
+                    _adjacent_windows(content, size)
+                    if overlap == 0
+                    else _overlapping_windows(content, size, overlap)
+                )
+            if windows is not None:
+                self._emit_windows(windows, base, extra)
             elif size >= 1:
                 self._split_whole(content, origin, base, extra, size, overlap)
             elif overlap >= size:
@@ -138,13 +145,11 @@ class _Windows:
             return
         self._split_literal(content, origin, base, extra)
 
-    def _split_adjacent(
-        self, content: str, base: dict | None, extra: Mapping[str, Any] | None, size: int
+    def _emit_windows(
+        self, windows: list[str], base: dict | None, extra: Mapping[str, Any] | None
     ) -> None:
-        """The loop on a whole size >= 1 and no overlap: each window starts where the one
-        before ended, so one regex (C) finds all of them, and the chunks are built from
-        the list of windows without a Python step per window."""
-        windows = _adjacent_windows(content, size)
+        """The chunks of the loop's windows (found by one regex, in C), built from the
+        list without a Python step per window: each window's trim, if not empty."""
         pieces: Any = filter(None, map(str.strip, windows, repeat(W_CHARS)))
         if self.text is not str:
             pieces = map(self.text, pieces)
@@ -401,6 +406,34 @@ def _adjacent_windows(content: str, size: int) -> list[str]:
         return windows.findall(content)
     rest.insert(0, first.group())
     return rest
+
+
+@lru_cache(maxsize=8)
+def _overlapping_re(size: int, overlap: int) -> re.Pattern[str]:
+    """The loop's windows with 0 < overlap < size, while each cut lies past the window's
+    first ``overlap`` units (so the next window starts further on).
+
+    Group 1, in a lookahead, is the window: the rest of the text when at most size
+    units are left, else up to the last white space at most size units on, at least
+    overlap + 1 units. The match itself takes the window less its last ``overlap``
+    units (the next window starts there): the same cut found again by the same greedy
+    search. Where neither fits (the cut would step back, or a hard cut) the last
+    alternative takes all the rest with group 1 empty, so the caller knows."""
+    rest, space = f"(?!.{{{size + 1}}}).+", f"[{W_CLASS}]"
+    window = f"{rest}|.{{{overlap + 1},{size}}}(?={space})"
+    step = f"{rest}|.{{1,{size - overlap}}}(?=.{{{overlap}}}{space})"
+    return re.compile(f"(?s)(?=({window}))(?:{step})|.+")
+
+
+def _overlapping_windows(content: str, size: int, overlap: int) -> list[str] | None:
+    """The windows of F with 0 < overlap < size; None where a cut is hard or lies within
+    its window's first ``overlap`` units: there the loop cuts hard or steps back, and
+    ``_split_whole`` runs it step by step (and finds a cycle if there is one). While
+    every cut lies past them, each window starts after the one before: no cycle."""
+    windows = _overlapping_re(size, overlap).findall(content)
+    if windows and windows[-1] == "":
+        return None
+    return windows
 
 
 def _whole(position: float) -> int:
