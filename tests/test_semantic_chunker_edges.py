@@ -144,3 +144,21 @@ def test_a_plain_text_has_no_astral_character_and_no_surrogate_half(text, plain)
 
     assert is_plain(text) is plain
     assert is_plain(text) is plain  # remembered for the last text
+
+
+def test_the_lines_kept_for_the_last_long_text_follow_the_text():
+    """The fence and heading lines of the last long text are kept (by identity): each
+    run gives what a run on a copy gives, whatever ran before, options and edits alike."""
+    from chunkview.core.chunkers.agentos import semantic_chunker as sc
+
+    base = "# Title\n\nSome words here. More.\n\n```js\n# not a heading\n```\n\n" * 2000
+    edited = base.replace("# Title", "Title", 7).replace("```js", "~~~", 3)
+    assert len(base) > 65536
+    copies = {}
+    for text in (base, edited, base, edited, edited):
+        for options in ({}, {"respectHeadings": False}, {"targetSize": 300, "minSize": 0}):
+            copy = copies.setdefault(text, (text + " ")[:-1])
+            assert sc.semantic_chunk(text, options) == sc.semantic_chunk(copy, options)
+            assert sc.semantic_chunk(copy, options) == sc.semantic_chunk(text, options)
+    assert sc._kept_lines(base, sc._fence_lines) is sc._kept_lines(base, sc._fence_lines)
+    assert sc._kept_lines(edited, sc._heading_lines) == sc._heading_lines(edited)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import add
@@ -196,8 +196,8 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
     target = config.target_size
     segments: list[Segment] = []
     emit = segments.append
-    fences = _fence_lines(text) if config.preserve_code_blocks else []
-    headings = _heading_lines(text) if config.respect_headings else []
+    fences = [*_kept_lines(text, _fence_lines)] if config.preserve_code_blocks else []
+    headings = [*_kept_lines(text, _heading_lines)] if config.respect_headings else []
     fences += [none, none]  # an opening fence line's closing one is looked up too
     headings.append(none)
 
@@ -260,6 +260,25 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
     if nonblank or NON_W_RE.search(text, cursor) is not None:
         emit(Segment(text[start:] + "\n", start, boundary, n))
     return segments
+
+
+#: the fence and heading lines of the last long text, kept by identity: the app chunks one
+#: document again at every option change, and where these lines are depends on the text
+#: alone (their scans cost a third of a run)
+_kept: tuple[str, dict[Callable[[str], list[int]], list[int]]] = ("", {})
+
+
+def _kept_lines(text: str, find: Callable[[str], list[int]]) -> list[int]:
+    """``find(text)``, kept for the last long text (not to be changed)."""
+    global _kept
+    if len(text) < 65536:  # found in microseconds
+        return find(text)
+    if _kept[0] is not text:
+        _kept = (text, {})
+    lines = _kept[1].get(find)
+    if lines is None:
+        lines = _kept[1][find] = find(text)
+    return lines
 
 
 def _fence_lines(text: str) -> list[int]:
