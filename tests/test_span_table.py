@@ -91,6 +91,37 @@ def test_semantic_chunker_columns_equal_the_search_on_real_documents():
     assert checked > 1000 and known > 500
 
 
+def test_chunking_engine_columns_equal_the_spans_located_one_by_one():
+    """ChunkingEngine's spans come as columns from the same search: span for span what
+    ``located_spans`` gives (a section's heading in its metadata), across the pipe too."""
+    from chunkview import ChunkerError
+
+    rng = random.Random(12)
+    engine = registry.get("agentos.ChunkingEngine")
+    checked = kinds = 0
+    for path in sorted(CORPUS.iterdir()):
+        document = Document(path.read_text(encoding="utf-8"))
+        for strategy in ("fixed", "hierarchical", "layout", "semantic"):
+            size = rng.choice([40, 200, 512])
+            options = {"strategy": strategy, "chunkSize": size, "chunkOverlap": rng.choice([0, 9])}
+            try:
+                native = engine.run(document, options, RunContext())
+            except ChunkerError:
+                continue  # a hang (a long run without white space)
+            one_by_one = engine.located_spans(document, native, options)
+            for span, chunk in zip(one_by_one, native):
+                if "heading" in chunk:
+                    span.metadata["heading"] = chunk["heading"]
+            table = engine.spans(document, native, options)
+            assert isinstance(table, SpanTable)
+            assert [_fields(s) for s in table] == [_fields(s) for s in one_by_one], options
+            again = pickle.loads(pickle.dumps(table)).bind(document.text)
+            assert [_fields(s) for s in again] == [_fields(s) for s in one_by_one]
+            checked += len(one_by_one)
+            kinds += len({s.kind for s in one_by_one}) > 1
+    assert checked > 1000 and kinds > 3
+
+
 def test_semantic_chunker_columns_place_each_own_part_where_it_came_from():
     """On documents that repeat themselves the search can take a later copy of a chunk
     whose white space the library rewrote; the columns keep the place the port took it

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from chunkview.core.explain import Reason
+from chunkview.core.locate import locate_columns
 from chunkview.core.spans import LOCATED, Pairs, Span
 
-MISSING = LOCATED.index("missing")
+MISSING, EXACT = LOCATED.index("missing"), LOCATED.index("exact")
 
 
 def _column(count: int, value: int = -1) -> array:
@@ -258,3 +259,37 @@ class SpanTable(Sequence[Span]):
 
     def __repr__(self) -> str:
         return f"SpanTable({len(self)} spans)"
+
+
+def located_table(
+    text: str, chunks: Sequence[str], kinds: Sequence[str], metadata: dict[int, dict]
+) -> SpanTable:
+    """What ``Entry.located_spans`` gives, as columns, without a Span per chunk: each chunk
+    located in ``text`` in order, its own part from the end of the one before, its text a
+    slice of ``text`` where it was found as it is (else sent as it is). ``kinds``: each
+    chunk's kind; ``metadata``: by chunk index, for the chunks that have any."""
+    starts, ends, located = locate_columns(text, chunks)
+    count = len(starts)
+    # own part: from the end of the chunk before (no further than the chunk's end)
+    own_starts = list(map(min, map(max, starts, [*starts[:1], *ends[:-1]]), ends))
+    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
+    text_starts, text_ends = _column(count), _column(count)
+    sent, offset = [], 0
+    for i in [i for i, at in enumerate(located) if at != EXACT]:
+        sent.append(chunks[i])
+        text_starts[i] = offset
+        offset += len(chunks[i])
+        text_ends[i] = offset
+    return SpanTable(
+        array("q", starts),
+        array("q", ends),
+        array("q", own_starts),
+        tuple(kind_of),
+        array("I", map(kind_of.__getitem__, kinds)),
+        array("B", located),
+        text,
+        text_blob="".join(sent),
+        text_starts=text_starts,
+        text_ends=text_ends,
+        metadata=metadata,
+    )

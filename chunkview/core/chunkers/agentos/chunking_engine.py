@@ -21,9 +21,9 @@ import regex
 from chunkview.core.chunkers.agentos import engine_explain as why
 from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
-from chunkview.core.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.spans import Span
+from chunkview.core.span_table import SpanTable, located_table
 from chunkview.core.text.js import (
     W_CHARS,
     W_CLASS,
@@ -774,12 +774,21 @@ class ChunkingEngineEntry(Entry):
             return "heading"
         return str(options.get("strategy") or "fixed")
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
-        spans = self.located_spans(document, native, options)
-        for span, chunk in zip(spans, native):
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
+        """The located spans as columns: tens of thousands of windows on a long text."""
+        strategy = str(options.get("strategy") or "fixed")
+        kinds = [strategy] * len(native)
+        metadata: dict[int, dict] = {}
+        # only sections and layout blocks carry more than their content and index
+        for i in [i for i, c in enumerate(native) if "metadata" in c or "heading" in c]:
+            chunk = native[i]
+            kinds[i] = self.chunk_kind(chunk, options)
+            meta = chunk_metadata(chunk)
             if "heading" in chunk:
-                span.metadata["heading"] = chunk["heading"]
-        return spans
+                meta["heading"] = chunk["heading"]
+            if meta:
+                metadata[i] = meta
+        return located_table(document.text, self.chunk_texts(native), kinds, metadata)
 
     def code(self, options: dict[str, Any]) -> str:
         return (
