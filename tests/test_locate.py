@@ -109,3 +109,44 @@ def test_a_long_chunk_is_found_where_find_finds_it():
         highest = lowest + rng.randint(-5, 3000)
         expected = source.find(chunk, lowest, highest + len(chunk)) if highest >= lowest else -1
         assert _first_at(source, chunk, lowest, highest) == expected
+
+
+def _far_searches(monkeypatch) -> list[int]:
+    """Records each search of the whole text (a cursor per search)."""
+    from chunkview.core import locate as module
+
+    calls: list[int] = []
+    exact = module._find_exact
+
+    def counted(source, chunk, cursor, window):
+        if window is None:
+            calls.append(cursor)
+        return exact(source, chunk, cursor, window)
+
+    monkeypatch.setattr(module, "_find_exact", counted)
+    return calls
+
+
+def test_a_chunk_changed_inside_is_missing_without_a_search_of_the_whole_text(monkeypatch):
+    # Mastra's markdown strategy joins pieces with its separator's regex source
+    paragraphs = [
+        f"Paragraph {i} is about topic {i} at some length, and then says more about it."
+        for i in range(400)
+    ]
+    source = "\n\n## ".join(paragraphs)
+    rewritten = "\n\n#{1,6} ".join(paragraphs[:3])
+    far = _far_searches(monkeypatch)
+    found = locate(source, [rewritten, paragraphs[3], paragraphs[300]])
+    assert [f.located for f in found] == ["missing", "exact", "exact"]
+    assert found[2].start == source.index(paragraphs[300])  # far ahead: still found
+    assert len(far) == 1  # for the last one, not for the rewritten one
+
+
+def test_searches_of_the_whole_text_are_bounded(monkeypatch):
+    rng = random.Random(4)
+    source = " ".join(f"w{rng.randrange(10**6)}" for _ in range(40_000))  # ~350 KB
+    strangers = [f"nowhere {i} " * 20 for i in range(2000)]  # in no text, no edge near
+    far = _far_searches(monkeypatch)
+    found = locate(source, strangers)
+    assert all(f.located == "missing" for f in found)
+    assert 0 < len(far) <= (4 * len(source) + 4_000_000) // len(source) + 1

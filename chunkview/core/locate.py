@@ -4,7 +4,10 @@ Exact search first; when the library rewrote the text (joined sentences, added a
 feed, folded white space) a white-space-insensitive search through an index map.
 Each search looks first in a window just ahead of the previous chunk, sized to the chunk,
 so a whole document costs about one pass; only a chunk found nowhere near (a duplicate,
-a reordering, a chunk that is not in the text) costs a search of the whole text.
+a reordering, a chunk that is not in the text) costs a search of the whole text. Not one
+whose first or last characters are just ahead (the library changed its middle), and no
+more than a few passes' worth in one call: a strategy that rewrites thousands of chunks
+(Mastra's markdown joins in its separators' regex sources) would take seconds.
 """
 
 from __future__ import annotations
@@ -118,6 +121,9 @@ def locate_columns(
     located: list[int] = []
     prev_start, prev_end = after or (0, 0)
     starts_with = source.startswith
+    # searches of the whole text, counted in characters: a chunk the library rewrote is
+    # found nowhere, and looking for each of thousands in 10 MB would take many seconds
+    far_budget = _FAR_PASSES * len(source) + _FAR_SMALL
     for index, chunk in enumerate(chunks):
         if overlapping:
             cursor = prev_start + 1 if index or after else 0
@@ -145,16 +151,17 @@ def locate_columns(
             ends.append(prev_end)
             located.append(EXACT)
             continue
-        location = None
-        for window in (_window(size, cursor, prev_end), None):
-            # the exact search in the window was made above
-            location = _find_exact(source, chunk, cursor, window) if window is None else None
-            if location is None:
-                if normalized is None:
-                    normalized = _normalized_for(source)
-                location = _find_normalized(normalized, chunk, cursor, window)
-            if location is not None:
-                break
+        # the exact search in the window was made above
+        window = _window(size, cursor, prev_end)
+        if normalized is None:
+            normalized = _normalized_for(source)
+        location = _find_normalized(normalized, chunk, cursor, window)
+        if location is None and far_budget > 0 and not _starts_near(source, chunk, cursor, window):
+            # far ahead, or before: the whole text (a few passes over it, so few of these)
+            far_budget -= len(source)
+            location = _find_exact(source, chunk, cursor, None) or _find_normalized(
+                normalized, chunk, cursor, None
+            )
         if location is None:
             starts.append(prev_end)
             ends.append(prev_end)
@@ -169,6 +176,24 @@ def locate_columns(
 
 #: characters of a long chunk searched for first (see ``_first_at``)
 _PROBE = 32
+#: how many searches of the whole text one call may make (more on a short text)
+_FAR_PASSES, _FAR_SMALL = 4, 4_000_000
+#: a chunk whose first or last characters lie just ahead was rewritten in between
+_EDGE = 64
+
+
+def _starts_near(source: str, chunk: str, cursor: int, window: int) -> bool:
+    """True when ``chunk`` is longer than twice its edges and its first or its last
+    characters lie within ``window`` of the cursor: the chunk is here and the library
+    changed something inside it (a separator's regex source joined in, say), so it is
+    nowhere else either."""
+    if len(chunk) <= 2 * _EDGE:
+        return False
+    highest = cursor + window + len(chunk)
+    return (
+        _first_at(source, chunk[:_EDGE], cursor, cursor + window) >= 0
+        or _first_at(source, chunk[-_EDGE:], cursor, highest) >= 0
+    )
 
 
 def _first_at(source: str, chunk: str, lowest: int, highest: int) -> int:
