@@ -150,3 +150,42 @@ def test_searches_of_the_whole_text_are_bounded(monkeypatch):
     found = locate(source, strangers)
     assert all(f.located == "missing" for f in found)
     assert 0 < len(far) <= (4 * len(source) + 4_000_000) // len(source) + 1
+
+
+def test_normalized_index_maps_as_the_split_into_runs_does():
+    # the reference: the text split on the white-space pattern into runs, read plainly
+    import re
+
+    from chunkview.core.locate import _Normalized
+
+    def reference(source):
+        pieces = re.split(r"([\s\ufeff]+)", source)
+        runs, starts, norm_starts, at, norm = pieces[0::2], [], [], 0, 0
+        for i, piece in enumerate(pieces):
+            if i % 2 == 0 and piece:
+                starts.append(at)
+                norm_starts.append(norm)
+                norm += len(piece)
+            at += len(piece)
+        return "".join(runs), starts, norm_starts
+
+    rng = random.Random(9)
+    atoms = ["ab", "x", " ", "\n", "\t\t", "\x1c", "\x85", "\u3000", "\ufeff", "é", "\U0001f600"]
+    atoms += ["\ud800", "\udc00", "日本"]
+    for _ in range(800):
+        source = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 40)))
+        index = _Normalized(source)
+        text, starts, norm_starts = reference(source)
+        assert index.text == text
+        for offset in range(len(text)):  # each normalized offset back to the source
+            run = max(i for i, n in enumerate(norm_starts) if n <= offset)
+            assert index.to_source(offset) == starts[run] + offset - norm_starts[run]
+        for offset in range(len(source) + 1):  # each source offset to the normalized text
+            before = [i for i, s in enumerate(starts) if s <= offset]
+            if not before:
+                assert index.to_norm(offset) == 0
+                continue
+            run = before[-1]
+            run_len = [*norm_starts, len(text)][run + 1] - norm_starts[run]
+            expected = norm_starts[run] + min(offset - starts[run], run_len)
+            assert index.to_norm(offset) == expected, (source, offset)
