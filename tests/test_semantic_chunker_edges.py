@@ -162,3 +162,38 @@ def test_the_lines_kept_for_the_last_long_text_follow_the_text():
             assert sc.semantic_chunk(copy, options) == sc.semantic_chunk(text, options)
     assert sc._kept_lines(base, sc._fence_lines) is sc._kept_lines(base, sc._fence_lines)
     assert sc._kept_lines(edited, sc._heading_lines) == sc._heading_lines(edited)
+
+
+def test_every_segment_with_a_known_source_end_is_the_source_there():
+    """Line-pass segments, the pieces cut again from them and their merges say where they
+    lie in the text (the spans are placed from it): the text there as it is where the
+    segment says exact, else the same but for white space."""
+    import random
+
+    from chunkview.core.chunkers.agentos import semantic_chunker as sc
+
+    rng = random.Random(5)
+    atoms = ["# Head\n", "word ", "Long sentence here. ", "Two!  ", "\n", "\n\n", "\n \n"]
+    atoms += ["x" * 40, "```\ncode\n```\n", "  ", "end?\n", "\t"]
+    known = {"paragraph": 0, "sentence": 0, "fixed": 0}
+    for _ in range(300):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 300)))
+        options = {
+            "targetSize": rng.choice([20, 60, 200]),
+            "maxSize": rng.choice([30, 100, 400]),
+            "minSize": rng.choice([0, 10, 50]),
+            "overlap": 0,
+        }
+        segments: list = []
+        sc.semantic_chunk(text, options, places=segments)
+        for segment in segments:
+            if segment.source_end < 0:
+                continue
+            there = text[int(segment.offset) : segment.source_end]
+            if segment.exact:
+                assert there == segment.text, (text, options)
+            else:
+                assert "".join(there.split()) == "".join(segment.text.split()), (text, options)
+            if segment.boundary in known:
+                known[segment.boundary] += 1
+    assert all(count > 50 for count in known.values()), known

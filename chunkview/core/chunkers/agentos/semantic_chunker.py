@@ -36,7 +36,7 @@ from chunkview.core.text.js import (
 )
 
 _HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
-_PARAGRAPH_SEP_RE = re.compile(f"\n[{W_CLASS}]*\n")
+_PARAGRAPH_CUT_RE = re.compile(f"(\n[{W_CLASS}]*\n)")  # split() keeps the cuts
 _SENTENCE_END_AT_RE = re.compile(f"[.!?][{W_CLASS}]+")
 
 
@@ -83,9 +83,9 @@ class Segment:
     offset: int | float  # a JS number: fractional where the options are
     boundary: str
     #: where the text ends in the source (units), when the text is the source from
-    #: ``offset`` to there but for its white space (a line-pass segment, and merges of
-    #: ones with only white space between them); -1: not known (a re-split piece, whose
-    #: offset is reckoned)
+    #: ``offset`` to there but for its white space (a line-pass segment, a piece cut
+    #: again from one whose reckoned offset is where it starts, and merges of ones with
+    #: only white space between them); -1: not known
     source_end: int = -1
     #: the text is the source from ``offset`` to ``source_end`` as it is (a line-pass
     #: slice, never merged): its place needs no checking
@@ -169,14 +169,19 @@ def resplit_long(structural: list[Segment], config: Config) -> list[Segment]:
         for segment in structural:
             notes.append(("segment", len(segments), segment))
             if not len(segment.text) <= max_size:
-                segments.extend(paragraph_split(segment.text, int(segment.offset), config))
+                segments.extend(
+                    paragraph_split(segment.text, int(segment.offset), config, segment.exact)
+                )
             else:
                 segments.append(segment)
         return segments
     done = 0  # the segments before this index are in ``segments``
     for i in long:
         segments.extend(structural[done:i])
-        segments.extend(paragraph_split(structural[i].text, int(structural[i].offset), config))
+        long_one = structural[i]
+        segments.extend(
+            paragraph_split(long_one.text, int(long_one.offset), config, long_one.exact)
+        )
         done = i + 1
     segments.extend(structural[done:])
     return segments
@@ -370,78 +375,114 @@ def _line_pass_events(text: str, config: Config) -> list[Segment]:
     return segments
 
 
-def _pack(parts: list[str], base: int, joiner: str, config: Config, flush) -> list[Segment]:
-    """Greedy packing of parts up to targetSize; offsets assume ``joiner`` between parts."""
+#: what a split's flush gets: the packed text, its offset, the pieces so far, and where
+#: it ends in the source (-1: not known) and whether it is the source there as it is
+Flush = Callable[[str, int, list[Segment], int, bool], None]
+
+
+def _pack(
+    parts: list[str], cuts: list[str] | None, base: int, joiner: str, config: Config, flush: Flush
+) -> list[Segment]:
+    """Greedy packing of parts up to targetSize; offsets assume ``joiner`` between parts.
+
+    ``cuts``: what lay between the parts, when the text is the source as it is from
+    ``base`` (None: it is not). A packed text then knows where it ends there when its
+    reckoned offset is where it starts (the cuts before it as long as the joiners), and
+    it is the source as it is when the cuts inside it are the joiner."""
     pieces: list[Segment] = []
     acc, acc_offset, running = "", base, base
-    for part in parts:
+    start = acc_start = acc_end = base  # where the part, and the packed text, lie there
+    acc_exact = True
+
+    def flush_acc() -> None:
+        known = cuts is not None and acc_offset == acc_start
+        flush(acc, acc_offset, pieces, acc_end if known else -1, known and acc_exact)
+
+    for k, part in enumerate(parts):
         if acc and len(acc) + len(part) + len(joiner) > config.target_size:
             if config.notes is not None:  # why the next piece starts at ``running``
                 config.notes.append(("full", running, len(acc), len(part), len(joiner)))
-            flush(acc, acc_offset, pieces)
-            acc, acc_offset = part, running
+            flush_acc()
+            acc, acc_offset, acc_start, acc_exact = part, running, start, True
         elif acc:
             acc = acc + joiner + part
+            acc_exact = acc_exact and cuts is not None and cuts[k - 1] == joiner
         else:
-            acc, acc_offset = part, running
+            acc, acc_offset, acc_start, acc_exact = part, running, start, True
+        acc_end = start + len(part)
         running += len(part) + len(joiner)
+        if cuts is not None and k < len(cuts):
+            start += len(part) + len(cuts[k])
     if not is_blank(acc):
-        flush(acc, acc_offset, pieces)
+        flush_acc()
     return pieces
 
 
-def paragraph_split(text: str, base: int, config: Config) -> list[Segment]:
-    """Cut at blank lines and pack; a packed piece over maxSize goes to sentences."""
-    parts = _PARAGRAPH_SEP_RE.split(text)
-    if len(parts) == 1:
-        return sentence_split(text, base, config)
+def paragraph_split(text: str, base: int, config: Config, exact: bool = False) -> list[Segment]:
+    """Cut at blank lines and pack; a packed piece over maxSize goes to sentences.
 
-    def flush(acc: str, at: int, pieces: list[Segment]) -> None:
+    ``exact``: ``text`` is the source as it is from ``base``, so the pieces can say
+    where they lie there (``Segment.source_end``)."""
+    split = _PARAGRAPH_CUT_RE.split(text)  # parts, with what cut them between
+    if len(split) == 1:
+        return sentence_split(text, base, config, exact)
+
+    def flush(acc: str, at: int, pieces: list[Segment], end: int, as_is: bool) -> None:
         if len(acc) > config.max_size:
             if config.notes is not None:
                 config.notes.append(("resplit", at, len(acc), "sentence"))
-            pieces.extend(sentence_split(acc, at, config))
+            pieces.extend(sentence_split(acc, at, config, as_is))
         else:
-            pieces.append(Segment(acc, at, "paragraph"))
+            pieces.append(Segment(acc, at, "paragraph", end, as_is))
 
-    return _pack(parts, base, "\n\n", config, flush)
+    return _pack(split[::2], split[1::2] if exact else None, base, "\n\n", config, flush)
 
 
-def sentence_split(text: str, base: int, config: Config) -> list[Segment]:
+def sentence_split(text: str, base: int, config: Config, exact: bool = False) -> list[Segment]:
     """Cut after . ! ? and the white space that follows; pack with single spaces."""
-    parts = sentence_parts(text)
+    parts, cuts = sentence_parts_and_cuts(text)
     if len(parts) == 1:
-        return fixed_split(text, base, config)
+        return fixed_split(text, base, config, exact)
 
-    def flush(acc: str, at: int, pieces: list[Segment]) -> None:
+    def flush(acc: str, at: int, pieces: list[Segment], end: int, as_is: bool) -> None:
         if len(acc) > config.max_size:
             if config.notes is not None:
                 config.notes.append(("resplit", at, len(acc), "fixed"))
-            pieces.extend(fixed_split(acc, at, config))
+            pieces.extend(fixed_split(acc, at, config, as_is))
         else:
-            pieces.append(Segment(acc, at, "sentence"))
+            pieces.append(Segment(acc, at, "sentence", end, as_is))
 
-    return _pack(parts, base, " ", config, flush)
+    return _pack(parts, cuts if exact else None, base, " ", config, flush)
 
 
 def sentence_parts(text: str) -> list[str]:
-    """``text.split(/(?<=[.!?])\\s+/)``: the white space after a . ! or ? cuts. Found from
-    the mark on (a search with a look-behind tries every character; one that starts at
-    the mark skips to the next mark in C), the same cuts."""
+    """``text.split(/(?<=[.!?])\\s+/)``: the white space after a . ! or ? cuts."""
+    return sentence_parts_and_cuts(text)[0]
+
+
+def sentence_parts_and_cuts(text: str) -> tuple[list[str], list[str]]:
+    """The sentence parts, and the white space each cut took out. Found from the mark
+    on (a search with a look-behind tries every character; one that starts at the mark
+    skips to the next mark in C), the same cuts."""
     parts: list[str] = []
-    append, begin = parts.append, 0
+    cuts: list[str] = []
+    begin = 0
     for end in _SENTENCE_END_AT_RE.finditer(text):
-        append(text[begin : end.start() + 1])
+        mark = end.start() + 1
+        parts.append(text[begin:mark])
+        cuts.append(text[mark : end.end()])
         begin = end.end()
-    append(text[begin:])
-    return parts
+    parts.append(text[begin:])
+    return parts, cuts
 
 
-def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
+def fixed_split(text: str, base: int, config: Config, exact: bool = False) -> list[Segment]:
     """Windows of targetSize, backed off to the last ASCII space past minSize.
 
     The sizes are any JS numbers: a fractional position indexes nothing (no space is
     skipped there) and slices truncate. Where the loop would run forever: ``Hang``.
+    ``exact``: ``text`` is the source as it is from ``base`` (each piece then says where
+    its window lies there).
     """
     pieces: list[Segment] = []
     length, target, minimum = len(text), config.target_size, config.min_size
@@ -451,7 +492,7 @@ def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
         _check_backward_split(text, base, config)
         return pieces  # only spaces: every window trims to nothing
     if type(target) is int and type(minimum) is int and minimum >= 0 and config.notes is None:
-        return _fixed_split_whole(text, base, target, minimum)
+        return _fixed_split_whole(text, base, target, minimum, exact)
     position: int | float = 0
     stepped_back_from: set[int | float] = set()
     while position < length:
@@ -462,7 +503,11 @@ def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
                 end = space
         piece = trim(js_slice(text, position, end))
         if piece:
-            pieces.append(Segment(piece, _offset(base + position), "fixed"))
+            # where the text is the source as it is, a whole window is there
+            known = exact and type(position) is int and type(end) is int
+            end_there = base + end if known else -1
+            as_is = known and len(piece) == end - position
+            pieces.append(Segment(piece, _offset(base + position), "fixed", end_there, as_is))
         previous, position = position, end
         while position < length and char_at(text, position) == " ":
             position += 1
@@ -482,10 +527,13 @@ def fixed_split(text: str, base: int, config: Config) -> list[Segment]:
     return pieces
 
 
-def _fixed_split_whole(text: str, base: int, target: int, minimum: int) -> list[Segment]:
+def _fixed_split_whole(
+    text: str, base: int, target: int, minimum: int, exact: bool = False
+) -> list[Segment]:
     """fixed_split for whole sizes, target >= 1 and minSize >= 0: every window ends past its
     start, so the loop cannot hang, and only a space past start + minSize can end it
-    (the search for the last space stops there instead of running back to the start)."""
+    (the search for the last space stops there instead of running back to the start).
+    ``exact``: ``text`` is the source as it is from ``base``."""
     pieces: list[Segment] = []
     length, position = len(text), 0
     find_space = text.rfind
@@ -498,8 +546,10 @@ def _fixed_split_whole(text: str, base: int, target: int, minimum: int) -> list[
         else:
             end = length
         piece = text[position:end].strip(W_CHARS)
-        if piece:
-            pieces.append(Segment(piece, base + position, "fixed"))
+        if piece:  # where the text is the source as it is: the window is there
+            end_there = base + end if exact else -1
+            as_is = exact and len(piece) == end - position
+            pieces.append(Segment(piece, base + position, "fixed", end_there, as_is))
         position = end
         while position < length and text[position] == " ":
             position += 1
@@ -575,7 +625,7 @@ def _join(last: Segment, segment: Segment, source: str) -> None:
         return
     between = None
     if segment.source_end >= 0 and segment.offset >= last.source_end:
-        # a line-pass segment: its offset is where it starts
+        # its end known: its offset is where it starts
         between = source[last.source_end : int(segment.offset)]
     # still the source as it is only where "\n\n" is what lies between (from the line
     # pass it never is: one blank line or one LF does)

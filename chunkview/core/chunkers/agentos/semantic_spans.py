@@ -105,6 +105,8 @@ def place_by_source(
             continue
         own_starts[i] = end - len(stripped)
         ends[i] = start + len(region.rstrip())
+        if ends[i] - own_starts[i] == len(owns[i]) and text.startswith(owns[i], own_starts[i]):
+            located[i] = exact  # a piece trimmed from its window: the text there
     # the rest as the search finds them, each run after the chunk placed before it
     for run in _runs(searched):
         first, last = run[0], run[-1] + 1
