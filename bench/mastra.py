@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
-from _common import best_of, corpus_text, node_json, report
+from _common import best_of, corpus_text, node_json, report, timed_once
 
 import chunkview
 
@@ -81,9 +80,9 @@ def main() -> None:
             # having chunked 10 KB of it first; then the best of REPEAT on one text
             chunkview.run("mastra.chunk", text[:10_000], options, doc="markdown")
             fresh = (text + " ")[:-1]
-            began = time.perf_counter()
-            chunkview.run("mastra.chunk", fresh, options, doc="markdown")
-            first = time.perf_counter() - began
+            first = timed_once(
+                lambda o=options, t=fresh: chunkview.run("mastra.chunk", t, o, doc="markdown")
+            )
             del fresh
             seconds = best_of(
                 lambda o=options, t=text: chunkview.run("mastra.chunk", t, o, doc="markdown"),

@@ -226,12 +226,14 @@ def test_windows_without_overlap_equal_the_step_by_step_loop():
         assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
 
 
-def test_windows_matched_after_each_cut_trim_to_the_loops_pieces():
+def test_windows_matched_after_each_cut_trim_to_the_loops_pieces(monkeypatch):
     # after a soft cut each window is matched without the cut's white space (nothing left
     # to trim, no copy); a hard cut anywhere takes the plain windows
     import random
 
     from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    monkeypatch.setattr(engine, "_FEW_WINDOWS", 0)  # short texts too, to see both ways
     from chunkview.core.text.js import W_CHARS
 
     rng = random.Random(11)
