@@ -185,3 +185,52 @@ def test_overlaps_and_gaps_from_columns_equal_those_from_spans(places):
     table = SpanTable.from_spans(spans, text)
     assert table.overlaps() == _overlaps(spans)
     assert table.gaps(len(text)) == _gaps(spans, len(text))
+
+
+def test_mastra_columns_equal_the_spans_located_one_by_one():
+    """Mastra's spans come as columns from the same search, with the startIndex each
+    chunk reports (addStartIndex) as its reported start."""
+    from chunkview import ChunkerError
+    from chunkview.core.entry import chunk_metadata
+    from chunkview.core.locate import locate
+
+    rng = random.Random(13)
+    mastra = registry.get("mastra.chunk")
+    checked = reported = 0
+    for path in sorted(CORPUS.iterdir()):
+        document = Document(path.read_text(encoding="utf-8"))
+        for strategy in ("recursive", "markdown", "character", "sentence"):
+            options = {
+                "strategy": strategy,
+                "maxSize": rng.choice([100, 400]),
+                "overlap": rng.choice([0, 20]),
+                "addStartIndex": rng.random() < 0.5,
+            }
+            try:
+                native = mastra.run(document, options, RunContext())
+            except ChunkerError:
+                continue
+            texts = [c["text"] for c in native]
+            table = mastra.spans(document, native, options)
+            previous_end = None
+            for i, (span, where) in enumerate(zip(table, locate(document.text, texts))):
+                own = where.start if previous_end is None else max(where.start, previous_end)
+                start_index = native[i]["metadata"].get("startIndex")
+                expected = Span(
+                    i,
+                    where.start,
+                    where.end,
+                    min(own, where.end),
+                    strategy,
+                    texts[i],
+                    where.located,
+                    chunk_metadata(native[i]),
+                    document.units_to_points(start_index)
+                    if start_index is not None and start_index >= 0  # -1: not found
+                    else None,
+                )
+                assert _fields(span) == _fields(expected), (path.name, options, i)
+                previous_end = where.end
+                reported += expected.reported_start is not None
+            checked += len(native)
+    assert checked > 1000 and reported > 300

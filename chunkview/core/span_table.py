@@ -262,12 +262,17 @@ class SpanTable(Sequence[Span]):
 
 
 def located_table(
-    text: str, chunks: Sequence[str], kinds: Sequence[str], metadata: dict[int, dict]
+    text: str,
+    chunks: Sequence[str],
+    kinds: Sequence[str],
+    metadata: dict[int, dict],
+    reported: dict[int, int] | None = None,
 ) -> SpanTable:
     """What ``Entry.located_spans`` gives, as columns, without a Span per chunk: each chunk
     located in ``text`` in order, its own part from the end of the one before, its text a
     slice of ``text`` where it was found as it is (else sent as it is). ``kinds``: each
-    chunk's kind; ``metadata``: by chunk index, for the chunks that have any."""
+    chunk's kind; ``metadata``: by chunk index, for the chunks that have any;
+    ``reported``: by chunk index, where the library says the chunk starts."""
     starts, ends, located = locate_columns(text, chunks)
     count = len(starts)
     # own part: from the end of the chunk before (no further than the chunk's end)
@@ -292,4 +297,5 @@ def located_table(
         text_starts=text_starts,
         text_ends=text_ends,
         metadata=metadata,
+        reported=reported,
     )

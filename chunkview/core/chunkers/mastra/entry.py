@@ -15,9 +15,8 @@ from chunkview.core.chunkers.mastra.explain import explaining
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
 from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata
-from chunkview.core.locate import locate
-from chunkview.core.spans import Span
+from chunkview.core.entry import Entry, Param, RunContext
+from chunkview.core.span_table import SpanTable, located_table
 
 SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")
@@ -310,32 +309,22 @@ class MastraChunkEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return str(options.get("strategy") or "recursive")
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
+        """The chunks located in order, as columns; the startIndex each chunk reports
+        (``addStartIndex``, in UTF-16 units) as its reported start, in code points."""
         strategy = options.get("strategy") or DEFAULT_STRATEGY.get(document.kind, "recursive")
+        metadata: dict[int, dict] = {}
+        reported: dict[int, int] = {}
+        for i, chunk in enumerate(native):
+            meta = chunk.get("metadata")
+            if not meta or not isinstance(meta, dict):
+                continue
+            metadata[i] = dict(meta)
+            start_index = meta.get("startIndex")
+            if isinstance(start_index, int) and start_index >= 0:
+                reported[i] = document.units_to_points(start_index)
         texts = [c["text"] for c in native]
-        spans: list[Span] = []
-        for i, (chunk, where) in enumerate(zip(native, locate(document.text, texts))):
-            own_start = max(where.start, spans[-1].end) if spans else where.start
-            start_index = (chunk.get("metadata") or {}).get("startIndex")
-            reported = (
-                document.units_to_points(start_index)
-                if isinstance(start_index, int) and start_index >= 0
-                else None
-            )
-            spans.append(
-                Span(
-                    i,
-                    where.start,
-                    where.end,
-                    min(own_start, where.end),
-                    strategy,
-                    texts[i],
-                    where.located,
-                    chunk_metadata(chunk),
-                    reported,
-                )
-            )
-        return spans
+        return located_table(document.text, texts, [strategy] * len(texts), metadata, reported)
 
     def code(self, options: dict[str, Any]) -> str:
         strategy = options.get("strategy", "recursive")
