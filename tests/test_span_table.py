@@ -234,3 +234,37 @@ def test_mastra_columns_equal_the_spans_located_one_by_one():
                 reported += expected.reported_start is not None
             checked += len(native)
     assert checked > 1000 and reported > 300
+
+
+def test_smartchunk_columns_equal_each_byte_range_read_one_by_one():
+    """smartchunk reports UTF-8 byte ranges: the columns hold each as code points, the
+    kind the cascade level that cut it, and the reasons of an explained run survive
+    the pipe."""
+    from bisect import bisect_left
+
+    from chunkview.core.chunkers.smartchunk import _Bytes
+
+    smartchunk = registry.get("smartchunk")
+    checked = explained = 0
+    for path in sorted(CORPUS.iterdir()):
+        document = Document(path.read_text(encoding="utf-8"))
+        ctx = RunContext(explain=[])
+        chunking = smartchunk.chunk(document, {"maxSize": 300}, ctx)
+        offsets = _Bytes(document.text).offsets
+        previous_end = None
+        for i, (span, chunk) in enumerate(zip(chunking.spans, chunking.native)):
+            start = bisect_left(offsets, chunk["offset"])
+            end = bisect_left(offsets, chunk["offset"] + chunk["length"])
+            own = start if previous_end is None else max(start, previous_end)
+            assert (span.index, span.start, span.end, span.own_start) == (i, start, end, own)
+            assert span.text == document.text[start:end] and span.located == "exact"
+            assert span.metadata == {"offset": chunk["offset"], "length": chunk["length"]}
+            previous_end = end
+        kinds = [span.kind for span in chunking.spans]
+        assert set(kinds) <= {"paragraph", "line", "sentence", "word", "grapheme"}
+        again = pickle.loads(pickle.dumps(chunking.spans)).bind(document.text)
+        assert [s.reason for s in again] == [s.reason for s in chunking.spans]
+        assert [s.kind for s in again] == kinds
+        checked += len(kinds)
+        explained += sum(s.reason is not None for s in again)
+    assert checked > 500 and explained > 500

@@ -26,6 +26,7 @@ library's README; where it leaves a choice open, the choice is:
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left
 from itertools import islice
 from typing import Any, NamedTuple
@@ -36,7 +37,7 @@ from chunkview.core.document import Document
 from chunkview.core.entry import Chunking, Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.explain import Reason, attach_by_point
-from chunkview.core.spans import Span
+from chunkview.core.span_table import SpanTable
 from chunkview.core.text.segment import boundaries
 
 STRATEGIES = ("paragraph", "line", "sentence", "word", "grapheme")
@@ -516,37 +517,44 @@ class SmartchunkEntry(Entry):
         (the native result, offsets and lengths only, does not say)."""
         pieces, byte_map = smartchunk_pieces(document.text, options, ctx)
         native = _native(pieces, byte_map)
-        spans = self._place(document, native, byte_map)
-        for span, piece in zip(spans, pieces):
-            span.kind = piece.strategy
+        spans = self._place(document, native, byte_map, [piece.strategy for piece in pieces])
         if ctx.explain is not None:
-            attach_by_point(spans, ctx.explain)
+            attach_by_point(spans, ctx.explain)  # sets each Span's reason (kept by the table)
         return Chunking(native, spans, document)
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
         """Spans of a native result alone: the level that cut each is not known here."""
         return self._place(document, native, _Bytes(document.text))
 
     @staticmethod
-    def _place(document: Document, native: Any, byte_map: _Bytes) -> list[Span]:
-        spans: list[Span] = []
-        for index, chunk in enumerate(native):
-            start = byte_map.point(chunk["offset"])
-            end = byte_map.point(chunk["offset"] + chunk["length"])
-            own_start = max(start, spans[-1].end) if spans else start
-            spans.append(
-                Span(
-                    index,
-                    start,
-                    end,
-                    min(own_start, end),
-                    "smartchunk",
-                    document.text[start:end],
-                    "exact",
-                    {"offset": chunk["offset"], "length": chunk["length"]},
-                )
-            )
-        return spans
+    def _place(
+        document: Document, native: Any, byte_map: _Bytes, kinds: list[str] | None = None
+    ) -> SpanTable:
+        """The chunks' byte ranges as code-point spans, in columns: every chunk is the
+        text there (exact), its own part from the end of the one before."""
+        count = len(native)
+        offsets = [chunk["offset"] for chunk in native]
+        lengths = [chunk["length"] for chunk in native]
+        byte_starts = np.array(offsets, dtype=np.int64)
+        starts = np.searchsorted(byte_map.prefix, byte_starts)  # bisect_left, all at once
+        ends = np.searchsorted(byte_map.prefix, byte_starts + np.array(lengths, dtype=np.int64))
+        previous_ends = np.concatenate((starts[:1], ends[:-1]))
+        own_starts = np.minimum(np.maximum(starts, previous_ends), ends)
+        kinds = kinds if kinds is not None else ["smartchunk"] * count
+        kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
+        return SpanTable(
+            array("q", starts.astype(np.int64).tobytes()),
+            array("q", ends.astype(np.int64).tobytes()),
+            array("q", own_starts.astype(np.int64).tobytes()),
+            tuple(kind_of),
+            array("I", map(kind_of.__getitem__, kinds)),
+            array("B", bytes(count)),  # all exact
+            document.text,
+            metadata={
+                i: {"offset": offset, "length": length}
+                for i, (offset, length) in enumerate(zip(offsets, lengths))
+            },
+        )
 
     def code(self, options: dict[str, Any]) -> str:
         return (
