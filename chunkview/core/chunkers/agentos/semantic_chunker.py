@@ -278,11 +278,12 @@ def _kept_lines(text: str, find: Callable[[str], list[int]]) -> list[int]:
     global _kept
     if len(text) < 65536:  # found in microseconds
         return find(text)
-    if _kept[0] is not text:
-        _kept = (text, {})
-    lines = _kept[1].get(find)
+    kept = _kept  # this text's own (another thread may keep another text meanwhile)
+    if kept[0] is not text:
+        kept = _kept = (text, {})
+    lines = kept[1].get(find)
     if lines is None:
-        lines = _kept[1][find] = find(text)
+        lines = kept[1][find] = find(text)
     return lines
 
 
