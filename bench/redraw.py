@@ -19,6 +19,9 @@ For 100 KB, 1 MB and 10 MB documents built from the corpus (agentos SemanticChun
   after the last key, with the longest stall. Goal (10 MB): all hits <= 300 ms.
 - edits: keys typed into the editor 80 ms apart: the longest stall, and whether the
   colours stayed painted after every key. Goal: stall <= 50 ms, colours never blank.
+- others (10 MB): the change figures of ChunkingEngine fixed and layout, Mastra's
+  recursive strategy and smartchunk (``<name>_change_painted_ms`` beside
+  ``<name>_chunker_alone_ms``, the same goal): their own placement and layouts.
 - memory: the app process's resident memory with the 10 MB document open and laid out,
   as a multiple of the document's size (the growth from before opening it, and the whole
   process). Goal: at most 20x.
@@ -199,12 +202,22 @@ def hop_times(stamps: dict[str, float], began: float, painted_at: float) -> dict
     return out
 
 
-def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str, float]:
+def measure_change(
+    window: MainWindow,
+    text: str,
+    meter: StallMeter,
+    entry: str = ENTRY,
+    param: str = "targetSize",
+    values: tuple[int, ...] = (700, 800, 900),
+    options: dict | None = None,
+) -> dict[str, float]:
+    """``param`` set to each of ``values`` on ``entry`` (with ``options``), each change
+    painted, beside the same runs of the chunker alone."""
     times, stalls, hops = [], [], []
-    for target in (700, 800, 900):
+    for target in values:
         with meter:
             began = time.perf_counter()
-            window.params.set_value("targetSize", target)
+            window.params.set_value(param, target)
             window._debounce.stop()  # measure the work, not the 30 ms debounce
             window.submit()
             wait_painted(window)
@@ -215,9 +228,9 @@ def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str
         hops.append(hop_times(window.result.stamps, began, painted_at))
         wait_idle(window)
     direct = []
-    for target in (700, 800, 900):
+    for target in values:
         began = time.perf_counter()
-        chunkview.run(ENTRY, text, {"targetSize": target})
+        chunkview.run(entry, text, {**(options or {}), param: target})
         direct.append(time.perf_counter() - began)
     change, alone = statistics.median(times), statistics.median(direct)
     on_result, on_result_cpu = ON_RESULT.take()
@@ -234,6 +247,40 @@ def measure_change(window: MainWindow, text: str, meter: StallMeter) -> dict[str
             for name, _ in HOPS
         },
     }
+
+
+#: other families at 10 MB: the entry, its options, the size option changed, its values
+OTHERS = {
+    "engine_fixed": ("agentos.ChunkingEngine", {"strategy": "fixed", "chunkOverlap": 0}),
+    "engine_layout": ("agentos.ChunkingEngine", {"strategy": "layout", "chunkOverlap": 0}),
+    "mastra_recursive": ("mastra.chunk", {"strategy": "recursive", "overlap": 100}),
+    "smartchunk": ("smartchunk", {}),
+}
+OTHER_SIZES = {
+    "agentos.ChunkingEngine": ("chunkSize", (500, 600, 700)),
+    "mastra.chunk": ("maxSize", (900, 1000, 1100)),
+    "smartchunk": ("maxSize", (300, 400, 500)),
+}
+
+
+def measure_others(window: MainWindow, text: str, meter: StallMeter) -> dict[str, float]:
+    """The change figures of other chunkers (their own placement, their own layouts)."""
+    out: dict[str, float] = {}
+    for name, (entry, options) in OTHERS.items():
+        param, values = OTHER_SIZES[entry]
+        window.select_entry(entry, {**options, param: values[-1] + 100})
+        window.submit()
+        wait_painted(window)
+        wait_idle(window)
+        row = measure_change(window, text, meter, entry, param, values, options)
+        for key in ("change_painted_ms", "chunker_alone_ms", "change_goal_ms"):
+            out[f"{name}_{key}"] = row[key]
+        out[f"{name}_change_longest_stall_ms"] = row["change_longest_stall_ms"]
+    window.select_entry(ENTRY)
+    window.submit()
+    wait_painted(window)
+    wait_idle(window)
+    return out
 
 
 def measure_drag(window: MainWindow, meter: StallMeter) -> dict[str, float]:
@@ -353,6 +400,8 @@ def main() -> None:
         row.update(measure_change(window, text, meter))
         row.update(measure_drag(window, meter))
         row.update(measure_search(window, meter))
+        if label == "10mb":
+            row.update(measure_others(window, text, meter))
         row.update(measure_edits(window, meter))
         for key, value in row.items():
             figures[f"{key}_{label}"] = round(value, 3)
