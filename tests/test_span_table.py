@@ -187,6 +187,46 @@ def test_overlaps_and_gaps_from_columns_equal_those_from_spans(places):
     assert table.gaps(len(text)) == _gaps(spans, len(text))
 
 
+def test_chunking_engine_places_its_cuts_as_the_search_would():
+    """For the app the port notes where it cut each chunk (windows, one-window texts,
+    layout blocks): on real documents those are the places the search finds, span for
+    span, and most runs know every place."""
+    from chunkview import ChunkerError
+    from chunkview.core.chunkers.agentos.chunking_engine import placed_table
+
+    rng = random.Random(14)
+    engine = registry.get("agentos.ChunkingEngine")
+    placed = runs = 0
+    for path in sorted(CORPUS.iterdir()):
+        document = Document(path.read_text(encoding="utf-8"))
+        for strategy in ("fixed", "fixed", "layout", "hierarchical"):
+            options = {
+                "strategy": strategy,
+                "chunkSize": rng.choice([40, 200, 512, 10**6]),
+                "chunkOverlap": rng.choice([0, 0, 9]),
+            }
+            try:
+                chunking = engine.chunk(document, options, RunContext())
+            except ChunkerError:
+                continue  # a hang (a long run without white space)
+            native = chunking.native
+            one_by_one = engine.located_spans(document, native, options)
+            for span, chunk in zip(one_by_one, native):
+                if "heading" in chunk:
+                    span.metadata["heading"] = chunk["heading"]
+            assert [_fields(s) for s in chunking.spans] == [_fields(s) for s in one_by_one]
+            again = pickle.loads(pickle.dumps(native))
+            assert again == native and again.places == native.places
+            runs += 1
+            astral = any(ord(ch) > 0xFFFF for ch in document.text)  # places are units
+            if len(native.places) == len(native) and not astral:  # all known, each right
+                texts = [chunk["content"] for chunk in native]
+                kinds = [span.kind for span in one_by_one]
+                assert placed_table(document.text, texts, native.places, kinds, {}) is not None
+                placed += 1
+    assert runs > 30 and placed > runs // 2
+
+
 def test_mastra_columns_equal_the_spans_located_one_by_one():
     """Mastra's spans come as columns from the same search, with the startIndex each
     chunk reports (addStartIndex) as its reported start."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import accumulate, count, repeat
-from operator import add
+from itertools import accumulate, compress, count, repeat
+from operator import add, sub
 from typing import Any
 
 import regex
@@ -81,6 +82,9 @@ class _Windows:
         self.chunks: list[dict[str, Any]] = []
         #: ctx.explain when the run explains its cuts (engine_explain.py), else None
         self.notes: list | None = None
+        #: where each chunk's content starts in the units, by chunk index, when the app
+        #: places the chunks next (``ChunkingEngineEntry.run_to_place``); None: not noted
+        self.places: dict[int, int] | None = None
         # back to Python strings; a text without surrogates needs no conversion per piece
         if surrogates is None:
             surrogates = has_surrogates(origin_units)
@@ -113,7 +117,7 @@ class _Windows:
         if not content:
             return
         if type(size) is int and size >= len(content) and size >= 1:
-            self._piece(content, base, extra)  # one window takes it all (most sections)
+            self._piece(content, base, extra, origin)  # one window takes it all
             return
         if isinstance(size, int) and isinstance(overlap, int):
             windows = None
@@ -124,6 +128,11 @@ class _Windows:
                     else _overlapping_windows(content, size, overlap)
                 )
             if windows is not None:
+                if self.places is not None:
+                    # each window starts where the one before ended, less the overlap; after
+                    # a soft cut matched without its white space, one unit further on
+                    tiled = overlap or sum(map(len, windows)) == len(content)
+                    self._note_places(windows, origin, -overlap if tiled else 1)
                 self._emit_windows(windows, base, extra)
             elif size >= 1:
                 self._split_whole(content, origin, base, extra, size, overlap)
@@ -311,10 +320,32 @@ class _Windows:
             end -= 1
         return end
 
-    def _piece(self, text: str, base: dict | None, extra: Mapping[str, Any] | None) -> None:
+    def _note_places(self, windows: list[str], origin: int, step: int) -> None:
+        """Note where each non-empty piece of ``windows`` starts: window k starts at the
+        sum of len + ``step`` over the windows before it, its piece after its leading
+        white space (each step over all windows at once, in C)."""
+        assert self.places is not None
+        lengths = list(map(len, windows))
+        starts = accumulate(map(add, lengths, repeat(step)), initial=origin)
+        lefts = list(map(str.lstrip, windows, repeat(W_CHARS)))  # each window's piece, then
+        pieces = map(str.rstrip, lefts, repeat(W_CHARS))  # trailing white space
+        piece_starts = map(sub, map(add, starts, lengths), map(len, lefts))
+        self.places.update(zip(count(len(self.chunks)), compress(piece_starts, pieces)))
+
+    def _piece(
+        self,
+        text: str,
+        base: dict | None,
+        extra: Mapping[str, Any] | None,
+        at: int | None = None,
+    ) -> None:
+        """Emit trim(``text``) if not empty; ``at``: where ``text`` starts in the units,
+        if known (for ``places``)."""
         piece = trim(text)
         if not piece:
             return
+        if at is not None and self.places is not None:
+            self.places[len(self.chunks)] = at + len(text) - len(text.lstrip(W_CHARS))
         chunk: dict[str, Any] = {"content": self.text(piece)}
         if extra:
             chunk.update(extra)
@@ -628,6 +659,7 @@ def _layout(units: str, windows: _Windows) -> None:
     find = units.find
     # a text without surrogate halves needs no conversion: its slices are the chunks
     convert = text is not str
+    places = windows.places
     bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
     while position <= length:
         line_end = find("\n", position)
@@ -642,6 +674,8 @@ def _layout(units: str, windows: _Windows) -> None:
             if notes is not None:
                 why.block(windows, "code", end - position)
             block = units[position:end]
+            if places is not None:
+                places[len(chunks)] = position
             chunks.append(
                 {
                     "content": text(block) if convert else block,
@@ -655,6 +689,8 @@ def _layout(units: str, windows: _Windows) -> None:
             if notes is not None:
                 why.block(windows, "table", end - position)
             block = units[position:end]
+            if places is not None:
+                places[len(chunks)] = position
             chunks.append(
                 {
                     "content": text(block) if convert else block,
@@ -677,6 +713,8 @@ def _layout(units: str, windows: _Windows) -> None:
                     why.block(windows, "prose", len(prose))
                 if whole and len(prose) <= size:
                     content = text(prose) if convert else prose
+                    if places is not None:
+                        places[len(chunks)] = position + len(raw) - len(raw.lstrip(W_CHARS))
                     chunks.append({"content": content, "index": len(chunks)})
                 else:
                     windows.split(prose, position + raw.find(prose[0]))
@@ -688,9 +726,12 @@ def chunking_engine(
     options: dict[str, Any] | None,
     embedder: str | None = None,
     ctx: RunContext | None = None,
+    places: dict[int, int] | None = None,
 ) -> list[dict[str, Any]]:
     """``await new ChunkingEngine().chunk(content, options)`` with ``embedFn`` = the named
-    embedder (none: 'semantic' runs as 'fixed'). Returns the DocumentChunk list."""
+    embedder (none: 'semantic' runs as 'fixed'). Returns the DocumentChunk list.
+    ``places``: filled with where each chunk's content starts in the UTF-16 units, by
+    chunk index, for the chunks whose place the port knows."""
     if options is None:
         raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'chunkSize')")
     strategy = options.get("strategy")
@@ -707,6 +748,7 @@ def chunking_engine(
     )
     if ctx is not None and ctx.explain is not None:
         windows.notes = ctx.explain
+    windows.places = places
     if strategy == "fixed":
         windows.split(units, 0)
     elif strategy == "semantic":
@@ -716,6 +758,45 @@ def chunking_engine(
     else:
         _layout(units, windows)
     return windows.chunks
+
+
+class PlacedChunks(list):
+    """The DocumentChunk list, with where the port cut each chunk (``places``)."""
+
+    def __init__(self, chunks: list[dict[str, Any]], places: dict[int, int]) -> None:
+        super().__init__(chunks)
+        self.places = places
+
+
+def placed_table(
+    text: str,
+    chunks: list[str],
+    places: dict[int, int],
+    kinds: list[str],
+    metadata: dict[int, dict],
+) -> SpanTable | None:
+    """The spans of chunks cut from ``text`` where ``places`` says (UTF-16 units, one
+    per chunk), each the text there, its own part from the end of the one before; None
+    when the units are not the code points (astral characters) or a chunk is not the
+    text at its place: then they are searched for."""
+    if len(unit_view(text)[0]) != len(text):  # astral characters: units are no offsets
+        return None
+    starts = [places[i] for i in range(len(chunks))]
+    if not all(map(text.startswith, chunks, starts)):
+        return None
+    ends = list(map(add, starts, map(len, chunks)))
+    own_starts = list(map(min, map(max, starts, [*starts[:1], *ends[:-1]]), ends))
+    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
+    return SpanTable(
+        array("q", starts),
+        array("q", ends),
+        array("q", own_starts),
+        tuple(kind_of),
+        array("I", map(kind_of.__getitem__, kinds)),
+        array("B", bytes(len(chunks))),  # all exact
+        text,
+        metadata=metadata,
+    )
 
 
 class ChunkingEngineEntry(Entry):
@@ -762,8 +843,22 @@ class ChunkingEngineEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        return self._run(document, options, ctx)
+
+    def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        """``run``, noting where the port cut each chunk it can tell (``spans`` reads it)."""
+        places: dict[int, int] = {}
+        return PlacedChunks(self._run(document, options, ctx, places), places)
+
+    def _run(
+        self,
+        document: Document,
+        options: dict[str, Any],
+        ctx: RunContext,
+        places: dict[int, int] | None = None,
+    ) -> Any:
         try:
-            return chunking_engine(document.text, options, ctx.embedder, ctx)
+            return chunking_engine(document.text, options, ctx.embedder, ctx, places)
         except ChunkerError as error:
             if error.name == "Hang" and error.position is not None:
                 line = document.text.count("\n", 0, error.position) + 1
@@ -796,7 +891,13 @@ class ChunkingEngineEntry(Entry):
                 meta["heading"] = chunk["heading"]
             if meta:
                 metadata[i] = meta
-        return located_table(document.text, self.chunk_texts(native), kinds, metadata)
+        texts = self.chunk_texts(native)
+        places = getattr(native, "places", None)
+        if places is not None and len(places) == len(texts):
+            table = placed_table(document.text, texts, places, kinds, metadata)
+            if table is not None:
+                return table
+        return located_table(document.text, texts, kinds, metadata)
 
     def code(self, options: dict[str, Any]) -> str:
         return (
