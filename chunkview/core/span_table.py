@@ -61,6 +61,7 @@ class SpanTable(Sequence[Span]):
         head_starts: array | None = None,
         head_sizes: array | None = None,
         metadata: dict[int, dict] | None = None,
+        metadata_columns: dict[str, array] | None = None,
         reported: dict[int, int] | array | None = None,
         reasons: dict[int, Reason] | None = None,
     ) -> None:
@@ -74,6 +75,8 @@ class SpanTable(Sequence[Span]):
         self.head_starts = head_starts if head_starts is not None else _column(count)
         self.head_sizes = head_sizes if head_sizes is not None else _column(count, 0)
         self.metadata = metadata or {}
+        #: metadata every span has, one column per name (smartchunk's byte ranges)
+        self.metadata_columns = metadata_columns or {}
         self.reported = reported or {}
         self.reasons = reasons or {}
         self._text = text
@@ -232,12 +235,18 @@ class SpanTable(Sequence[Span]):
             self.kinds[self.kind_ids[i]],
             text,
             LOCATED[self.located_ids[i]],
-            self.metadata.get(i, {}),
+            self._metadata(i),
             self.reported.get(i) if isinstance(self.reported, dict) else self.reported[i],
             self.reasons.get(i),
         )
         self._built[i] = span
         return span
+
+    def _metadata(self, i: int) -> dict[str, Any]:
+        if not self.metadata_columns:
+            return self.metadata.get(i, {})
+        columns = {name: column[i] for name, column in self.metadata_columns.items()}
+        return {**columns, **self.metadata.get(i, {})}
 
     def __len__(self) -> int:
         return len(self._built)

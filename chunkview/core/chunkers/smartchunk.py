@@ -550,10 +550,7 @@ class SmartchunkEntry(Entry):
             array("I", map(kind_of.__getitem__, kinds)),
             array("B", bytes(count)),  # all exact
             document.text,
-            metadata={
-                i: {"offset": offset, "length": length}
-                for i, (offset, length) in enumerate(zip(offsets, lengths))
-            },
+            metadata_columns={"offset": array("q", offsets), "length": array("q", lengths)},
         )
 
     def code(self, options: dict[str, Any]) -> str:
