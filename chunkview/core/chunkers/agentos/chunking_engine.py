@@ -803,7 +803,7 @@ def placed_table(
     text at its place: then they are searched for."""
     if len(unit_view(text)[0]) != len(text):  # astral characters: units are no offsets
         return None
-    starts = [places[i] for i in range(len(chunks))]
+    starts = list(map(places.__getitem__, range(len(chunks))))
     if not all(map(text.startswith, chunks, starts)):
         return None
     ends = list(map(add, starts, map(len, chunks)))
