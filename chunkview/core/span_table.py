@@ -278,11 +278,26 @@ def located_table(
     reported: dict[int, int] | None = None,
 ) -> SpanTable:
     """What ``Entry.located_spans`` gives, as columns, without a Span per chunk: each chunk
-    located in ``text`` in order, its own part from the end of the one before, its text a
-    slice of ``text`` where it was found as it is (else sent as it is). ``kinds``: each
-    chunk's kind; ``metadata``: by chunk index, for the chunks that have any;
-    ``reported``: by chunk index, where the library says the chunk starts."""
+    located in ``text`` in order (see ``ordered_table``). ``reported``: by chunk index,
+    where the library says the chunk starts."""
     starts, ends, located = locate_columns(text, chunks)
+    return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
+
+
+def ordered_table(
+    text: str,
+    chunks: Sequence[str],
+    starts: list[int],
+    ends: list[int],
+    located: Sequence[int],
+    kinds: Sequence[str],
+    metadata: dict[int, dict],
+    reported: dict[int, int] | None = None,
+) -> SpanTable:
+    """The spans of chunks placed in order at ``starts``..``ends`` (``located``: how each
+    was placed, an index in LOCATED), each one's own part from the end of the one before,
+    its text a slice of ``text`` where it was found as it is (else sent as it is).
+    ``kinds``: each chunk's kind; ``metadata``: by chunk index, for those that have any."""
     count = len(starts)
     # own part: from the end of the chunk before (no further than the chunk's end)
     own_starts = list(map(min, map(max, starts, [*starts[:1], *ends[:-1]]), ends))

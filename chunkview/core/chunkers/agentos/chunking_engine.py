@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from array import array
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate, compress, count, repeat
@@ -24,7 +23,7 @@ from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
 from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.span_table import SpanTable, located_table
+from chunkview.core.span_table import SpanTable, located_table, ordered_table
 from chunkview.core.text.js import (
     W_CHARS,
     W_CLASS,
@@ -807,18 +806,8 @@ def placed_table(
     if not all(map(text.startswith, chunks, starts)):
         return None
     ends = list(map(add, starts, map(len, chunks)))
-    own_starts = list(map(min, map(max, starts, [*starts[:1], *ends[:-1]]), ends))
-    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
-    return SpanTable(
-        array("q", starts),
-        array("q", ends),
-        array("q", own_starts),
-        tuple(kind_of),
-        array("I", map(kind_of.__getitem__, kinds)),
-        array("B", bytes(len(chunks))),  # all exact
-        text,
-        metadata=metadata,
-    )
+    exact = bytes(len(chunks))  # LOCATED index 0 for all
+    return ordered_table(text, chunks, starts, ends, exact, kinds, metadata)
 
 
 class ChunkingEngineEntry(Entry):
