@@ -52,3 +52,33 @@ def test_sliced_search_matches_the_whole_search(text, query):
 def test_an_empty_query_is_done_at_once():
     searcher = HitSearch(layout_of("some text here", 4), "  ")
     assert searcher.done and searcher.step() == []
+
+
+def test_folding_block_by_block_equals_folding_the_whole_text(monkeypatch):
+    # the UI thread folds a long text a block at a time, each ending after a line feed
+    import random
+    import unicodedata
+
+    from chunkview.core import search as module
+
+    def whole(text):
+        if not unicodedata.is_normalized("NFC", text):
+            return None
+        lowered = text.lower()
+        return lowered if len(lowered) == len(text) else None
+
+    monkeypatch.setattr(module, "_FOLD_BLOCK", 5)
+    rng = random.Random(8)
+    atoms = ["Ab", "ΟΔΟΣ", "Σ", "σ", " ", "\n", "\n\n", "e\u0301", "\u0301", "É", "x", "İ", "ß"]
+    folded = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 30)))
+        module._folded_cache = None
+        folding = module.Folding(text)
+        steps = 0
+        while not folding.step(0.0):  # a deadline already past: one block a step
+            steps += 1
+        assert folding.folded == whole(text), repr(text)
+        assert module.folded_text(text) == whole(text)
+        folded += folding.folded is not None and steps > 1
+    assert folded > 100

@@ -29,15 +29,53 @@ class SearchHit:
 def folded_text(text: str) -> str | None:
     """``text`` in lower case, aligned with it character for character, or None when
     folding would move offsets (text not in NFC, or a character lowering to several)."""
-    global _folded_cache
-    if _folded_cache is not None and _folded_cache[0] is text:
-        return _folded_cache[1]
-    folded: str | None = None
-    if unicodedata.is_normalized("NFC", text):
-        lowered = text.lower()
-        folded = lowered if len(lowered) == len(text) else None
-    _folded_cache = (text, folded)
-    return folded
+    folding = Folding(text)
+    folding.step(float("inf"))
+    return folding.folded
+
+
+#: how much text one step of a Folding folds before it looks at the clock
+_FOLD_BLOCK = 1 << 19
+
+
+class Folding:
+    """``folded_text`` a block at a time, so the UI thread folds 10 MB (about 50 ms)
+    between paints. Each block ends after a line feed: neither NFC composition nor the
+    final sigma's context (what ``lower`` looks at around a sigma) reaches across one,
+    so the blocks fold as the whole text does."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.folded: str | None = None
+        self.done = _folded_cache is not None and _folded_cache[0] is text
+        if self.done:
+            self.folded = _folded_cache[1]  # type: ignore[index]
+        self._at = 0
+        self._blocks: list[str] = []
+
+    def step(self, deadline: float) -> bool:
+        """Fold on until ``deadline`` (perf_counter seconds); True once done."""
+        global _folded_cache
+        text = self.text
+        while not self.done:
+            if self._at < len(text):
+                end = text.find("\n", self._at + _FOLD_BLOCK)
+                end = len(text) if end < 0 else end + 1
+                block = text[self._at : end]
+                lowered = block.lower() if unicodedata.is_normalized("NFC", block) else None
+                if lowered is None or len(lowered) != len(block):
+                    self._blocks, self._at = [], len(text) + 1  # offsets would move: None
+                else:
+                    self._blocks.append(lowered)
+                    self._at = end
+            else:
+                if self._at == len(text):
+                    self.folded = "".join(self._blocks)
+                self.done = True
+                _folded_cache = (text, self.folded)
+            if time.perf_counter() > deadline:
+                break
+        return self.done
 
 
 class HitSearch:
@@ -51,6 +89,7 @@ class HitSearch:
         self._next = 0
         self._folded: str | None = None
         self._prefiltered = False
+        self._folding: Folding | None = None
 
     @property
     def done(self) -> bool:
@@ -63,12 +102,16 @@ class HitSearch:
         deadline = time.perf_counter() + seconds
         text = self.layout.document.text
         if not self._prefiltered:
-            self._prefiltered = True
             # a chunk without any query word in its folded text cannot match: skip it
             # with a C-level find instead of walking its words (the final sigma folds by
             # context, so a query with sigma walks every chunk)
             if not any(c in word for word in self.words for c in "σς"):
-                self._folded = folded_text(text)
+                if self._folding is None:
+                    self._folding = Folding(text)
+                if not self._folding.step(deadline):
+                    return []  # folding the text takes this step: the search goes on next
+                self._folded = self._folding.folded
+            self._prefiltered = True
         folded, words, spans = self._folded, self.words, self.layout.spans
         found: list[SearchHit] = []
         first = i = self._next
