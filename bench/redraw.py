@@ -50,7 +50,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 import chunkview
-from chunkview.app.main_window import MainWindow
+from chunkview.app.main_window import (
+    MainWindow,
+    collect_garbage_on_ui_thread,
+    freeze_startup_objects,
+)
 from chunkview.core.document import Document
 
 ENTRY = "agentos.SemanticChunker"
@@ -374,10 +378,12 @@ def measure_edits(window: MainWindow, meter: StallMeter) -> dict[str, float]:
 def main() -> None:
     app = QApplication.instance() or QApplication([])
     ini = Path(__file__).with_name(".bench.ini")
+    collector = collect_garbage_on_ui_thread()  # noqa: F841 (as launch() runs the app)
     window = MainWindow(QSettings(str(ini), QSettings.Format.IniFormat))
     window.select_entry(ENTRY)
     window.resize(1300, 800)
     window.show()
+    freeze_startup_objects()
     meter = StallMeter()
     instrument(window)
     sizes = [("100kb", 100_000), ("1mb", 1_000_000)]

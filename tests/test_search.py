@@ -80,5 +80,5 @@ def test_folding_block_by_block_equals_folding_the_whole_text(monkeypatch):
             steps += 1
         assert folding.folded == whole(text), repr(text)
         assert module.folded_text(text) == whole(text)
-        folded += folding.folded is not None and steps > 1
+        folded += folding.folded is not None and steps > 0  # in two steps or more
     assert folded > 100

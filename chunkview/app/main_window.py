@@ -7,6 +7,7 @@ opens and saves. The window itself only wires them together.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -310,6 +311,14 @@ def collect_garbage_on_ui_thread() -> GarbageCollector:
     return GarbageCollector(interval=1.0)
 
 
+def freeze_startup_objects() -> None:
+    """Collect once, then leave every object alive now (modules, functions, the window's
+    wrappers: tens of thousands) out of later collections (``gc.freeze``): a full
+    collection on the UI thread walked them all, 30-40 ms with a 10 MB document open."""
+    gc.collect()
+    gc.freeze()
+
+
 def launch(path: str | None = None) -> int:
     app = theme.application()
     collector = collect_garbage_on_ui_thread()  # noqa: F841 (lives while the app runs)
@@ -320,4 +329,5 @@ def launch(path: str | None = None) -> int:
     window = MainWindow(settings)
     window.restore_session(path)
     window.show()
+    freeze_startup_objects()
     return app.exec()

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunkview.core.spans import Layout
+from chunkview.core.span_table import SpanTable
+from chunkview.core.spans import LOCATED, Layout, Span
 from chunkview.core.text.lexical import lexical_tokens, snippet_around
 
+_MISSING = LOCATED.index("missing")
 #: the folded text of the last document searched (one entry: the document shown)
 _folded_cache: tuple[str, str | None] | None = None
 
@@ -58,22 +61,20 @@ class Folding:
         global _folded_cache
         text = self.text
         while not self.done:
-            if self._at < len(text):
-                end = text.find("\n", self._at + _FOLD_BLOCK)
-                end = len(text) if end < 0 else end + 1
-                block = text[self._at : end]
-                lowered = block.lower() if unicodedata.is_normalized("NFC", block) else None
-                if lowered is None or len(lowered) != len(block):
-                    self._blocks, self._at = [], len(text) + 1  # offsets would move: None
-                else:
-                    self._blocks.append(lowered)
-                    self._at = end
+            end = text.find("\n", self._at + _FOLD_BLOCK)
+            end = len(text) if end < 0 else end + 1
+            block = text[self._at : end]
+            lowered = block.lower() if unicodedata.is_normalized("NFC", block) else None
+            if lowered is None or len(lowered) != len(block):
+                self._blocks, self._at = [], len(text) + 1  # offsets would move: None
             else:
-                if self._at == len(text):
-                    self.folded = "".join(self._blocks)
+                self._blocks.append(lowered)
+                self._at = end
+            if self._at >= len(text):
+                self.folded = "".join(self._blocks) if self._at == len(text) else None
                 self.done = True
                 _folded_cache = (text, self.folded)
-            if time.perf_counter() > deadline:
+            elif time.perf_counter() > deadline:
                 break
         return self.done
 
@@ -90,6 +91,8 @@ class HitSearch:
         self._folded: str | None = None
         self._prefiltered = False
         self._folding: Folding | None = None
+        self._columns: tuple[Sequence[int], Sequence[int], Sequence[bool], Sequence[int]] | None
+        self._columns = None
 
     @property
     def done(self) -> bool:
@@ -112,27 +115,46 @@ class HitSearch:
                     return []  # folding the text takes this step: the search goes on next
                 self._folded = self._folding.folded
             self._prefiltered = True
-        folded, words, spans = self._folded, self.words, self.layout.spans
+        folded, words = self._folded, self.words
+        if self._columns is None:
+            self._columns = _span_columns(self.layout.spans)
+        starts, ends, missing, indexes = self._columns
         found: list[SearchHit] = []
         first = i = self._next
-        count = len(spans)
+        count = len(starts)
         while i < count:
             if i % 64 == 0 and i > first and time.perf_counter() > deadline:
                 break
-            span = spans[i]
+            start, end = starts[i], ends[i]
             i += 1
-            if span.located == "missing":
+            if missing[i - 1]:
                 continue
-            if folded is not None and all(
-                folded.find(word, span.start, span.end) < 0 for word in words
-            ):
+            if folded is not None and all(folded.find(word, start, end) < 0 for word in words):
                 continue
-            snippet = snippet_around(text[span.start : span.end], words)
+            snippet = snippet_around(text[start:end], words)
             if snippet.at >= 0:
-                found.append(SearchHit(span.index, span.start + snippet.at, snippet.text))
+                found.append(SearchHit(indexes[i - 1], start + snippet.at, snippet.text))
         self._next = i
         self.hits.extend(found)
         return found
+
+
+def _span_columns(
+    spans: Sequence[Span],
+) -> tuple[Sequence[int], Sequence[int], Sequence[bool], Sequence[int]]:
+    """Each span's start, end, whether it is missing, and index: read from a table's
+    columns without building a Span (a search of 25,000 would make as many objects for
+    the UI thread's collector to walk), or from the spans."""
+    if isinstance(spans, SpanTable):
+        missing = [located == _MISSING for located in spans.located_ids]
+        indexes = spans.indexes if spans.indexes is not None else range(len(spans))
+        return spans.starts, spans.ends, missing, indexes
+    return (
+        [s.start for s in spans],
+        [s.end for s in spans],
+        [s.located == "missing" for s in spans],
+        [s.index for s in spans],
+    )
 
 
 def search(layout: Layout, query: str) -> list[SearchHit]:
