@@ -323,13 +323,23 @@ class _Windows:
         """Note where each non-empty piece of ``windows`` starts: window k starts at the
         sum of len + ``step`` over the windows before it, its piece after its leading
         white space (each step over all windows at once, in C)."""
-        assert self.places is not None
+        places = self.places
+        assert places is not None
+        if len(windows) < _FEW_WINDOWS:  # a prose block or a body: a loop costs less
+            number, start = len(self.chunks), origin
+            for window in windows:
+                piece = window.lstrip(W_CHARS)
+                if piece.rstrip(W_CHARS):
+                    places[number] = start + len(window) - len(piece)
+                    number += 1
+                start += len(window) + step
+            return
         lengths = list(map(len, windows))
         starts = accumulate(map(add, lengths, repeat(step)), initial=origin)
         lefts = list(map(str.lstrip, windows, repeat(W_CHARS)))  # each window's piece, then
         pieces = map(str.rstrip, lefts, repeat(W_CHARS))  # trailing white space
         piece_starts = map(sub, map(add, starts, lengths), map(len, lefts))
-        self.places.update(zip(count(len(self.chunks)), compress(piece_starts, pieces)))
+        places.update(zip(count(len(self.chunks)), compress(piece_starts, pieces)))
 
     def _piece(
         self,
