@@ -308,3 +308,44 @@ def test_smartchunk_columns_equal_each_byte_range_read_one_by_one():
         checked += len(kinds)
         explained += sum(s.reason is not None for s in again)
     assert checked > 500 and explained > 500
+
+
+def test_reasons_as_columns_read_back_as_the_reasons_given():
+    """Details carry their reasons as columns (a few arrays and one string of texts):
+    read by index, iterated or unpickled, they are the reasons given, stages and all,
+    and a table handed them gives each span its own, built before or after."""
+    from chunkview.core.explain import Reason, ReasonColumns, Stage
+
+    rng = random.Random(15)
+    reasons = {}
+    for i in sorted(rng.sample(range(400), 150)):
+        stages = tuple(
+            Stage(
+                rng.choice(["gathered", "split"]),
+                i,
+                i + 9,
+                "text é",
+                rng.choice([None, (i, i + 2)]),
+            )
+            for _ in range(rng.randrange(0, 3))
+        )
+        reasons[i] = Reason(
+            i * 3,
+            rng.choice(["paragraph", "cut", "merge"]),
+            f"why {i} ✓" * rng.randrange(0, 3),
+            stages,
+        )
+    columns = pickle.loads(pickle.dumps(ReasonColumns(reasons)))
+    assert len(columns) == len(reasons) and list(columns) == list(reasons)
+    assert all(columns[i] == reasons[i] for i in reasons)
+    assert dict(columns.items()) == reasons
+    assert columns.get(401) is None
+    assert all((i in columns) == (i in reasons) for i in range(400))
+
+    text = "word " * 200
+    spans = [Span(i, 2 * i, 2 * i + 2, 2 * i, "k", text[2 * i : 2 * i + 2]) for i in range(400)]
+    table = SpanTable.from_spans(spans, text)
+    early = table[5]  # built before the reasons come
+    table.set_reasons(columns)
+    assert early.reason == reasons.get(5)
+    assert [s.reason for s in table] == [reasons.get(i) for i in range(400)]

@@ -9,7 +9,7 @@ where its chunks lie fills one without making a Span (the SemanticChunker does).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -63,7 +63,7 @@ class SpanTable(Sequence[Span]):
         metadata: dict[int, dict] | None = None,
         metadata_columns: dict[str, array] | None = None,
         reported: dict[int, int] | array | None = None,
-        reasons: dict[int, Reason] | None = None,
+        reasons: Mapping[int, Reason] | None = None,
     ) -> None:
         count = len(starts)
         self.starts, self.ends, self.own_starts = starts, ends, own_starts
@@ -210,13 +210,14 @@ class SpanTable(Sequence[Span]):
 
     # ----- the spans ---------------------------------------------------------------------
 
-    def set_reasons(self, reasons: dict[int, Reason]) -> None:
-        """Give spans their reasons (sent after the layout), built or not."""
-        self.reasons.update(reasons)
-        for i, reason in reasons.items():
-            span = self._built[i]
-            if span is not None:
-                span.reason = reason
+    def set_reasons(self, reasons: Mapping[int, Reason]) -> None:
+        """Give spans their reasons (sent after the layout), built or not: kept as given
+        (columns stay columns), and handed to the spans already built."""
+        self.reasons = reasons if not self.reasons else {**self.reasons, **reasons}
+        for i in [i for i, span in enumerate(self._built) if span is not None]:
+            reason = reasons.get(i)
+            if reason is not None:
+                self._built[i].reason = reason  # type: ignore[union-attr]
 
     def _build(self, i: int) -> Span:
         start, end, own = self.starts[i], self.ends[i], self.own_starts[i]

@@ -314,7 +314,7 @@ class LayoutDetails:
     sizes: list[int]
     #: span index -> why its boundary is there, when the run explains and the reasons
     #: were left for later (the recording costs as much as the chunking again)
-    reasons: dict[int, Reason] = field(default_factory=dict)
+    reasons: Mapping[int, Reason] = field(default_factory=dict)
 
 
 def build_layout(

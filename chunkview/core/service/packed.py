@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from chunkview.core.document import Document
-from chunkview.core.explain import Reason
+from chunkview.core.explain import Reason, ReasonColumns
 from chunkview.core.span_table import SpanTable
 from chunkview.core.spans import Layout, LayoutDetails, Pairs, SizeStats, Warning
 
@@ -86,7 +86,7 @@ class PackedDetails:
     bytes: tuple
     sizes: array
     #: span index -> why its boundary is there (reasons sent with the details)
-    reasons: dict[int, Reason] = field(default_factory=dict)
+    reasons: Mapping[int, Reason] = field(default_factory=dict)
 
     @classmethod
     def pack(cls, details: LayoutDetails | Layout) -> PackedDetails:
@@ -106,7 +106,11 @@ class PackedDetails:
             chars=tuple(vars(details.chars).values()),
             bytes=tuple(vars(details.bytes).values()),
             sizes=_ints(details.sizes),
-            reasons=details.reasons if isinstance(details, LayoutDetails) else {},
+            # as columns: tens of thousands of Reason objects are slow to unpickle and
+            # for the UI thread's collector to walk
+            reasons=ReasonColumns(details.reasons)
+            if isinstance(details, LayoutDetails) and details.reasons
+            else {},
         )
 
     def unpack(self) -> LayoutDetails:
