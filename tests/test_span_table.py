@@ -91,6 +91,16 @@ def test_semantic_chunker_columns_equal_the_search_on_real_documents():
     assert checked > 1000 and known > 500
 
 
+def _engine_spans_one_by_one(engine, document, native, options) -> list[Span]:
+    """ChunkingEngine's spans as the search places them one by one, each section's
+    heading in its metadata."""
+    spans = engine.located_spans(document, native, options)
+    for span, chunk in zip(spans, native):
+        if "heading" in chunk:
+            span.metadata["heading"] = chunk["heading"]
+    return spans
+
+
 def test_chunking_engine_columns_equal_the_spans_located_one_by_one():
     """ChunkingEngine's spans come as columns from the same search: span for span what
     ``located_spans`` gives (a section's heading in its metadata), across the pipe too."""
@@ -108,10 +118,7 @@ def test_chunking_engine_columns_equal_the_spans_located_one_by_one():
                 native = engine.run(document, options, RunContext())
             except ChunkerError:
                 continue  # a hang (a long run without white space)
-            one_by_one = engine.located_spans(document, native, options)
-            for span, chunk in zip(one_by_one, native):
-                if "heading" in chunk:
-                    span.metadata["heading"] = chunk["heading"]
+            one_by_one = _engine_spans_one_by_one(engine, document, native, options)
             table = engine.spans(document, native, options)
             assert isinstance(table, SpanTable)
             assert [_fields(s) for s in table] == [_fields(s) for s in one_by_one], options
@@ -210,10 +217,7 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
             except ChunkerError:
                 continue  # a hang (a long run without white space)
             native = chunking.native
-            one_by_one = engine.located_spans(document, native, options)
-            for span, chunk in zip(one_by_one, native):
-                if "heading" in chunk:
-                    span.metadata["heading"] = chunk["heading"]
+            one_by_one = _engine_spans_one_by_one(engine, document, native, options)
             assert [_fields(s) for s in chunking.spans] == [_fields(s) for s in one_by_one]
             again = pickle.loads(pickle.dumps(native))
             assert again == native and again.places == native.places

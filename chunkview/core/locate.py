@@ -20,8 +20,6 @@ import numpy as np
 
 from chunkview.core.spans import LOCATED
 
-# white space for matching: JS's set and Python's together
-_SPACE_RE = re.compile(r"[\s\ufeff]+")
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
 EXACT, MISSING = LOCATED.index("exact"), LOCATED.index("missing")
 
@@ -34,8 +32,9 @@ class Location(NamedTuple):
     located: str  # exact | normalized | missing
 
 
-#: True at each BMP code point the white-space pattern takes: str.isspace's set (what
-#: the regex's \s and str.split take) and the BOM; none lies above the BMP
+#: white space for matching, JS's set and Python's together: True at each BMP code
+#: point str.isspace takes (as str.split and a regex's \s do), and at the BOM; none
+#: lies above the BMP
 _SPACE_TABLE = np.zeros(0x10000, dtype=bool)
 _SPACE_TABLE[[c for c in range(0x10000) if chr(c).isspace()] + [0xFEFF]] = True
 
@@ -231,14 +230,14 @@ def _find_exact(source: str, chunk: str, cursor: int, window: int | None) -> Loc
 
 
 def _without_space(chunk: str) -> str:
-    """The chunk with its white space removed (``_SPACE_RE``'s set: str.split's, and the
+    """The chunk with its white space removed (``_SPACE_TABLE``'s set: str.split's, and the
     BOM), and a cut surrogate pair's half at either edge."""
     # a cut inside a surrogate pair leaves half an emoji at an edge: match the rest
     if chunk and ("\ud800" <= chunk[0] <= "\udfff" or "\ud800" <= chunk[-1] <= "\udfff"):
         chunk = _LONE_SURROGATE_EDGES_RE.sub("", chunk)
     if "\ufeff" in chunk:
         chunk = chunk.replace("\ufeff", " ")
-    return "".join(chunk.split())  # in C, many times faster than the regex
+    return "".join(chunk.split())  # in C
 
 
 def _find_normalized(

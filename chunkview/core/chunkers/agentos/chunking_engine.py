@@ -35,6 +35,7 @@ from chunkview.core.text.js import (
     option,
     to_number,
     trim,
+    unit_string,
     unit_view,
 )
 
@@ -791,6 +792,13 @@ def chunking_engine(
     return windows.chunks
 
 
+def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> str:
+    """A chunk's boundary kind: a layout block's type, a section, else the strategy."""
+    if "type" in metadata:
+        return metadata["type"]
+    return "heading" if "heading" in chunk else strategy
+
+
 class PlacedChunks(list):
     """The DocumentChunk list, with where the port cut each chunk (``places``)."""
 
@@ -810,7 +818,7 @@ def placed_table(
     per chunk), each the text there, its own part from the end of the one before; None
     when the units are not the code points (astral characters) or a chunk is not the
     text at its place: then they are searched for."""
-    if len(unit_view(text)[0]) != len(text):  # astral characters: units are no offsets
+    if len(unit_string(text)) != len(text):  # astral characters: units are no offsets
         return None
     starts = list(map(places.__getitem__, range(len(chunks))))
     if not all(map(text.startswith, chunks, starts)):
@@ -891,30 +899,20 @@ class ChunkingEngineEntry(Entry):
         return [c["content"] for c in native]
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
-        meta = chunk.get("metadata") or {}
-        if "type" in meta:
-            return meta["type"]
-        if "heading" in chunk:
-            return "heading"
-        return str(options.get("strategy") or "fixed")
+        return _kind(chunk, chunk.get("metadata") or {}, str(options.get("strategy") or "fixed"))
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
         """The located spans as columns: tens of thousands of windows on a long text."""
         strategy = str(options.get("strategy") or "fixed")
         kinds = [strategy] * len(native)
         metadata: dict[int, dict] = {}
-        # only sections and layout blocks carry more than their content and index; the
-        # kind as chunk_kind tells it, inline (24,000 sections on 10 MB)
+        # only sections and layout blocks carry more than their content and index
         for i, chunk in enumerate(native):
-            if "heading" in chunk:
+            if "heading" in chunk or "metadata" in chunk:
                 meta = chunk_metadata(chunk)
-                kinds[i] = meta["type"] if "type" in meta else "heading"
-                meta["heading"] = chunk["heading"]
-                metadata[i] = meta
-            elif "metadata" in chunk:
-                meta = chunk_metadata(chunk)
-                if "type" in meta:
-                    kinds[i] = meta["type"]
+                kinds[i] = _kind(chunk, meta, strategy)
+                if "heading" in chunk:
+                    meta["heading"] = chunk["heading"]
                 if meta:
                     metadata[i] = meta
         texts = self.chunk_texts(native)
