@@ -288,8 +288,8 @@ def located_table(
 def ordered_table(
     text: str,
     chunks: Sequence[str],
-    starts: list[int],
-    ends: list[int],
+    starts: Sequence[int] | np.ndarray,
+    ends: Sequence[int] | np.ndarray,
     located: Sequence[int],
     kinds: Sequence[str],
     metadata: dict[int, dict],
@@ -300,23 +300,31 @@ def ordered_table(
     its text a slice of ``text`` where it was found as it is (else sent as it is).
     ``kinds``: each chunk's kind; ``metadata``: by chunk index, for those that have any."""
     count = len(starts)
+    start_column = np.asarray(starts, dtype=np.int64)
+    end_column = np.asarray(ends, dtype=np.int64)
     # own part: from the end of the chunk before (no further than the chunk's end)
-    own_starts = list(map(min, map(max, starts, [*starts[:1], *ends[:-1]]), ends))
+    ends_before = np.concatenate((start_column[:1], end_column[:-1]))
+    own_starts = np.minimum(np.maximum(start_column, ends_before), end_column)
     kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
+    if len(kind_of) == 1:  # one kind (a strategy's windows): all ids 0
+        kind_ids = array("I", bytes(4 * count))
+    else:
+        kind_ids = array("I", map(kind_of.__getitem__, kinds))
+    located_ids = array("B", located)
     text_starts, text_ends = _column(count), _column(count)
     sent, offset = [], 0
-    for i in [i for i, at in enumerate(located) if at != EXACT]:
+    for i in np.flatnonzero(np.frombuffer(located_ids, np.uint8) != EXACT).tolist():
         sent.append(chunks[i])
         text_starts[i] = offset
         offset += len(chunks[i])
         text_ends[i] = offset
     return SpanTable(
-        array("q", starts),
-        array("q", ends),
-        array("q", own_starts),
+        array("q", start_column.tobytes()),
+        array("q", end_column.tobytes()),
+        array("q", own_starts.tobytes()),
         tuple(kind_of),
-        array("I", map(kind_of.__getitem__, kinds)),
-        array("B", located),
+        kind_ids,
+        located_ids,
         text,
         text_blob="".join(sent),
         text_starts=text_starts,

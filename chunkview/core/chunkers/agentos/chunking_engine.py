@@ -16,6 +16,7 @@ from itertools import accumulate, compress, count, repeat
 from operator import add, sub
 from typing import Any
 
+import numpy as np
 import regex
 
 from chunkview.core.chunkers.agentos import engine_explain as why
@@ -82,9 +83,11 @@ class _Windows:
         self.chunks: list[dict[str, Any]] = []
         #: ctx.explain when the run explains its cuts (engine_explain.py), else None
         self.notes: list | None = None
-        #: where each chunk's content starts in the units, by chunk index, when the app
-        #: places the chunks next (``ChunkingEngineEntry.run_to_place``); None: not noted
-        self.places: dict[int, int] | None = None
+        #: where each chunk's content starts in the units, in chunk order, when the app
+        #: places the chunks next (``ChunkingEngineEntry.run_to_place``); None: not noted.
+        #: Each place is noted where its chunk is emitted; a chunk emitted without one
+        #: leaves the list short, and the chunks are searched for instead
+        self.places: list[int] | None = None
         # back to Python strings; a text without surrogates needs no conversion per piece
         if surrogates is None:
             surrogates = has_surrogates(origin_units)
@@ -327,12 +330,11 @@ class _Windows:
         places = self.places
         assert places is not None
         if len(windows) < _FEW_WINDOWS:  # a prose block or a body: a loop costs less
-            number, start = len(self.chunks), origin
+            start = origin
             for window in windows:
                 piece = window.lstrip(W_CHARS)
                 if piece.rstrip(W_CHARS):
-                    places[number] = start + len(window) - len(piece)
-                    number += 1
+                    places.append(start + len(window) - len(piece))
                 start += len(window) + step
             return
         lengths = list(map(len, windows))
@@ -340,7 +342,7 @@ class _Windows:
         lefts = list(map(str.lstrip, windows, repeat(W_CHARS)))  # each window's piece, then
         pieces = map(str.rstrip, lefts, repeat(W_CHARS))  # trailing white space
         piece_starts = map(sub, map(add, starts, lengths), map(len, lefts))
-        places.update(zip(count(len(self.chunks)), compress(piece_starts, pieces)))
+        places.extend(compress(piece_starts, pieces))
 
     def _piece(
         self,
@@ -355,7 +357,7 @@ class _Windows:
         if not piece:
             return
         if at is not None and self.places is not None:
-            self.places[len(self.chunks)] = at + len(text) - len(text.lstrip(W_CHARS))
+            self.places.append(at + len(text) - len(text.lstrip(W_CHARS)))
         chunk: dict[str, Any] = {"content": self.text(piece)}
         if extra:
             chunk.update(extra)
@@ -616,7 +618,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
                 why.section(windows, None, 0, units, [])
             if len(units) <= size:
                 if places is not None:
-                    places[len(chunks)] = 0
+                    places.append(0)
                 chunks.append({"content": text(units), "index": len(chunks)})
             else:
                 windows.split(units, 0, base={}, extra={})
@@ -628,7 +630,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             why.section(windows, None, 0, preamble, [])
         if len(preamble) <= size:
             if places is not None:
-                places[len(chunks)] = raw.find(preamble[0])
+                places.append(raw.find(preamble[0]))
             chunks.append({"content": text(preamble), "index": len(chunks)})
         else:
             windows.split(preamble, raw.find(preamble[0]), base={}, extra={})
@@ -644,9 +646,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             why.section(windows, title, level, body, list(ancestors))
         heading = title if plain else text(title)
         if places is not None and (not body or len(body) <= size):
-            places[len(chunks)] = (
-                outline.body_start(number) if body else outline.title_start(number)
-            )
+            places.append(outline.body_start(number) if body else outline.title_start(number))
         if not body:
             chunks.append(
                 {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
@@ -707,7 +707,7 @@ def _layout(units: str, windows: _Windows) -> None:
                 why.block(windows, "code", end - position)
             block = units[position:end]
             if places is not None:
-                places[len(chunks)] = position
+                places.append(position)
             chunks.append(
                 {
                     "content": text(block) if convert else block,
@@ -722,7 +722,7 @@ def _layout(units: str, windows: _Windows) -> None:
                 why.block(windows, "table", end - position)
             block = units[position:end]
             if places is not None:
-                places[len(chunks)] = position
+                places.append(position)
             chunks.append(
                 {
                     "content": text(block) if convert else block,
@@ -746,7 +746,7 @@ def _layout(units: str, windows: _Windows) -> None:
                 if whole and len(prose) <= size:
                     content = text(prose) if convert else prose
                     if places is not None:
-                        places[len(chunks)] = position + len(raw) - len(raw.lstrip(W_CHARS))
+                        places.append(position + len(raw) - len(raw.lstrip(W_CHARS)))
                     chunks.append({"content": content, "index": len(chunks)})
                 else:
                     windows.split(prose, position + raw.find(prose[0]))
@@ -758,12 +758,12 @@ def chunking_engine(
     options: dict[str, Any] | None,
     embedder: str | None = None,
     ctx: RunContext | None = None,
-    places: dict[int, int] | None = None,
+    places: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     """``await new ChunkingEngine().chunk(content, options)`` with ``embedFn`` = the named
     embedder (none: 'semantic' runs as 'fixed'). Returns the DocumentChunk list.
-    ``places``: filled with where each chunk's content starts in the UTF-16 units, by
-    chunk index, for the chunks whose place the port knows."""
+    ``places``: filled with where each chunk's content starts in the UTF-16 units, in
+    chunk order, while the port knows each chunk's place."""
     if options is None:
         raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'chunkSize')")
     strategy = options.get("strategy")
@@ -802,7 +802,7 @@ def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> 
 class PlacedChunks(list):
     """The DocumentChunk list, with where the port cut each chunk (``places``)."""
 
-    def __init__(self, chunks: list[dict[str, Any]], places: dict[int, int]) -> None:
+    def __init__(self, chunks: list[dict[str, Any]], places: list[int]) -> None:
         super().__init__(chunks)
         self.places = places
 
@@ -810,20 +810,20 @@ class PlacedChunks(list):
 def placed_table(
     text: str,
     chunks: list[str],
-    places: dict[int, int],
+    places: list[int],
     kinds: list[str],
     metadata: dict[int, dict],
 ) -> SpanTable | None:
     """The spans of chunks cut from ``text`` where ``places`` says (UTF-16 units, one
-    per chunk), each the text there, its own part from the end of the one before; None
-    when the units are not the code points (astral characters) or a chunk is not the
-    text at its place: then they are searched for."""
-    if len(unit_string(text)) != len(text):  # astral characters: units are no offsets
+    per chunk, in order), each the text there, its own part from the end of the one
+    before; None when the units are not the code points (astral characters) or a chunk
+    is not the text at its place: then they are searched for."""
+    if len(places) != len(chunks) or len(unit_string(text)) != len(text):
+        return None  # a place not noted, or astral characters: units are no offsets
+    if not all(map(text.startswith, chunks, places)):
         return None
-    starts = list(map(places.__getitem__, range(len(chunks))))
-    if not all(map(text.startswith, chunks, starts)):
-        return None
-    ends = list(map(add, starts, map(len, chunks)))
+    starts = np.array(places, dtype=np.int64)
+    ends = starts + np.fromiter(map(len, chunks), np.int64, len(chunks))
     exact = bytes(len(chunks))  # LOCATED index 0 for all
     return ordered_table(text, chunks, starts, ends, exact, kinds, metadata)
 
@@ -876,7 +876,7 @@ class ChunkingEngineEntry(Entry):
 
     def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         """``run``, noting where the port cut each chunk it can tell (``spans`` reads it)."""
-        places: dict[int, int] = {}
+        places: list[int] = []
         return PlacedChunks(self._run(document, options, ctx, places), places)
 
     def _run(
@@ -884,7 +884,7 @@ class ChunkingEngineEntry(Entry):
         document: Document,
         options: dict[str, Any],
         ctx: RunContext,
-        places: dict[int, int] | None = None,
+        places: list[int] | None = None,
     ) -> Any:
         try:
             return chunking_engine(document.text, options, ctx.embedder, ctx, places)
@@ -917,7 +917,7 @@ class ChunkingEngineEntry(Entry):
                     metadata[i] = meta
         texts = self.chunk_texts(native)
         places = getattr(native, "places", None)
-        if places is not None and len(places) == len(texts):
+        if places is not None:
             table = placed_table(document.text, texts, places, kinds, metadata)
             if table is not None:
                 return table
