@@ -353,3 +353,16 @@ def test_reasons_as_columns_read_back_as_the_reasons_given():
     table.set_reasons(columns)
     assert early.reason == reasons.get(5)
     assert [s.reason for s in table] == [reasons.get(i) for i in range(400)]
+
+
+def test_located_kinds_read_from_columns_skip_the_missing_in_order():
+    text = "alpha beta gamma delta"
+    spans = [
+        Span(0, 0, 5, 0, "heading", "alpha", "exact"),
+        Span(1, 6, 10, 6, "prose", "beta", "exact"),
+        Span(2, 0, 0, 0, "code", "not in the text", "missing"),
+        Span(3, 11, 16, 11, "heading", "gamma", "exact"),
+    ]
+    table = SpanTable.from_spans(spans, text)
+    assert table.located_kinds() == ["heading", "prose", "heading"]
+    assert SpanTable.from_spans([], text).located_kinds() == []

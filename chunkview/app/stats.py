@@ -3,6 +3,8 @@ with targetSize / maxSize / minSize drawn as labelled lines where they are."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize, Qt
@@ -49,6 +51,7 @@ class Histogram(pg.PlotWidget):
         super().__init__()
         self.sizes: list[int] = []
         self.kinds: list[str] | None = None
+        self._kinds: list[str] | Callable[[], list[str]] | None = None
         self.limits: dict[str, float] = {}
         self.unit = "chars"
         self.bars: dict[str, pg.BarGraphItem] = {}
@@ -77,9 +80,11 @@ class Histogram(pg.PlotWidget):
         sizes: list[int],
         limits: dict[str, float],
         unit: str,
-        kinds: list[str] | None = None,
+        kinds: list[str] | Callable[[], list[str]] | None = None,
     ) -> None:
-        self.sizes, self.limits, self.unit, self.kinds = list(sizes), dict(limits), unit, kinds
+        """``kinds``: each chunk's kind, or what reads them (called when drawn)."""
+        self.sizes, self.limits, self.unit = list(sizes), dict(limits), unit
+        self._kinds = kinds
         # drawn when seen: a hidden tab costs nothing per layout (tens of ms at 10 MB)
         self._stale = True
         if self.isVisible():
@@ -92,6 +97,9 @@ class Histogram(pg.PlotWidget):
 
     def _draw(self) -> None:
         self._stale = False
+        if callable(self._kinds):  # read once, when first drawn
+            self._kinds = self._kinds()
+        self.kinds = self._kinds
         plot = self.getPlotItem()
         plot.clear()
         self.legend.clear()
@@ -204,7 +212,6 @@ class StatsPanel(QWidget):
         # it measure the label again (a text layout per new result)
         if self.isVisible():
             self.summary.setText(self._summary)
-        kinds = None
-        if len(layout.spans) <= KINDS_UP_TO:
-            kinds = layout.located_kinds()
+        # the kinds are read when the histogram is drawn: on a hidden tab, never
+        kinds = layout.located_kinds if len(layout.spans) <= KINDS_UP_TO else None
         self.histogram.set_data(sizes, limits, unit, kinds)

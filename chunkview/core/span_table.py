@@ -181,8 +181,11 @@ class SpanTable(Sequence[Span]):
 
     def located_kinds(self) -> list[str]:
         """The kind of each placed span, in order."""
-        kinds = self.kinds
-        return [kinds[k] for k, at in zip(self.kind_ids, self.located_ids) if at != MISSING]
+        ids = np.frombuffer(self.kind_ids, np.uint32)
+        placed = np.frombuffer(self.located_ids, np.uint8) != MISSING
+        if not placed.all():
+            ids = ids[placed]
+        return np.array(self.kinds, dtype=object)[ids].tolist()
 
     def overlaps(self) -> Pairs:
         """spans._overlaps: where each chunk repeats the end of the one before."""
