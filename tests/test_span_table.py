@@ -231,6 +231,69 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
     assert runs > 30 and placed > runs // 2
 
 
+def test_chunking_engine_places_the_step_by_step_windows_too():
+    """Hard cuts (a run without white space longer than the size) and cuts that step
+    back within the overlap take the step-by-step loop: it notes its places as well,
+    each where the loop, read literally, cuts that chunk (a search could take an earlier
+    copy of a window that starts inside a run of one character)."""
+    from chunkview import ChunkerError
+    from chunkview.core.text.js import W_CHARS
+
+    rng = random.Random(15)
+    engine = registry.get("agentos.ChunkingEngine")
+    words = ["a", "to", "chunk", "https://example.org/" + "x" * 30, "\n\n", "  ", "\t"]
+    placed = stepped = 0
+    for _ in range(1500):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(5, 60)))
+        size = rng.randint(4, 40)
+        overlap = rng.choice([0, rng.randint(1, size - 1)])
+        options = {"strategy": "fixed", "chunkSize": size, "chunkOverlap": overlap}
+        document = Document(text)
+        try:
+            chunking = engine.chunk(document, options, RunContext())
+        except ChunkerError:
+            continue  # a hang (the loop steps back to a window it cut before)
+        assert len(chunking.native.places) == len(chunking.native), options  # all noted
+        # the loop of spec/agentos.md §2.2, step by step: where each trimmed piece starts
+        expected, position = [], 0
+        while position < len(text):
+            end = position + size
+            if end >= len(text):
+                end = len(text)
+            else:
+                while end > position and text[end] not in W_CHARS:
+                    end -= 1
+                if end == position:
+                    end = position + size
+            window = text[position:end]
+            if window.strip(W_CHARS):
+                expected.append(position + len(window) - len(window.lstrip(W_CHARS)))
+            if end == len(text):
+                break
+            following = end - overlap
+            position = following if following > 0 else end
+        spans = chunking.spans
+        assert [s.start for s in spans] == expected, (text, options)
+        assert all(s.text == text[s.start : s.end] for s in spans)
+        stepped += _adjacent_or_overlapping(text, size, overlap) is None
+        placed += 1
+    assert placed > 600 and stepped > 20
+
+
+def _adjacent_or_overlapping(text: str, size: int, overlap: int) -> list[str] | None:
+    """The windows the one-regex paths find, None where the step-by-step loop runs."""
+    from chunkview.core.chunkers.agentos.chunking_engine import (
+        _adjacent_windows,
+        _overlapping_windows,
+    )
+
+    if len(text) <= size:
+        return [text]
+    if overlap == 0:  # hard cuts included
+        return _adjacent_windows(text, size)
+    return _overlapping_windows(text, size, overlap)
+
+
 def test_mastra_columns_equal_the_spans_located_one_by_one():
     """Mastra's spans come as columns from the same search, with the startIndex each
     chunk reports (addStartIndex) as its reported start."""

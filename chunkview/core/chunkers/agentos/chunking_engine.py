@@ -206,11 +206,11 @@ class _Windows:
         stepped_back_from: set[int] = set()
         # the common call (no metadata, no surrogates) builds its chunks inline
         plain = base is None and not extra and self.text is str
-        chunks, search = self.chunks, _LAST_W_RE.search
+        chunks, search, places = self.chunks, _LAST_W_RE.search, self.places
         while position < length:
             end = position + size
             if end >= length:
-                self._piece(content[position:], base, extra)
+                self._piece(content[position:], base, extra, at=origin + position)
                 return
             if content[end] not in W_CHARS:
                 space = search(content, position + 1, end)
@@ -218,11 +218,15 @@ class _Windows:
             if end == position:
                 end = position + size  # no white space in the window: a hard cut
             if plain:
-                piece = content[position:end].strip(W_CHARS)
+                window = content[position:end]
+                piece = window.strip(W_CHARS)
                 if piece:
+                    if places is not None:
+                        lead = len(window) - len(window.lstrip(W_CHARS))
+                        places.append(origin + position + lead)
                     chunks.append({"content": piece, "index": len(chunks)})
             else:
-                self._piece(content[position:end], base, extra)
+                self._piece(content[position:end], base, extra, at=origin + position)
             following = end - overlap
             if following <= 0:
                 following = end
