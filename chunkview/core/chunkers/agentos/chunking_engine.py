@@ -540,11 +540,12 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
 class _Outline:
     """What 'hierarchical' reads from a text before any option counts (§2.3, steps 1-4):
     the text before the first heading and, for each heading, its level, its text, its
-    trimmed body and the texts of the headings open above it, outermost first.
+    body and the texts of the headings open above it, outermost first.
 
     One ``split`` gives them: the text before the first heading, then for each heading
     its hashes after the first, white space, text, the white space after it and its
-    body (which so starts trimmed).
+    body, which so starts trimmed. A body keeps its trailing white space: trimming it
+    would copy the text once more, and a long body is cut as it is (``_raw_window_re``).
     """
 
     def __init__(self, units: str, body_starts: bool = False) -> None:
@@ -558,9 +559,7 @@ class _Outline:
         titles: list[str] = []  # the open headings, outermost first
         spaces = repeat(W_CHARS)
         for hashes, title, body in zip(
-            pieces[1::5],
-            map(str.strip, pieces[3::5], spaces),
-            map(str.rstrip, pieces[5::5], spaces),
+            pieces[1::5], map(str.strip, pieces[3::5], spaces), pieces[5::5]
         ):
             level = len(hashes) + 1
             while levels and levels[-1] >= level:
@@ -607,6 +606,17 @@ def _outline(units: str, body_starts: bool) -> _Outline:
     return outline
 
 
+@lru_cache(maxsize=8)
+def _raw_window_re(size: int) -> re.Pattern[str]:
+    """``_window_re`` for a body with its trailing white space: the rest is taken once
+    no text (other than white space) lies size units or more on, so every window is
+    the same as in the trimmed body, but the last one holds the trailing white space,
+    which its trim drops. The lookahead steps back over that white space only."""
+    return re.compile(
+        f"(?s)(?!.{{{size}}}.*[^{W_CLASS}]).+|.{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}"
+    )
+
+
 def _hierarchical(units: str, windows: _Windows) -> None:
     """The outline's sections, each as one chunk or cut into windows."""
     # whole size, no overlap, no reasons: long bodies go straight to the one-regex windows
@@ -646,9 +656,24 @@ def _hierarchical(units: str, windows: _Windows) -> None:
         meta: dict[str, Any] = {"headingLevel": level}
         if ancestors:
             meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
+        heading = title if plain else text(title)
+        if adjacent and len(body) > size:  # _split_adjacent inlined: a third of the sections
+            if cut is None:
+                cut = _raw_window_re(size).findall
+            found = cut(body)  # the body's trailing white space is in the last window
+            if places is not None:
+                windows._note_places(found, outline.body_start(number), 0)
+            cuts: Any = filter(None, map(str.strip, found, spaces))
+            chunks.extend(
+                [
+                    {"content": p, "heading": heading, "metadata": meta.copy(), "index": i}
+                    for p, i in zip(cuts if plain else map(text, cuts), count(len(chunks)))
+                ]
+            )
+            continue
+        body = body.rstrip(W_CHARS)
         if notes is not None:
             why.section(windows, title, level, body, list(ancestors))
-        heading = title if plain else text(title)
         if places is not None and (not body or len(body) <= size):
             places.append(outline.body_start(number) if body else outline.title_start(number))
         if not body:
@@ -663,19 +688,6 @@ def _hierarchical(units: str, windows: _Windows) -> None:
                     "metadata": meta,
                     "index": len(chunks),
                 }
-            )
-        elif adjacent:  # _split_adjacent inlined: a third of the sections take it
-            if cut is None:
-                cut = _window_re(size).findall
-            found = cut(body)
-            if places is not None:
-                windows._note_places(found, outline.body_start(number), 0)
-            cuts: Any = filter(None, map(str.strip, found, spaces))
-            chunks.extend(
-                [
-                    {"content": p, "heading": heading, "metadata": meta.copy(), "index": i}
-                    for p, i in zip(cuts if plain else map(text, cuts), count(len(chunks)))
-                ]
             )
         else:
             where = outline.body_start(number)
