@@ -663,13 +663,16 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             found = cut(body)  # the body's trailing white space is in the last window
             if places is not None:
                 windows._note_places(found, outline.body_start(number), 0)
-            cuts: Any = filter(None, map(str.strip, found, spaces))
-            chunks.extend(
-                [
-                    {"content": p, "heading": heading, "metadata": meta.copy(), "index": i}
-                    for p, i in zip(cuts if plain else map(text, cuts), count(len(chunks)))
-                ]
-            )
+            for piece in map(str.strip, found, spaces):  # a few windows: a loop costs least
+                if piece:
+                    chunks.append(
+                        {
+                            "content": piece if plain else text(piece),
+                            "heading": heading,
+                            "metadata": meta.copy(),
+                            "index": len(chunks),
+                        }
+                    )
             continue
         body = body.rstrip(W_CHARS)
         if notes is not None:
