@@ -79,6 +79,44 @@ def test_measured_split_gives_what_the_loop_gives(text, options):
     assert outcome(text, options, loop=False) == outcome(text, options, loop=True)
 
 
+@pytest.mark.parametrize("astral", ["", "\U0001f600"])
+def test_a_long_text_keeps_its_levels_from_its_second_run_and_each_run_equals_the_loop(astral):
+    # the levels of a long text (its separator found and pieces, at each depth) are kept
+    # from its second run on and read again with other sizes; each run still gives what
+    # the loop gives, and the levels kept stay within their room (a tiny maxSize would
+    # otherwise keep every unit as a piece)
+    import random
+
+    from chunkview.core.chunkers.mastra import recursive
+    from chunkview.core.text.js import unit_view
+
+    rng = random.Random(7)
+    atoms = ["word ", "a b", "\n", "\n\n", "\n# Head\n", "```\n", "\n---\n", "x" * 40, "東京"]
+    text = "".join(rng.choice([*atoms, astral]) for _ in range(20_000))
+    assert len(unit_view(text)[0]) >= recursive._KEEP_FROM
+    runs = [
+        {"strategy": "markdown", "maxSize": 1000, "overlap": 100},
+        {"strategy": "markdown", "maxSize": 1000, "overlap": 100},
+        {"strategy": "markdown", "maxSize": 200, "overlap": 0},
+        {"strategy": "markdown", "maxSize": 3, "overlap": 1},
+        {"strategy": "markdown", "maxSize": 5000, "overlap": 10, "stripWhitespace": False},
+        {"strategy": "markdown", "maxSize": 300, "overlap": 30, "keepSeparator": "end"},
+        {"strategy": "markdown", "maxSize": 300, "overlap": 30, "keepSeparator": "end"},
+        {"strategy": "recursive", "maxSize": 100, "overlap": 20},
+        {"strategy": "recursive", "maxSize": 700, "overlap": 20},
+    ]
+    units = unit_view(text)[0]
+    for number, options in enumerate(runs):
+        assert outcome(text, options, loop=False) == outcome(text, options, loop=True), options
+        kept = recursive._last_levels
+        if number == 0:  # a text chunked once keeps nothing
+            assert kept is None or kept.text is not units
+            continue
+        assert kept is not None and kept.text is units
+        assert kept.root is not None and 0 <= kept.room < recursive._KEPT_COPIES * len(units)
+    assert kept.key == (tuple(recursive.DEFAULT_SEPARATORS), False, False)
+
+
 def test_a_screen_passes_every_text_one_of_its_patterns_matches():
     for separators in (MARKDOWN, LATEX):
         for i, (screen, end) in enumerate(screens(tuple(separators))):

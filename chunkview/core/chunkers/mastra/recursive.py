@@ -184,12 +184,85 @@ def _sources(separators: tuple[str, ...], is_regex: bool) -> tuple[str, ...]:
     return separators if is_regex else tuple(escape(s) for s in separators)
 
 
+class _Level:
+    """One text split at one level of the recursion, before any size counts: the index
+    of the separator found, where the separators left start (``rest``), the glue of its
+    chunks, the pieces, their lengths and ``ends`` (see ``ends_of``). ``below``: for a
+    level that is kept, the kept levels of its large pieces by piece index; else None."""
+
+    __slots__ = ("below", "ends", "found", "glue", "lengths", "pieces", "rest")
+
+    def __init__(
+        self, found: int, rest: int, glue: str, pieces: list[str], lengths: list[int]
+    ) -> None:
+        self.found, self.rest, self.glue = found, rest, glue
+        self.pieces, self.lengths = pieces, lengths
+        self.ends = ends_of(lengths, len(glue))
+        self.below: dict[int, _Level] | None = None
+
+
+#: a text shorter than this is read again at each run (it takes microseconds)
+_KEEP_FROM = 65536
+#: the levels kept for one text hold at most about this many copies of it
+_KEPT_COPIES = 4
+#: what a kept piece costs beside its units (its object), counted in units
+_PIECE_COST = 16
+
+
+class _KeptLevels:
+    """The levels read from a long text, for its next runs: they depend on the text, the
+    separators and keepSeparator only, and the app chunks one document again at every
+    option change (reading the levels is two thirds of a run). Levels are kept, from
+    the top down, while they fit in about ``_KEPT_COPIES`` copies of the text."""
+
+    def __init__(self, text: str, key: tuple) -> None:
+        self.text, self.key = text, key
+        self.root: _Level | None = None
+        self.room = _KEPT_COPIES * len(text)  # in units
+
+    def take(self, text: str, level: _Level | None) -> bool:
+        """Keep ``level``, read from ``text``, if it fits in the room left; True if kept."""
+        if level is None:  # the loop runs there: nothing to keep
+            return False
+        cost = len(text) + _PIECE_COST * len(level.pieces)
+        if cost > self.room:
+            return False
+        self.room -= cost
+        level.below = {}
+        return True
+
+
+#: the levels kept for the last long text chunked twice
+_last_levels: _KeptLevels | None = None
+#: the last long text chunked, and how: a text is kept from its second run on (a text
+#: chunked once, as each edit makes one, would only pay for keeping its levels)
+_last_seen: tuple[str, tuple] | None = None
+
+
+def _kept_levels(text: str, key: tuple) -> _KeptLevels | None:
+    """The levels kept for ``text`` split as ``key`` says (separators, isSeparatorRegex,
+    keepSeparator); new ones at its second run; None at its first run or for a short text."""
+    global _last_levels, _last_seen
+    if len(text) < _KEEP_FROM:
+        return None
+    last = _last_levels
+    if last is not None and last.text is text and last.key == key:
+        return last
+    seen = _last_seen
+    if seen is not None and seen[0] is text and seen[1] == key:
+        _last_levels = _KeptLevels(text, key)
+        return _last_levels
+    _last_seen = (text, key)
+    return None
+
+
 class _MeasuredSplit:
     """``recursive_split`` when the length is ``len`` (UTF-16 units), maxSize has a whole
     bound and nobody asks for reasons: the pieces of a level are measured in one pass in
     C, those too large found in another, the runs between them packed by ``pack_range``;
-    the settings are worked out once per run, not once per level. Same chunks, same
-    order, same errors as the loop, which takes over for a level with an undefined piece.
+    the settings are worked out once per run, not once per level, and the levels of a
+    long text are kept for its next run (``_KeptLevels``). Same chunks, same order, same
+    errors as the loop, which takes over for a level with an undefined piece.
     """
 
     def __init__(self, separators: list[str], is_regex: bool, splitter: Splitter, bound: int):
@@ -204,13 +277,21 @@ class _MeasuredSplit:
         self.overlap = splitter.overlap
         self.strip = W_CHARS if splitter.strip_whitespace else None
         self.chunks: list[str | None] = []
+        self.kept: _KeptLevels | None = None
 
     def run(self, text: str) -> list[str | None]:
-        self.level(text, 0)
+        kept = self.kept = _kept_levels(text, (tuple(self.separators), self.is_regex, self.keep))
+        root = kept.root if kept is not None else None
+        if root is None:
+            root = self.read(text, 0)
+            if kept is not None and kept.take(text, root):
+                kept.root = root
+        self.level(text, 0, root)
         return self.chunks
 
-    def level(self, text: str, first: int) -> None:
-        """``recursive_split(text, separators[first:])``, its chunks appended."""
+    def read(self, text: str, first: int) -> _Level | None:
+        """The level of ``text`` with ``separators[first:]``: the first separator found
+        in it and the pieces it splits into; None when a piece is undefined."""
         separators, sources, count = self.separators, self.sources, len(self.separators)
         found, rest = count - 1, count  # none found: the last separator, none remaining
         screened_to = first  # separators before this one passed a screen
@@ -230,14 +311,23 @@ class _MeasuredSplit:
                 found, rest = i, i + 1
                 break
             i += 1
-        separator = separators[found]
-        split = split_on_separator(text, self.sources[found], self.keep)
+        split = split_on_separator(text, sources[found], self.keep)
         try:
             lengths = list(map(len, split))  # type: ignore[arg-type]
-        except TypeError:  # an undefined piece: the loop, where the library's error comes
-            self.chunks.extend(_split_loop(text, separators[first:], self.is_regex, self.splitter))
+        except TypeError:  # an undefined piece
+            return None
+        glue = "" if self.keep else separators[found]
+        return _Level(found, rest, glue, split, lengths)  # type: ignore[arg-type]
+
+    def level(self, text: str, first: int, level: _Level | None) -> None:
+        """``recursive_split(text, separators[first:])``, its chunks appended, from its
+        ``level`` (None: a piece is undefined, and the loop runs)."""
+        if level is None:  # the loop, where the library's error comes
+            self.chunks.extend(
+                _split_loop(text, self.separators[first:], self.is_regex, self.splitter)
+            )
             return
-        pieces: list[str] = split  # type: ignore[assignment]  # measured: none is undefined
+        pieces, lengths, rest = level.pieces, level.lengths, level.rest
         max_size = self.max_size
         if not lengths or max(lengths) < max_size:
             large: list[int] = []
@@ -246,22 +336,22 @@ class _MeasuredSplit:
                 compress(range(len(pieces)), map(not_, map(lt, lengths, repeat(max_size))))
             )
         large.append(len(pieces))  # the end closes the last run
-        glue = "" if self.keep else separator
+        glue = level.glue
         separator_len = len(glue)
-        ends = ends_of(lengths, separator_len)
         past, overlap, strip, chunks = (
             self.bound + separator_len,
             self.overlap,
             self.strip,
             self.chunks,
         )
+        below = level.below
         begin = 0
         for i in large:
             if i > begin:
                 pack_range(
                     pieces,
                     lengths,
-                    ends,
+                    level.ends,
                     begin,
                     i,
                     glue,
@@ -273,8 +363,14 @@ class _MeasuredSplit:
                 )
             if i == len(pieces):
                 break
-            if rest < count:
-                self.level(pieces[i], rest)
+            if rest < len(self.separators):
+                piece = pieces[i]
+                inner = below.get(i) if below is not None else None
+                if inner is None:
+                    inner = self.read(piece, rest)
+                    if below is not None and self.kept is not None and self.kept.take(piece, inner):
+                        below[i] = inner  # type: ignore[assignment]
+                self.level(piece, rest, inner)
             else:
                 chunks.append(pieces[i])
             begin = i + 1
