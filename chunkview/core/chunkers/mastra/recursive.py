@@ -234,9 +234,10 @@ class _KeptLevels:
 
 #: the levels kept for the last long text chunked twice
 _last_levels: _KeptLevels | None = None
-#: the last long text chunked, and how: a text is kept from its second run on (a text
-#: chunked once, as each edit makes one, would only pay for keeping its levels)
-_last_seen: tuple[str, tuple] | None = None
+#: the last long text chunked (its id and length, not the text: it may go) and how: a
+#: text is kept from its second run on (a text chunked once, as each edit makes one,
+#: would only pay for keeping its levels)
+_last_seen: tuple[int, int, tuple] | None = None
 
 
 def _kept_levels(text: str, key: tuple) -> _KeptLevels | None:
@@ -248,11 +249,11 @@ def _kept_levels(text: str, key: tuple) -> _KeptLevels | None:
     last = _last_levels
     if last is not None and last.text is text and last.key == key:
         return last
-    seen = _last_seen
-    if seen is not None and seen[0] is text and seen[1] == key:
+    seen = (id(text), len(text), key)
+    if seen == _last_seen:  # (a new text with an old one's id is only kept one run early)
         _last_levels = _KeptLevels(text, key)
         return _last_levels
-    _last_seen = (text, key)
+    _last_seen = seen
     return None
 
 
