@@ -4,8 +4,10 @@ and beside LangChain's Python RecursiveCharacterTextSplitter (`pip install
 langchain-text-splitters`), the peer a Python user would otherwise reach for.
 Each strategy is timed best of 3 runs in this process and best of 3 in node (after a
 first run), on the same text, in the same run, so the machine's load weighs on both
-alike; and the first run on a text never chunked before beside node's first run on it
-(both sides having chunked 10 KB of it before, so neither counts loading or compiling).
+alike (the port's best of 3 reads the levels a long text keeps from its second run on,
+as the app's runs at each option change do: recursive.py ``_KeptLevels``); and the first
+run on a text never chunked before beside node's first run on it (both sides having
+chunked 10 KB of it before, so neither counts loading or compiling).
 Run: python bench/mastra.py [--quick] [--all] [--json]
     --json: one JSON object: <strategy>_<size>_mb_per_s, ..._node_mb_per_s, ..._over_node,
             ..._first_run_ms, ..._node_first_run_ms, ..._first_run_over_node
