@@ -185,17 +185,15 @@ def _sources(separators: tuple[str, ...], is_regex: bool) -> tuple[str, ...]:
 
 
 class _Level:
-    """One text split at one level of the recursion, before any size counts: the index
-    of the separator found, where the separators left start (``rest``), the glue of its
-    chunks, the pieces, their lengths and ``ends`` (see ``ends_of``). ``below``: for a
-    level that is kept, the kept levels of its large pieces by piece index; else None."""
+    """One text split at one level of the recursion, before any size counts: where the
+    separators after the one found start (``rest``), the glue of its chunks, the pieces,
+    their lengths and ``ends`` (see ``ends_of``). ``below``: for a level that is kept,
+    the kept levels of its large pieces by piece index; else None."""
 
-    __slots__ = ("below", "ends", "found", "glue", "lengths", "pieces", "rest")
+    __slots__ = ("below", "ends", "glue", "lengths", "pieces", "rest")
 
-    def __init__(
-        self, found: int, rest: int, glue: str, pieces: list[str], lengths: list[int]
-    ) -> None:
-        self.found, self.rest, self.glue = found, rest, glue
+    def __init__(self, rest: int, glue: str, pieces: list[str], lengths: list[int]) -> None:
+        self.rest, self.glue = rest, glue
         self.pieces, self.lengths = pieces, lengths
         self.ends = ends_of(lengths, len(glue))
         self.below: dict[int, _Level] | None = None
@@ -220,10 +218,8 @@ class _KeptLevels:
         self.root: _Level | None = None
         self.room = _KEPT_COPIES * len(text)  # in units
 
-    def take(self, text: str, level: _Level | None) -> bool:
+    def take(self, text: str, level: _Level) -> bool:
         """Keep ``level``, read from ``text``, if it fits in the room left; True if kept."""
-        if level is None:  # the loop runs there: nothing to keep
-            return False
         cost = len(text) + _PIECE_COST * len(level.pieces)
         if cost > self.room:
             return False
@@ -285,7 +281,7 @@ class _MeasuredSplit:
         root = kept.root if kept is not None else None
         if root is None:
             root = self.read(text, 0)
-            if kept is not None and kept.take(text, root):
+            if kept is not None and root is not None and kept.take(text, root):
                 kept.root = root
         self.level(text, 0, root)
         return self.chunks
@@ -318,7 +314,7 @@ class _MeasuredSplit:
         except TypeError:  # an undefined piece
             return None
         glue = "" if self.keep else separators[found]
-        return _Level(found, rest, glue, split, lengths)  # type: ignore[arg-type]
+        return _Level(rest, glue, split, lengths)  # type: ignore[arg-type]
 
     def level(self, text: str, first: int, level: _Level | None) -> None:
         """``recursive_split(text, separators[first:])``, its chunks appended, from its
@@ -369,8 +365,10 @@ class _MeasuredSplit:
                 inner = below.get(i) if below is not None else None
                 if inner is None:
                     inner = self.read(piece, rest)
-                    if below is not None and self.kept is not None and self.kept.take(piece, inner):
-                        below[i] = inner  # type: ignore[assignment]
+                    kept = self.kept  # not None: a level has ``below`` only when kept
+                    if below is not None and inner is not None and kept is not None:
+                        if kept.take(piece, inner):
+                            below[i] = inner
                 self.level(piece, rest, inner)
             else:
                 chunks.append(pieces[i])
