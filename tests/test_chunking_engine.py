@@ -127,6 +127,7 @@ NODE_FIXED = [
     ("bb ba  ab ab ", 1, 4, "Hang"),  # forward, then back to the same position
     ("word " * 10, 1, 2, "Hang"),
     ("abcdefghij abcdefghij", 1.001, -1, ["ij"]),  # creeps on by 0.001 a window, then ends
+    ("abcdefghij " * 30 + "end", 0.001, -1, ["d"]),  # the same for 333,000 windows
     ("abcdefghij abcdefghij", 2.1, -0.5, "Hang"),
     ("ab " * 200, 175, 213.37, "Hang"),  # overlap >= size: never past overlap + size
     ("ab " * 470, 512, 228.3, "Hang"),  # fractional starts wander below 512 for ever
@@ -142,6 +143,17 @@ def test_fixed_matches_node_for_any_number(text, size, overlap, expected):
     else:
         chunks = chunkview.run("agentos.ChunkingEngine", text, options)
         assert [c["content"] for c in chunks] == expected
+
+
+def test_a_creep_too_slow_to_finish_here_says_how_far_it_has_to_go():
+    # 0.00001 units a window: 33 million windows to the end of 333 units; the original
+    # gets there (in about half a minute), chunkview stops after a few hundred thousand
+    error = _hang(
+        "abcdefghij " * 30 + "end", {"strategy": "fixed", "chunkSize": 1e-5, "chunkOverlap": -1}
+    )
+    assert "creeps on about 1e-05 units a window" in error.message
+    assert "about 33," in error.message and "the original library runs them all" in error.message
+    assert "would never return" not in error.message
 
 
 def test_forward_then_back_cycle_is_a_hang_with_the_reason():

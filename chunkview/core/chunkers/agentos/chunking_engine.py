@@ -250,10 +250,12 @@ class _Windows:
         floor = min(0.0, overlap) - abs(size) - 2
         falls = not (size >= 1 and size.is_integer())
         # A run that neither repeats nor falls can still creep (a fraction of a unit per
-        # window); past this many windows it is called a hang (the original would take
-        # as long, and the watchdog's time budget usually comes first)
-        budget = 250_000 + 64 * length
+        # window), and the original returns once it reaches the end: every this many
+        # windows the run is checked (``_check_creep``)
+        interval = 250_000 + 64 * length
+        check_at, highest_at_check = interval, 0.0
         highest = 0.0
+        advances = 0  # the windows that started further on than any before, since a check
         if 0 < size <= overlap and length > overlap + size + 2:
             # every step back lands at or before `overlap` and every step forward is one
             # window at most, so no window reaches past overlap + size: the end
@@ -293,15 +295,49 @@ class _Windows:
                     f"{self._where(origin, position)} without end with chunkSize "
                     f"{self._shown(0)} and chunkOverlap {self._shown(1)}",
                 )
-            highest = max(highest, position)
-            if windows > budget:
-                self._hang(
-                    origin + _whole(highest),
-                    f"has not passed position {self._where(origin, highest)} after "
-                    f"{windows} windows with chunkSize {self._shown(0)} and chunkOverlap "
-                    f"{self._shown(1)}",
+            if position > highest:
+                highest = position
+                advances += 1
+            if windows > check_at:
+                self._check_creep(
+                    origin, windows, highest, highest_at_check, advances, interval, length
                 )
+                check_at, highest_at_check, advances = check_at + interval, highest, 0
             position = following
+
+    def _check_creep(
+        self,
+        origin: int,
+        windows: int,
+        highest: float,
+        highest_before: float,
+        advances: int,
+        interval: int,
+        length: int,
+    ) -> None:
+        """After another ``interval`` windows: a run that would reach the end within
+        ``_MOST_WINDOWS`` windows at its pace runs on. Else it hangs: one that got no
+        further, or only now and then a little (fractional starts wandering), would never
+        return; one that creeps on at every window would, after that many windows."""
+        progress = (highest - highest_before) / interval  # units a window
+        needed = windows + (length - highest) / progress if progress > 0 else math.inf
+        if needed <= _MOST_WINDOWS:
+            return
+        if advances < interval // 2:
+            self._hang(
+                origin + _whole(highest),
+                f"has not passed position {self._where(origin, highest)} after "
+                f"{windows} windows with chunkSize {self._shown(0)} and chunkOverlap "
+                f"{self._shown(1)}",
+            )
+        self._hang(
+            origin + _whole(highest),
+            f"creeps on about {progress:.2g} units a window with chunkSize "
+            f"{self._shown(0)} and chunkOverlap {self._shown(1)}: about {needed:,.0f} "
+            f"windows to the end, more than the {_MOST_WINDOWS:,} chunkview runs "
+            f"(the original library runs them all)",
+            never=False,
+        )
 
     @staticmethod
     def _walk_back(content: str, position: float, end: float) -> float:
@@ -399,10 +435,12 @@ class _Windows:
             run += 1
         return run - end - 1
 
-    def _hang(self, unit_position: int, reason: str) -> None:
+    def _hang(self, unit_position: int, reason: str, never: bool = True) -> None:
+        """Raise Hang at ``unit_position``; ``never``: the original would never return
+        (else the reason says how long it would run)."""
         raise ChunkerError(
             "Hang",
-            f"{reason}; the original library would never return",
+            f"{reason}; the original library would never return" if never else reason,
             len(from_units(self.source[: max(unit_position, 0)])),
         )
 
@@ -415,6 +453,10 @@ def _window_re(size: int) -> re.Pattern[str]:
     units (a hard cut). Every match is a window of the loop, the last one included."""
     return re.compile(f"(?s)(?!.{{{size + 1}}}).+|.{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}")
 
+
+#: the most windows a creeping run (a fraction of a unit a window) is let take: about
+#: ten seconds here, where the app's watchdog stops a job by default
+_MOST_WINDOWS = 8_000_000
 
 #: below this many windows' worth of text the plain windows cost less (see below)
 _FEW_WINDOWS = 16
