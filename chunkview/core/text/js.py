@@ -33,6 +33,13 @@ def _as_pair(match: re.Match[str]) -> str:
     return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
 
+def _one_byte(text: str) -> bool:
+    """True when CPython stores ``text`` in one byte a character (Latin-1, told in O(1)
+    from its size): it then holds no surrogate half and no character above U+FF. False
+    for a short text, whose header outweighs it (then the caller reads it)."""
+    return sys.getsizeof(text) < 2 * len(text)
+
+
 def _all_bmp(text: str) -> bool:
     """True when no character needs two UTF-16 units (checked in C: isascii, a string
     CPython stores in under 4 bytes a character, or a UTF-16 encoding exactly twice the
@@ -75,7 +82,7 @@ def unit_view(text: str) -> tuple[str, bool]:
     last = _last_view
     if last is not None and last[0] is text:
         return last[1], last[2]
-    if text.isascii():
+    if text.isascii() or _one_byte(text):  # no surrogate half, no astral character
         return text, False
     try:  # strict UTF-16 refuses lone surrogates; astral characters take four bytes
         whole = len(text.encode("utf-16-le")) == 2 * len(text)
@@ -98,9 +105,10 @@ def unit_string(text: str) -> str:
 
 def known_whole(units: str) -> bool:
     """True when ``units`` is known, without a scan, to hold no surrogate half, so every
-    slice of it is already the text ``from_units`` would give: an ASCII string, or the
-    unit string of unit_view's last long text when it has none. False when not known."""
-    if units.isascii():  # O(1) in CPython
+    slice of it is already the text ``from_units`` would give: an ASCII or Latin-1 string,
+    or the unit string of unit_view's last long text when it has none. False when not
+    known."""
+    if units.isascii() or _one_byte(units):  # O(1) in CPython
         return True
     last = _last_view
     return last is not None and last[1] is units and not last[2]
@@ -108,7 +116,7 @@ def known_whole(units: str) -> bool:
 
 def has_surrogates(units: str) -> bool:
     """True when a unit string holds any surrogate half (so it needs ``from_units``)."""
-    if units.isascii():
+    if units.isascii() or _one_byte(units):
         return False
     try:  # UTF-8 has no surrogates: the encoder (C, fast) refuses the first one
         units.encode("utf-8")
