@@ -50,8 +50,8 @@ class Histogram(pg.PlotWidget):
     def __init__(self) -> None:
         super().__init__()
         self.sizes: list[int] = []
-        self.kinds: list[str] | None = None
-        self._kinds: list[str] | Callable[[], list[str]] | None = None
+        #: each chunk's kind, or what reads them (read when first drawn)
+        self.kinds: list[str] | Callable[[], list[str]] | None = None
         self.limits: dict[str, float] = {}
         self.unit = "chars"
         self.bars: dict[str, pg.BarGraphItem] = {}
@@ -83,8 +83,7 @@ class Histogram(pg.PlotWidget):
         kinds: list[str] | Callable[[], list[str]] | None = None,
     ) -> None:
         """``kinds``: each chunk's kind, or what reads them (called when drawn)."""
-        self.sizes, self.limits, self.unit = list(sizes), dict(limits), unit
-        self._kinds = kinds
+        self.sizes, self.limits, self.unit, self.kinds = list(sizes), dict(limits), unit, kinds
         # drawn when seen: a hidden tab costs nothing per layout (tens of ms at 10 MB)
         self._stale = True
         if self.isVisible():
@@ -97,9 +96,8 @@ class Histogram(pg.PlotWidget):
 
     def _draw(self) -> None:
         self._stale = False
-        if callable(self._kinds):  # read once, when first drawn
-            self._kinds = self._kinds()
-        self.kinds = self._kinds
+        if callable(self.kinds):  # read once, when first drawn
+            self.kinds = self.kinds()
         plot = self.getPlotItem()
         plot.clear()
         self.legend.clear()
