@@ -494,3 +494,52 @@ def test_layout_blocks_equal_the_line_by_line_translation():
             for i, (kind, body) in enumerate(_js_layout_blocks(text))
         ]
         assert chunkview.run("agentos.ChunkingEngine", text, options) == expected, repr(text)
+
+
+def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim():
+    # from a long text's second run on, its windows are trimmed by str.strip() without a
+    # set of characters, which differs from JS trim on \x1c-\x1f and \x85 (Python's white
+    # space only) and \ufeff (JS white space only): a text holding any keeps the set
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.text.js import strip_trims_as_js
+
+    assert strip_trims_as_js("a b\nc\u3000d") and strip_trims_as_js("caf\xe9 \xa0x")
+    for odd in "\x1c\x1d\x1e\x1f\x85\ufeff":
+        assert not strip_trims_as_js(f"abc {odd} def")
+    rng = random.Random(23)
+    words = ["word", "ab", "é", "\u3042\u3044"]
+    for odd in ("", "\x1c", "\x85", "\ufeff"):
+        # the odd character right after cuts and right before them, where trims differ
+        parts = []
+        while sum(map(len, parts)) < 80_000:
+            parts.append(rng.choice(words) + rng.choice([" ", "\n", " " + odd, odd + " "]))
+        text = "".join(parts)
+        loop = engine._Windows(50, 0, text)
+        loop._split_whole(text, 0, None, None, 50, 0)
+        expected = [c["content"] for c in loop.chunks]
+        for run in (1, 2, 3):
+            got = engine.chunking_engine(
+                text, {"strategy": "fixed", "chunkSize": 50, "chunkOverlap": 0}
+            )
+            assert [c["content"] for c in got] == expected, (repr(odd), run)
+        assert engine._last_split is not None and engine._last_split[0] is text
+        assert engine._last_split[1] is (odd == ""), repr(odd)  # asked on the second run
+
+
+def test_a_hard_cut_far_into_a_long_text_takes_the_plain_windows():
+    # the windows after each cut end in "" where a hard cut took the rest: the plain
+    # windows then give every piece, as the loop does
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    text = "lorem ipsum dolor " * 200 + "x" * 130 + " tail words" * 30
+    windows = engine._adjacent_windows(text, 100)
+    assert windows == engine._window_re(100).findall(text)
+    assert max(map(len, windows)) == 100  # the hard cut
+    rest = engine._after_cut_re(100).findall(text, 100)
+    assert rest[-1] == ""
+    loop = engine._Windows(100, 0, text)
+    loop._split_whole(text, 0, None, None, 100, 0)
+    got = engine.chunking_engine(text, {"strategy": "fixed", "chunkSize": 100, "chunkOverlap": 0})
+    assert [c["content"] for c in got] == [c["content"] for c in loop.chunks]

@@ -132,6 +132,18 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
+#: white space to ``str.strip()`` only (\x1c-\x1f, \x85) or to JS ``trim`` only (\ufeff)
+_STRIP_DIFFERS = "\x1c\x1d\x1e\x1f\x85\ufeff"
+
+
+def strip_trims_as_js(text: str) -> bool:
+    """True when ``str.strip()`` with no argument (a C fast path, twice as fast as with a
+    set of characters) trims every slice of ``text`` as JS ``trim`` does: the text holds
+    none of the characters the two call white space differently. A scan for each (O(1)
+    for those above the text's widest character)."""
+    return not any(c in text for c in _STRIP_DIFFERS)
+
+
 def trim(text: str) -> str:
     """JS ``String.prototype.trim``."""
     return text.strip(W_CHARS)

@@ -34,6 +34,7 @@ from chunkview.core.text.js import (
     js_slice,
     number_text,
     option,
+    strip_trims_as_js,
     to_number,
     trim,
     unit_string,
@@ -136,7 +137,7 @@ class _Windows:
                     # a soft cut matched without its white space, one unit further on
                     tiled = overlap or sum(map(len, windows)) == len(content)
                     self._note_places(windows, origin, -overlap if tiled else 1)
-                self._emit_windows(windows, base, extra)
+                self._emit_windows(windows, base, extra, _plain_strip(content))
             elif size >= 1:
                 self._split_whole(content, origin, base, extra, size, overlap)
             elif overlap >= size:
@@ -158,11 +159,19 @@ class _Windows:
         self._split_literal(content, origin, base, extra)
 
     def _emit_windows(
-        self, windows: list[str], base: dict | None, extra: Mapping[str, Any] | None
+        self,
+        windows: list[str],
+        base: dict | None,
+        extra: Mapping[str, Any] | None,
+        plain_strip: bool = False,
     ) -> None:
         """The chunks of the loop's windows (found by one regex, in C), built from the
-        list without a Python step per window: each window's trim, if not empty."""
-        pieces: Any = filter(None, map(str.strip, windows, repeat(W_CHARS)))
+        list without a Python step per window: each window's trim, if not empty
+        (``plain_strip``: ``str.strip()`` trims them as JS does, see ``_plain_strip``)."""
+        pieces: Any = filter(
+            None,
+            map(str.strip, windows) if plain_strip else map(str.strip, windows, repeat(W_CHARS)),
+        )
         if self.text is not str:
             pieces = map(self.text, pieces)
         chunks = self.chunks
@@ -468,12 +477,12 @@ def _after_cut_re(size: int) -> re.Pattern[str]:
     match's start - 1), matched without that white space, which the match before took.
 
     Group 1 is what the window holds after its first unit: the rest (at most size - 1
-    units left), else up to the last white space at most size units from ``pos``, else
-    size units, which only a hard cut gives (the caller then takes ``_window_re``). The
-    white space the window ends on is taken after the group, for the next window."""
-    return re.compile(
-        f"(?s)((?!.{{{size}}}).+|.{{0,{size - 1}}}(?=[{W_CLASS}])|.{{{size}}})[{W_CLASS}]?"
-    )
+    units left), else up to the last white space at most size units from ``pos``. The
+    white space the window ends on is taken after the group, for the next window. A
+    hard cut (no white space in reach) takes all the rest with group 1 empty, so the
+    list ends in "" and the caller, told in O(1), takes ``_window_re`` (which is right
+    for any text; an empty window on a white space ends the list only at size 1)."""
+    return re.compile(f"(?s)((?!.{{{size}}}).+|.{{0,{size - 1}}}(?=[{W_CLASS}]))[{W_CLASS}]?|.+")
 
 
 def _adjacent_windows(content: str, size: int) -> list[str]:
@@ -499,10 +508,33 @@ def _adjacent_windows(content: str, size: int) -> list[str]:
     if content[cut] not in _W_SET:  # a hard cut
         return windows.findall(content)
     rest = _after_cut_re(size).findall(content, cut + 1)
-    if rest and max(map(len, rest)) >= size:  # a hard cut further on
+    if rest and not rest[-1]:  # a hard cut further on
         return windows.findall(content)
     rest.insert(0, first.group())
     return rest
+
+
+#: below this length a text's windows are too few for ``_plain_strip`` to pay
+_PLAIN_STRIP_LENGTH = 65_536
+#: the last long text split into windows at one go, and whether ``str.strip()`` trims its
+#: windows as JS does (None: not asked yet)
+_last_split: tuple[str, bool | None] | None = None
+
+
+def _plain_strip(content: str) -> bool:
+    """True when ``str.strip()`` trims every window of ``content`` as JS ``trim`` does.
+    Asked from a long text's second run on (the app runs one document at each option
+    change), so that its first run scans nothing more; False until then."""
+    global _last_split
+    last = _last_split
+    if len(content) < _PLAIN_STRIP_LENGTH:
+        return False
+    if last is None or last[0] is not content:
+        _last_split = (content, None)
+        return False
+    if last[1] is None:
+        _last_split = last = (content, strip_trims_as_js(content))
+    return bool(last[1])
 
 
 @lru_cache(maxsize=8)
