@@ -158,3 +158,31 @@ def test_a_sweep_says_when_retrieval_cannot_be_scored(qtbot, window):
     assert list(sweep.curves["chunks"].getData()[0]) == [300, 600]  # chunk figures stand
     xs, _ys = sweep.curves["recall"].getData()
     assert xs is None or len(xs) == 0
+
+
+def test_the_sweep_plots_span_the_values_to_try_before_and_during_a_sweep(qtbot, window):
+    # empty axes around the current value alone (999.6 to 1000.4) said nothing: they span
+    # the typed values, and a new sweep over other values moves them there
+    open_sample(qtbot, window)
+    sweep = window.views.sweep
+    window.views.show_panel(sweep)
+    sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("targetSize"))
+    sweep.values_edit.setText("300:2400:300")
+    plots = [sweep.plots[title] for title in sweep.shown_plots()]
+    for plot in plots:
+        low, high = plot.viewRange()[0]
+        assert low < 300 < 2400 < high and high - low < 2400, (low, high)
+    sweep.values_edit.setText("oops")  # unreadable: the axes stay, Sweep says why
+    assert plots[0].viewRange()[0][0] < 300
+    sweep.values_edit.setText("100,150")
+    sweep.runner = pool_runner(workers=1)
+    assert sweep.start()
+    qtbot.waitUntil(lambda: not sweep.running, timeout=60000)
+    sweep.values_edit.setText("4000,5000")  # after a sweep typing leaves its points framed
+    low, high = plots[0].viewRange()[0]
+    assert low < 100 and 150 < high < 400
+    assert sweep.start()  # a new sweep frames its own values
+    low, high = plots[0].viewRange()[0]
+    assert 3900 < low < 4000 and 5000 < high < 5100
+    qtbot.waitUntil(lambda: not sweep.running, timeout=60000)
+    assert list(sweep.curves["chunks"].getData()[0]) == [4000, 5000]

@@ -59,6 +59,14 @@ def test_the_warnings_tab_names_its_count_and_a_longer_name_gets_room(qtbot, win
     count = len(tabs.warnings_panel.counts()) and sum(tabs.warnings_panel.counts().values())
     assert tabs.tabText(2) == (f"Warnings ({count})" if count else "Warnings")
     bar = tabs.tabBar()
+    # the window's last layout pass first (on a busy machine the right pane may still be
+    # at its first width), with room beside the tabs for a longer name
+    qtbot.waitUntil(
+        lambda: (
+            tabs.width() > bar.sizeHint().width() + 80 and bar.width() == bar.sizeHint().width()
+        ),
+        timeout=5000,
+    )
     width = bar.width()
     tabs.set_tab_text(2, "Warnings (123456)")
     # the bar may grow in more than one layout pass on a busy machine: wait for the last

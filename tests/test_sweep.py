@@ -29,6 +29,12 @@ def test_values():
     for bad in ("9:1:1", "1:2", "a:b:c", "1:5:0"):
         with pytest.raises(ValueError, match="start:stop:step"):
             parse_values(bad)
+    # a range too long, or endless, is refused before its list is built (the UI thread
+    # parses it: a trillion values would freeze the window)
+    assert len(parse_values("1:500:1")) == 500
+    for bad in ("1:501:1", "1:1e12:1", "1:inf:1", "0:1:1e-300", "nan:5:1", "1:5:nan"):
+        with pytest.raises(ValueError, match=r"at most 500|finite|towards"):
+            parse_values(bad)
 
 
 def test_percentile_is_nearest_rank():

@@ -151,6 +151,7 @@ class SweepPanel(QWidget):
         self.values_edit = QLineEdit()
         self.values_edit.setPlaceholderText("start:stop:step or a,b,c")
         self.values_edit.returnPressed.connect(self.start)
+        self.values_edit.textChanged.connect(self._frame_values)
         self.run_button = QPushButton("Sweep")
         self.run_button.clicked.connect(self.start)
         self.stop_button = QPushButton("Stop")
@@ -329,6 +330,22 @@ class SweepPanel(QWidget):
         self._arrange()
         self._mark_current()
 
+    def _frame_values(self) -> None:
+        """Before a sweep the plots span the values it would try, so the empty axes and
+        the current value's line show what the sweep will fill."""
+        if self.rows or not self.plots:
+            return
+        param = self.param_combo.currentData()
+        kind = next((p.kind for p in self.model.entry.params if p.name == param), None)
+        try:
+            values = parse_values(self.values_edit.text(), integer=kind == "int")
+        except ValueError:
+            return  # Sweep says why
+        low, high = min(values), max(values)
+        if low == high:
+            low, high = low - 1, high + 1
+        next(iter(self.plots.values())).setXRange(low, high, padding=0.04)  # all are linked
+
     def rows_by_value(self) -> dict[float, dict[str, Any]]:
         return {row["value"]: row for row in self.rows}
 
@@ -418,6 +435,7 @@ class SweepPanel(QWidget):
         self.stop()
         self.number += 1
         self.rows = []
+        self._frame_values()  # steady axes while the points come in
         options = {k: v for k, v in self.model.options.items() if v is not None}
         entry = self.model.entry
         questions, retriever, top_k = self.retrieval() if self.retrieval else ([], None, 5)

@@ -53,10 +53,16 @@ def parse_values(text: str, integer: bool = False) -> list[float]:
             if len(parts) != 3:
                 raise ValueError
             start, stop, step = parts
+            if not all(map(math.isfinite, parts)):
+                raise ValueError("values must be finite numbers")
             if step == 0 or (stop - start) / step < 0:
                 raise ValueError("the step must go from start towards stop")
-            count = math.floor((stop - start) / step + 1e-9) + 1
-            values = [start + i * step for i in range(count)]
+            steps = (stop - start) / step + 1e-9
+            if not math.isfinite(steps) or steps >= MAX_VALUES:  # refused before it is built
+                raise ValueError(
+                    f"more than {MAX_VALUES} values; at most {MAX_VALUES} in one sweep"
+                )
+            values = [start + i * step for i in range(math.floor(steps) + 1)]
         else:
             values = [float(p) for p in text.split(",") if p.strip()]
     except ValueError as error:
