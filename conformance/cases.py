@@ -23,6 +23,17 @@ SPECIAL_TOKENS = ["<|endoftext|>", "<|endofprompt|>", "<|fim_prefix|>", "<|im_st
 FENCE = "\n```js\nconst x = 1;\n\n// comment. Next\n```\n"
 TABLE = "\n| a | b |\n|---|---|\n| 1 | 2. Two |\n| x | y |\n"
 WHITE = ["\n", "\n\n", "\r\n", "\t", "  ", "\u00a0", "\u2028", "\u3000", " \n \n", "\n\n\n"]
+ENTITIES = [
+    "&amp;",
+    "&amp",
+    "&copy2024",
+    "&notit;",
+    "&#1;",
+    "&#xD83D;&#xDE00;",
+    "&#x10FFFF;",
+    "&#128;",
+]
+ENTITIES += ["&#0;", "&#xFFFE;", "&#127;", "&nbsp", "&lt;b&gt;", "&#x1F600;", "&hellip;", "&AMP;"]
 PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
 
 
@@ -143,6 +154,9 @@ class Generator:
         if doc == "html" and self.html_docs and rng.random() < 0.6:
             pool = self.html_docs
         text = self.text(rng, pool)
+        if doc == "html" and rng.random() < 0.3:
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(ENTITIES) + text[at:]
         if doc == "json" and rng.random() < 0.7:
             name, full = rng.choice(self.json_docs or self.docs)
             text = full if rng.random() < 0.5 else json.dumps(_json_sample(rng, text))
@@ -210,7 +224,8 @@ class Generator:
                 options["targetSize"] = n(rng, 1, 2000)
             if rng.random() < 0.4:
                 options["sentenceEnders"] = rng.sample(
-                    [".", "!", "?", "\n", ";", ":", "。", "..", " "], rng.randint(0, 4)
+                    [".", "!", "?", "\n", ";", ":", "。", "..", " ", "！", "？", "..."],
+                    rng.randint(0, 4),
                 )
             for key in ("fallbackToWords", "fallbackToCharacters", "addStartIndex"):
                 if rng.random() < 0.25:
@@ -249,12 +264,38 @@ class Generator:
                 options["sections"] = rng.sample(HTML_HEADERS, rng.randint(0, 2))
             if rng.random() < 0.3:
                 options["returnEachLine"] = rng.random() < 0.5
+        if rng.random() < 0.1:
+            self._odd_option(rng, strategy, options)
         case: dict[str, Any] = {"doc": doc, "input": text, "options": options}
         if any(isinstance(v, dict) and "$fn" in v for v in options.values()):
             case["length_js"] = LENGTH_JS
         if rng.random() < 0.2:
             case["metadata"] = {"source": "conformance", "n": rng.randint(0, 9)}
         return case
+
+    @staticmethod
+    def _odd_option(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+        """A value of the wrong type, an unknown key or a misspelt strategy, as the golden
+        cases have them: the schema's messages must match too."""
+        odd = rng.choice(
+            [
+                ("strategy", rng.choice(["nope", "Recursive", "", "TOKEN"])),
+                ("maxSize", rng.choice(["100", None, True, [100]])),
+                ("overlap", rng.choice(["5", None, -0.5])),
+                ("keepSeparator", rng.choice(["both", 1, None])),
+                ("size", rng.choice([80, "80", -1])),
+                ("extra", True),
+                ("separator" if strategy != "character" else "separators", "\n"),
+                ("language", rng.choice(["markdown", "klingon", "python"])),
+                ("allowedSpecial", rng.choice([["<|endoftext|>"], "none", "all"])),
+                ("headers", rng.choice([[["#", "title"]], [], [["h2"]], "h1"])),
+                ("stripWhitespace", rng.choice(["yes", 0])),
+                ("lengthFunction", "len"),
+                ("minSize", rng.choice([0, -1, "5", 10])),
+                ("joinThreshold", rng.choice([0, 5, "10"])),
+            ]
+        )
+        options[odd[0]] = odd[1]
 
     def _semantic_chunker(self, rng: random.Random, entry: str) -> dict:
         n = self.number
@@ -324,7 +365,7 @@ class Generator:
                 ["search_document", "passage", "", "c++", "(x", "a.b"]
             )
         texts = [self.text(rng) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))]
-        return {
+        case = {
             "input": texts[0] if len(texts) == 1 else None,
             "documents": [
                 {"document_name": f"doc{i}", "document_text": t} for i, t in enumerate(texts)
@@ -334,6 +375,36 @@ class Generator:
             "tokenizer": "wordpunct",
             "embed_path": "stub-provider" if rng.random() < 0.1 else "embedCallback",
         }
+        if rng.random() < 0.25:
+            self._more_semantic_chunking(rng, case)
+        return case
+
+    @staticmethod
+    def _more_semantic_chunking(rng: random.Random, case: dict) -> None:
+        """The rarer option kinds of the golden cases: embeddings returned, cache modes,
+        labels, prefixes that end in ": " or are blank or are no valid regex, and the
+        documents argument in the shapes that fail."""
+        options = case["options"]
+        kind = rng.randrange(6)
+        if kind == 0:
+            options["returnEmbedding"] = True
+        elif kind == 1:
+            options["cache"] = rng.choice([False, "instance", "request", "global"])
+        elif kind == 2:
+            options.update(modelName="hash64", dtypeLabel="float64")
+            options["onnxEmbeddingModelQuantized"] = True
+        elif kind == 3:
+            options["chunkPrefix"] = rng.choice(["search_document: ", "   ", "query(", "p", "q*"])
+            options["excludeChunkPrefixInResults"] = rng.random() < 0.6
+        elif kind == 4:
+            options.update(rng.choice([{"dtype": "fp32"}, {"logging": False}, {"maxTokenSize": 0}]))
+        else:
+            docs = case["documents"]
+            bad = rng.choice(
+                [None, {"document_name": "x"}, {"document_text": ""}, {"document_text": 5}]
+            )
+            docs.insert(rng.randint(0, len(docs)), bad)
+            case["input"] = None
 
 
 SEPARATORS = ["\n\n", "\n", " ", "", ".", ". ", ",", "\t", "#", "```", "|", "\r\n", "。", "a"]
@@ -366,7 +437,20 @@ REGEX_SEPARATORS = [
     "",
 ]
 MD_HEADERS = [["#", "title"], ["##", "section"], ["###", "sub"], ["####", "deep"]]
-HTML_HEADERS = [["h1", "Header 1"], ["h2", "Header 2"], ["h3", "Header 3"], ["p", "Para"]]
+HTML_HEADERS = [
+    ["h1", "Header 1"],
+    ["h2", "Header 2"],
+    ["h3", "Header 3"],
+    ["p", "Para"],
+    ["H2", "upper"],
+    ["h2.x", "classed"],
+    ["h4", "Header 4"],
+    ["li", "item"],
+    ["div.wrap", "wrap"],
+    ["code", "code"],
+    ["title", "Title"],
+    ["a", "link"],
+]
 
 
 def _json_sample(rng: random.Random, text: str) -> Any:

@@ -121,3 +121,20 @@ def test_recursive_without_separators_joins_units_with_commas():
     assert texts(run("o#No\nr", {"strategy": "recursive", "separators": []})) == ["o,#,N,o,\n,r"]
     options = {"strategy": "recursive", "separators": [], "keepSeparator": True}
     assert texts(run("o#No\nr", {**options, "maxSize": 3, "overlap": 1})) == ["o#N", "No", "r"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("&#1;x", "\x01x"),  # controls stay (html.unescape drops them)
+        ("&#xFFFE;&#xFDD0;", "\ufffe\ufdd0"),  # so do noncharacters
+        ("&#x10FFFF;", "\ufffd"),  # from 0x10FFFF up: U+FFFD
+        ("&#xD800;", "\ud800"),  # a lone surrogate half, not U+FFFD
+        ("&#128;&#0;&#13;", "\u20ac\ufffd\r"),  # the windows-1252 table both share
+        ("&amp &copy2024 &notit; &#65", "& ©2024 ¬it; A"),
+    ],
+)
+def test_html_entities_decode_as_html_entities_does(raw, expected):
+    from chunkview.core.chunkers.mastra.html import decode
+
+    assert decode(raw) == expected

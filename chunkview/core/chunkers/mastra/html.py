@@ -38,6 +38,11 @@ _ID_CLASS_RE = re.compile(
     rf"(^|[{_W}])(id|class)[{_W}]*=[{_W}]*(\"([^\"]+)\"|'([^']+)'|([^{_W}]+))", re.I
 )
 _ATTRIBUTE_RE = re.compile(r"([a-zA-Z][-.:0-9_a-zA-Z]*)(\s*=\s*(\"([^\"]*)\"|'([^']*)'|(\S+)))?")
+# html-entities' numeric references: 0x80-0x9F through the windows-1252 table (as Python's
+# html.unescape), but controls, noncharacters and lone surrogates are kept, and every code
+# from 0x10FFFF up is U+FFFD (html.unescape drops or replaces some of these)
+_NUMERIC_REF_RE = re.compile(r"&#(?:([0-9]+)|[xX]([0-9a-fA-F]+));?")
+_REFERENCE_RE = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
 _VOID = {"area", "base", "br", "col", "hr", "img", "input", "link", "meta", "source"}
 _RAW_TEXT = {"script", "noscript", "style", "pre"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
@@ -55,6 +60,30 @@ _CLOSED_BY_OPENING: dict[str, set[str]] = {
     "ol": {"ul", "ol"},
     **{t: {t} for t in ("aside", "nav", "form", "header", "footer", "main")},
 }
+
+
+def decode(text: str) -> str:
+    """html-entities' decode() (level html5, scope body), as node-html-better-parser calls it:
+    named references as html.unescape decodes them, numeric ones its own way."""
+    if "&" not in text:
+        return text
+    decoded = _REFERENCE_RE.sub(_decoded, text)
+    # two references to surrogate halves make one character, as they do in a JS string
+    return from_units(decoded) if "&#" in text else decoded
+
+
+def _decoded(match: re.Match[str]) -> str:
+    numeric = _NUMERIC_REF_RE.fullmatch(match.group(0))
+    if numeric is None:
+        return html_lib.unescape(match.group(0))
+    code = int(numeric.group(1)) if numeric.group(1) is not None else int(numeric.group(2), 16)
+    if code >= 0x10FFFF:
+        return "\ufffd"
+    if code > 0xFFFF:
+        return chr(code)
+    if code == 0 or 0x80 <= code <= 0x9F:
+        return html_lib.unescape(f"&#{code};")  # the windows-1252 table both share
+    return chr(code)
 
 
 @dataclass(eq=False)
@@ -94,7 +123,7 @@ class Node:
     @property
     def text(self) -> str:
         """All descendant raw text, entity-decoded."""
-        return html_lib.unescape(self.raw_text())
+        return decode(self.raw_text())
 
 
 def parse(source: str) -> Node:
@@ -176,7 +205,7 @@ def _attributes(text: str) -> dict[str, str]:
     """rawAttributes: every name=value pair (kAttributePattern), values entity-decoded."""
     attributes = {}
     for match in _ATTRIBUTE_RE.finditer(text or ""):
-        attributes[match.group(1)] = html_lib.unescape(
+        attributes[match.group(1)] = decode(
             match.group(4) or match.group(5) or match.group(6) or ""
         )
     return attributes
@@ -293,7 +322,7 @@ def _text_of(node: Node) -> str:
     while stack:
         current, opened = stack.pop()
         if not current.is_element:
-            done[id(current)] = html_lib.unescape(current.raw)
+            done[id(current)] = decode(current.raw)
         elif not opened:
             stack.append((current, True))
             stack.extend((child, False) for child in reversed(current.children))
