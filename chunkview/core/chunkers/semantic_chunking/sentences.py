@@ -35,9 +35,82 @@ _LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")  # after from_units only lone
 
 
 # ----- §5.2 HTML to text ------------------------------------------------------------------
+# html5lib 1.1 follows the parsing spec of about 2016; parse5 7.3 (under cheerio) follows
+# today's. Where the two differ, html5lib is brought up to date here: <isindex> is an
+# ordinary element (no more made-up form and prompt text), <search> and <dialog> close an
+# open <p> like <div>, </p> and </br> inside <svg> or <math> leave the foreign content,
+# and the "special" elements are parse5's list.
+_SPECIAL_HTML = """address applet area article aside base basefont bgsound blockquote body br
+button caption center col colgroup dd details dir div dl dt embed fieldset figcaption figure
+footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input
+keygen li link listing main marquee menu meta nav noembed noframes noscript object ol p
+param plaintext pre script section select source style summary table tbody td template
+textarea tfoot th thead title tr track ul wbr xmp""".split()
+
+
+def _special_elements() -> frozenset[tuple[str, str]]:
+    ns = html5lib.constants.namespaces
+    mathml = ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")
+    return frozenset(
+        [(ns["html"], name) for name in _SPECIAL_HTML]
+        + [(ns["mathml"], name) for name in mathml]
+        + [(ns["svg"], name) for name in ("title", "foreignObject", "desc")]
+    )
+
+
+def _with_handlers(phase_class: type, starts: dict[str, str], ends: dict[str, str]) -> type:
+    """A subclass of an html5lib phase whose start and end tags in ``starts`` / ``ends``
+    go to the named handler methods of the phase instead."""
+    start_handler = html5lib._utils.MethodDispatcher(
+        phase_class.__dict__["startTagHandler"].items()
+    )
+    start_handler.default = phase_class.__dict__["startTagHandler"].default
+    end_handler = html5lib._utils.MethodDispatcher(phase_class.__dict__["endTagHandler"].items())
+    end_handler.default = phase_class.__dict__["endTagHandler"].default
+    for name, method in starts.items():
+        start_handler[name] = getattr(phase_class, method)
+    for name, method in ends.items():
+        end_handler[name] = getattr(phase_class, method)
+    body = {"__slots__": (), "startTagHandler": start_handler, "endTagHandler": end_handler}
+    return type(phase_class.__name__, (phase_class,), body)
+
+
+def _foreign_phase(phase_class: type) -> type:
+    def processEndTag(self, token):  # html5lib names its methods so
+        if token["name"] in ("p", "br"):  # leaves the foreign content, then as in HTML
+            parser = self.parser
+            stack = self.tree.openElements
+            while not (
+                stack[-1].namespace == self.tree.defaultNamespace
+                or parser.isHTMLIntegrationPoint(stack[-1])
+                or parser.isMathMLTextIntegrationPoint(stack[-1])
+            ):
+                stack.pop()
+            return parser.phase.processEndTag(token)
+        return phase_class.processEndTag(self, token)
+
+    return type(
+        phase_class.__name__, (phase_class,), {"__slots__": (), "processEndTag": processEndTag}
+    )
+
+
+class _Parser(html5lib.HTMLParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        html5lib.html5parser.specialElements = _special_elements()
+        body = _with_handlers(
+            type(self.phases["inBody"]),
+            {"isindex": "startTagOther", "search": "startTagCloseP", "dialog": "startTagCloseP"},
+            {"isindex": "endTagOther", "search": "endTagBlock"},
+        )
+        self.phases["inBody"] = body(self, self.tree)
+        foreign = _foreign_phase(type(self.phases["inForeignContent"]))
+        self.phases["inForeignContent"] = foreign(self, self.tree)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> html5lib.HTMLParser:
-    return html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
+    return _Parser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
 
 
 def _text_of(element, out: list[str]) -> None:

@@ -1,0 +1,25 @@
+"""HTML that html5lib 1.1 parses by the older spec and parse5 7.3 (cheerio, under
+semantic-chunking) by today's; every expected value was produced by semantic-chunking
+3.0.2 under node 20 (sentenceit)."""
+
+import pytest
+
+from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<isindex>", []),  # no made-up "This is a searchable index." prompt
+        ("><isindex>", [">"]),
+        ("<math></br><noscript><i>", ["<i>"]),  # </br> leaves the MathML: noscript is raw
+        ("<svg></br><iframe><details>", ["<details>"]),
+    ],
+)
+def test_html_parsed_as_parse5_parses_it(text, expected):
+    assert split_sentences(text) == expected
+
+
+def test_parsing_twice_gives_the_same_sentences():
+    text = "<p>a<search>b</search><pre>\nx</pre>"
+    assert split_sentences.__wrapped__(text) == split_sentences.__wrapped__(text)
