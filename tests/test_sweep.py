@@ -6,7 +6,14 @@ from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
 from chunkview.core.pipeline import ChunkRequest, Pipeline
-from chunkview.core.sweep import SweepPlan, parse_values, percentile, summarize, sweep
+from chunkview.core.sweep import (
+    SweepPlan,
+    parse_values,
+    percentile,
+    suggested_values,
+    summarize,
+    sweep,
+)
 
 TEXT = "One sentence here. Another one there.\n\n" * 30
 
@@ -35,6 +42,20 @@ def test_values():
     for bad in ("1:501:1", "1:1e12:1", "1:inf:1", "0:1:1e-300", "nan:5:1", "1:5:nan"):
         with pytest.raises(ValueError, match=r"at most 500|finite|towards"):
             parse_values(bad)
+
+
+def test_a_sweep_starts_from_round_values_around_the_current_one():
+    # a quarter of the value to twice it, in round steps a person would type
+    assert suggested_values(1000, integer=True) == "200:2000:100"
+    assert suggested_values(512, integer=True, minimum=0) == "100:1050:50"
+    assert suggested_values(0.3, integer=False) == "0.075:0.6:0.025"
+    assert suggested_values(0.5, integer=False) == "0.1:1:0.05"
+    assert suggested_values(4, integer=True, minimum=1) == "1:8:1"
+    assert suggested_values(1e9, integer=True) == "200000000:2000000000:100000000"
+    for current, integer in ((1000, True), (64, True), (0.85, False), (7, True), (3e-3, False)):
+        values = parse_values(suggested_values(current, integer), integer=integer)
+        assert 12 <= len(values) <= 30 and min(values) <= current / 4 + 1e-12
+        assert max(values) >= current * 2 - 1e-12
 
 
 def test_percentile_is_nearest_rank():

@@ -31,7 +31,14 @@ from PySide6.QtWidgets import (
 
 from chunkview.core.eval import Question
 from chunkview.core.model import InspectorModel
-from chunkview.core.sweep import SweepPlan, numeric_params, parse_values, pool_runner, run_sweep
+from chunkview.core.sweep import (
+    SweepPlan,
+    numeric_params,
+    parse_values,
+    pool_runner,
+    run_sweep,
+    suggested_values,
+)
 
 #: the plots, top to bottom: (title, figures drawn, unit on the left axis)
 PLOTS = (
@@ -408,15 +415,7 @@ class SweepPanel(QWidget):
         current = self.model.options.get(param.name, param.default)
         if not isinstance(current, (int, float)) or current <= 0:
             current = param.default if isinstance(param.default, (int, float)) else 1
-        low, high = current / 4, current * 2
-        if param.kind == "int":
-            step: float = max(1, round((high - low) / 16))
-            self.values_edit.setText(
-                f"{max(round(low), int(param.minimum or 0))}:{round(high)}:{step}"
-            )
-        else:
-            step = (high - low) / 16 or 0.05
-            self.values_edit.setText(f"{low:.3g}:{high:.3g}:{step:.2g}")
+        self.values_edit.setText(suggested_values(current, param.kind == "int", param.minimum))
         self._mark_current()
 
     # ----- running --------------------------------------------------------------------

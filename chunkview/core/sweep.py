@@ -79,6 +79,32 @@ def parse_values(text: str, integer: bool = False) -> list[float]:
     return list(dict.fromkeys(_as_number(v, integer) for v in values))  # each value once
 
 
+def suggested_values(current: float, integer: bool, minimum: float | None = None) -> str:
+    """The values a sweep of an option now at ``current`` starts from, as start:stop:step:
+    a quarter of it to twice it in about 16 round steps (1, 2, 2.5 or 5 times a power of
+    ten), the ends on the step, none below ``minimum``."""
+    if not math.isfinite(current) or current <= 0:
+        current = 1
+    low, high = current / 4, current * 2
+    rough = (high - low) / 16
+    power = 10 ** math.floor(math.log10(rough))
+    step = min((m * power for m in (1, 2, 2.5, 5, 10)), key=lambda s: abs(s - rough))
+    if integer:
+        step = max(1, round(step))
+    start = math.floor(low / step + 1e-9) * step  # 0.075 / 0.025 is 2.9999999999999996
+    if minimum is not None and start < minimum:
+        start = minimum
+    stop = math.ceil(high / step - 1e-9) * step
+    return ":".join(_plain(v, integer) for v in (start, stop, step))
+
+
+def _plain(value: float, integer: bool) -> str:
+    """A number as a person types it: 2000 (not 2e+03), 0.025 (not 0.025000000000000001)."""
+    if integer or (value == int(value) and abs(value) < 1e15):
+        return str(round(value))
+    return f"{value:.6g}"
+
+
 def _as_number(value: float, integer: bool) -> float:
     """An int where the option is an integer or the value is whole (as JSON would give it)."""
     rounded = round(value, 9)
