@@ -1,7 +1,7 @@
 """The views around the editor and the results: chunk inspector, compare, sweep, eval, the
 overview strip, B's editor side by side, and the keys that step through differences.
 
-Sweep and Eval are docks under the panels (their plots and tables want the width), opened
+Sweep, Eval and Audit are docks under the panels (their plots and tables want the width), opened
 from the View menu; the right panel keeps the tabs used all the time, so they fit at
 1280 px without scroll arrows.
 
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from chunkview.app.audit_panel import AuditPanel
 from chunkview.app.compare_panel import ComparePanel
 from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.inspector import ChunkInspector
@@ -68,6 +69,15 @@ class Views(QObject):
             self.eval_panel, "Retrieval eval", "evalDock", "Retrieval &Eval", "Ctrl+Shift+E"
         )
         window.tabifyDockWidget(self.sweep_dock, self.eval_dock)
+        # a whole folder chunked with the setting on view, a row per file
+        self.audit = AuditPanel(
+            model, open_file=window.open_path, token_limit=window.tabs.warnings_panel.token_limit
+        )
+        self.audit.time_budget = lambda: window.worker.service.timeout
+        self.audit_dock = self._dock(
+            self.audit, "Audit a folder", "auditDock", "&Audit a Folder", "Ctrl+Shift+A"
+        )
+        window.tabifyDockWidget(self.eval_dock, self.audit_dock)
         # teaching mode stands in for the panels: the docks step aside while it runs
         self._docks_set_aside: list[QDockWidget] = []
         window.step_through.toggle_action.toggled.connect(self._step_through_toggled)
@@ -127,7 +137,7 @@ class Views(QObject):
 
     def _step_through_toggled(self, active: bool) -> None:
         if active:
-            docks = (self.sweep_dock, self.eval_dock)
+            docks = (self.sweep_dock, self.eval_dock, self.audit_dock)
             self._docks_set_aside = [d for d in docks if d.isVisible() and not d.isFloating()]
             for dock in self._docks_set_aside:
                 dock.hide()
@@ -138,7 +148,7 @@ class Views(QObject):
 
     def show_panel(self, panel: QWidget) -> None:
         """Bring ``panel`` into view: its dock opened and raised, or its tab chosen."""
-        for dock in (self.sweep_dock, self.eval_dock):
+        for dock in (self.sweep_dock, self.eval_dock, self.audit_dock):
             if dock.widget() is panel:
                 dock.show()
                 dock.raise_()
@@ -188,4 +198,5 @@ class Views(QObject):
     def shutdown(self) -> None:
         """Stop what runs in the background (the window closing)."""
         self.sweep.shutdown()
+        self.audit.shutdown()
         self.compare.shutdown()

@@ -3,10 +3,13 @@ each file under the app's watchdog, records streamed as the files finish."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from chunkview.core.audit import audit_file, failed_record
+
+if TYPE_CHECKING:
+    from chunkview.core.service import ChunkPool, Job
 
 
 def audit_records(
@@ -20,9 +23,12 @@ def audit_records(
     jobs: int = 1,
     timeout: float = 30.0,
     max_memory: str | int | None = None,
-) -> Iterator[dict[str, Any]]:
+    pool: ChunkPool | None = None,
+) -> Generator[dict[str, Any], None, None]:
     """One record per path, in the order the files finish. A file the watchdog stops is
-    a ``hang`` (past its time) or an ``error`` (past its memory, or its process died)."""
+    a ``hang`` (past its time) or an ``error`` (past its memory, or its process died).
+    ``pool``: run on the caller's pool (which it may close from another thread to stop
+    at once) instead of one of ``jobs`` processes made for the call."""
     from chunkview.core.service import ChunkPool, Job, parse_size
 
     memory = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
@@ -34,16 +40,24 @@ def audit_records(
         )
         for path in paths
     )
-    with ChunkPool(jobs, timeout=timeout, max_memory=memory) as pool:
-        for outcome in pool.map(work, ordered=False):
-            path = outcome.job.args[0]
-            if outcome.error is None:
-                record = outcome.value
-            else:
-                error = outcome.error
-                status = "hang" if getattr(error, "reason", None) == "time" else "error"
-                if error.name == "Hang":
-                    status = "hang"
-                record = failed_record(path, status, f"{error.name}: {error.message}")
-            record["seconds"] = round(outcome.seconds, 3)
-            yield record
+    if pool is None:
+        with ChunkPool(jobs, timeout=timeout, max_memory=memory) as own:
+            yield from _records(own, work)
+    else:
+        yield from _records(pool, work)
+
+
+def _records(pool: ChunkPool, work: Iterable[Job]) -> Iterator[dict[str, Any]]:
+    """A record per job of ``work`` on ``pool``, as the jobs finish."""
+    for outcome in pool.map(work, ordered=False):
+        path = outcome.job.args[0]
+        if outcome.error is None:
+            record = outcome.value
+        else:
+            error = outcome.error
+            status = "hang" if getattr(error, "reason", None) == "time" else "error"
+            if error.name == "Hang":
+                status = "hang"
+            record = failed_record(path, status, f"{error.name}: {error.message}")
+        record["seconds"] = round(outcome.seconds, 3)
+        yield record

@@ -1,0 +1,375 @@
+"""Audit a folder from the window: every file chunked with the current chunker and options
+on the chunking processes' pool (``core/audit_run.py``, as ``chunkview audit`` does), a
+row per file as it finishes, and the totals; a double-click opens a file in the inspector.
+
+The files are listed and the pool is driven from a plain daemon thread, which only waits
+on the pool's processes; each record reaches the UI thread through a queued signal.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from chunkview.core.audit import STATUSES, Summary, iter_files
+from chunkview.core.model import InspectorModel
+
+Index = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
+#: the most files one audit lists (the CLI takes any number; a table of more says little)
+MAX_FILES = 20_000
+#: column title, what it shows of a record, tooltip
+COLUMNS: tuple[tuple[str, Callable[[Mapping[str, Any]], Any], str], ...] = (
+    ("file", lambda r: r.get("name", r["path"]), "The file, under the audited folder"),
+    ("status", lambda r: r.get("status", ""), "ok, empty, error (unreadable or refused) or hang"),
+    ("chars", lambda r: r.get("chars"), "Characters in the file's text"),
+    ("chunks", lambda r: r.get("chunks"), "Chunks the setting gives"),
+    ("min", lambda r: (r.get("size") or {}).get("min"), "Smallest chunk, in the size unit"),
+    ("median", lambda r: (r.get("size") or {}).get("median"), "Median chunk size"),
+    ("max", lambda r: (r.get("size") or {}).get("max"), "Largest chunk"),
+    ("warnings", lambda r: _warnings(r), "Warnings of every kind"),
+    ("top warnings", lambda r: _most(r), "The most frequent warning kinds, or what went wrong"),
+)
+
+
+def _warnings(record: Mapping[str, Any]) -> int | None:
+    """All the file's warnings; blank where it was not chunked."""
+    counts = record.get("warnings")
+    return None if counts is None else sum(counts.values())
+
+
+def _most(record: Mapping[str, Any]) -> str:
+    if record.get("message"):
+        return str(record["message"]).splitlines()[0][:200]
+    counts = sorted((record.get("warnings") or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{kind} {count}" for kind, count in counts[:3])
+
+
+class AuditModel(QAbstractTableModel):
+    """The records of one audit, a row each, sortable by any column."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[dict[str, Any]] = []
+        self._order: tuple[int, Qt.SortOrder] | None = None
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.records = []
+        self.endResetModel()
+
+    def add(self, record: dict[str, Any]) -> None:
+        row = len(self.records)
+        self.beginInsertRows(_ROOT, row, row)
+        self.records.append(record)
+        self.endInsertRows()
+
+    def rowCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.records)
+
+    def columnCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        record = self.records[index.row()]
+        value = COLUMNS[index.column()][1](record)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if isinstance(value, float):
+                return f"{value:g}"
+            return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() in (0, len(COLUMNS) - 1):
+            return record.get("message") or record["path"]
+        if role == Qt.ItemDataRole.TextAlignmentRole and 1 < index.column() < len(COLUMNS) - 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section][0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return COLUMNS[section][2]
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.layoutAboutToBeChanged.emit()
+        value = COLUMNS[column][1]
+        blank = [r for r in self.records if value(r) in (None, "")]
+        rest = [r for r in self.records if value(r) not in (None, "")]
+        rest.sort(key=value, reverse=order == Qt.SortOrder.DescendingOrder)
+        self.records = rest + blank  # blanks last either way
+        self.layoutChanged.emit()
+
+
+class _AuditJob(QObject):
+    """Runs one audit at a time in a daemon thread and hands each record to the UI."""
+
+    listed = Signal(int, int)  # audit number, files to audit
+    record = Signal(int, object)
+    done = Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel = threading.Event()
+        self.audit_thread: threading.Thread | None = None
+        self.pool: Any = None  # the running audit's ChunkPool
+
+    def start(self, number: int, folder: str, include: list[str], run: Mapping[str, Any]) -> None:
+        self.cancel = threading.Event()
+        self.audit_thread = threading.Thread(
+            target=self._run, args=(number, folder, include, dict(run), self.cancel), daemon=True
+        )
+        self.audit_thread.start()
+
+    def _run(
+        self,
+        number: int,
+        folder: str,
+        include: list[str],
+        run: dict[str, Any],
+        cancel: threading.Event,
+    ) -> None:
+        from chunkview.core.audit_run import audit_records
+        from chunkview.core.service import ChunkPool
+
+        records = pool = None
+        try:
+            files: list[str] = []
+            for path in iter_files([folder], include):
+                if cancel.is_set() or len(files) >= MAX_FILES:
+                    break
+                files.append(path)
+            self._emit(self.listed, number, len(files))
+            pool = self.pool = ChunkPool(run.pop("jobs"), timeout=run.pop("timeout"))
+            if cancel.is_set():
+                return
+            records = audit_records(files, **run, pool=pool)
+            for record in records:
+                if cancel.is_set():
+                    break
+                record["name"] = os.path.relpath(record["path"], folder)
+                self._emit(self.record, number, record)
+        except Exception as error:  # a broken pool must not take the app down
+            if not cancel.is_set():
+                failed = {"path": folder, "status": "error", "message": f"{error}"}
+                self._emit(self.record, number, {**failed, "name": "(the audit)"})
+        finally:
+            if records is not None:
+                records.close()
+            if pool is not None:
+                pool.close()
+                if self.pool is pool:
+                    self.pool = None
+            self._emit(self.done, number)
+
+    def close_pool(self) -> None:
+        """End the audit's processes (any thread): a stop between records would wait for
+        the files being chunked to finish."""
+        pool = self.pool
+        if pool is not None:
+            pool.close()
+
+    @staticmethod
+    def _emit(signal: Any, *args: Any) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the panel is gone (the app quit while the audit ran)
+            pass
+
+
+class AuditPanel(QWidget):
+    """Pick a folder, audit it with the inspector's setting, read the table."""
+
+    def __init__(
+        self,
+        model: InspectorModel,
+        open_file: Callable[[str], Any] | None = None,
+        token_limit: Callable[[], int | None] = lambda: None,
+    ) -> None:
+        super().__init__()
+        self.model = model
+        self.open_file = open_file or (lambda _path: None)
+        self.token_limit = token_limit
+        #: seconds each file may take (None: the service's default); the window's budget
+        self.time_budget: Callable[[], float | None] = lambda: None
+        self.jobs = max(1, min(4, os.cpu_count() or 1))
+        self.number = 0
+        self.running = False
+        self.summary = Summary()
+        self.setting = ""  # the chunker and options of the audit running or shown
+        self.folder_edit = QLineEdit()
+        self.folder_edit.setPlaceholderText("a folder of documents")
+        self.folder_edit.returnPressed.connect(self.start)
+        choose = QPushButton("Choose…")
+        choose.clicked.connect(self.choose_folder)
+        self.include_edit = QLineEdit()
+        self.include_edit.setPlaceholderText("*.md, *.txt (empty: every file)")
+        self.include_edit.returnPressed.connect(self.start)
+        self.run_button = QPushButton("Audit")
+        self.run_button.setToolTip("Chunk every file with the chunker and options set now")
+        self.run_button.clicked.connect(self.start)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.clicked.connect(self.stop)
+        self.stop_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setFormat("%v / %m files")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.message = QLabel("Choose a folder: every file in it is chunked with this setting.")
+        self.message.setWordWrap(True)
+        self.rows = AuditModel()
+        self.table = QTableView()
+        self.table.setModel(self.rows)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 260)
+        for column in range(1, len(COLUMNS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.doubleClicked.connect(self._open_row)
+        self.table.activated.connect(self._open_row)
+        where = QHBoxLayout()
+        where.addWidget(QLabel("folder"))
+        where.addWidget(self.folder_edit, 2)
+        where.addWidget(choose)
+        where.addWidget(QLabel("files"))
+        where.addWidget(self.include_edit, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.progress, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(where)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(self.table, 1)
+        self._job = _AuditJob()
+        self._job.listed.connect(self._listed)
+        self._job.record.connect(self._add_record)
+        self._job.done.connect(self._finished)
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Audit a folder", self.folder_edit.text())
+        if folder:
+            self.folder_edit.setText(folder)
+
+    def start(self) -> bool:
+        """Audit the folder with the inspector's chunker and options; False with a message
+        when there is nothing to audit."""
+        folder = os.path.expanduser(self.folder_edit.text().strip())
+        if not folder or not os.path.isdir(folder):
+            self.message.setText(
+                f"{folder!r} is not a folder." if folder else "Choose a folder to audit."
+            )
+            return False
+        if not self.model.entry_id:
+            return False
+        self.stop()
+        self.number += 1
+        include = [g.strip() for g in self.include_edit.text().split(",") if g.strip()]
+        entry = self.model.entry
+        run = {
+            "entry_id": self.model.entry_id,
+            "options": {k: v for k, v in self.model.options.items() if v is not None},
+            "token_limit": self.token_limit(),
+            "tokenizer": self.model.tokenizer if entry.uses_tokenizer else None,
+            "jobs": self.jobs,
+            "timeout": self.time_budget() or 10.0,
+        }
+        self.rows.clear()
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.summary = Summary()
+        self.progress.setRange(0, 0)  # busy until the files are listed
+        self.message.setText(f"Listing the files under {folder}…")
+        self.running = True
+        self.run_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self.setting = f"{entry.title or self.model.entry_id} {run['options']}"
+        self._job.start(self.number, folder, include, run)
+        return True
+
+    def stop(self) -> None:
+        self._job.cancel.set()
+        self._job.close_pool()
+
+    def _listed(self, number: int, files: int) -> None:
+        if number != self.number:
+            return
+        self.progress.setRange(0, max(files, 1))
+        self.progress.setValue(0)
+        capped = f" (the first {MAX_FILES})" if files >= MAX_FILES else ""
+        self.message.setText(f"Chunking {files} files{capped} with {self.setting}…")
+
+    def _add_record(self, number: int, record: dict[str, Any]) -> None:
+        if number != self.number:
+            return
+        self.rows.add(record)
+        self.summary.add(record)
+        self.progress.setValue(len(self.rows.records))
+
+    def _finished(self, number: int) -> None:
+        if number != self.number:
+            return
+        self.running = False
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+        self.progress.setRange(0, max(self.progress.maximum(), 1))
+        self.message.setText(self.describe())
+
+    def describe(self) -> str:
+        """The audit's totals in a line or two."""
+        total = self.summary
+        stopped = " Stopped before the end." if self._job.cancel.is_set() else ""
+        if not total.files:
+            return f"No files to audit.{stopped}"
+        statuses = ", ".join(f"{total.statuses[s]} {s}" for s in STATUSES if total.statuses[s])
+        files = f"{total.files} file{'s' * (total.files != 1)}"
+        text = f"{files}: {statuses}; {total.chunks} chunks."
+        if total.warnings:
+            kinds = sorted(total.files_with.items(), key=lambda kv: (-kv[1], kv[0]))
+            shown = [f"{kind} in {n} file{'s' * (n != 1)}" for kind, n in kinds[:5]]
+            text += " Warnings: " + ", ".join(shown) + "."
+        return text + stopped + " Double-click a file to open it."
+
+    def _open_row(self, index: QModelIndex) -> None:
+        record = self.rows.records[index.row()]
+        if os.path.isfile(record["path"]):
+            self.open_file(record["path"])
+
+    def shutdown(self) -> None:
+        """Stop the audit (the window closing): its processes end at once."""
+        self.stop()

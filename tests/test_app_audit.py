@@ -1,0 +1,137 @@
+"""Audit a folder from the window: a row per file from the chunking processes, the totals,
+a stop that ends the processes at once, and a double-click that opens the file."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from conftest import settle
+from PySide6.QtCore import Qt
+
+from chunkview.app.audit_panel import COLUMNS
+from chunkview.app.files import DEFAULT_SAMPLE
+from chunkview.core.audit import audit_file
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def make_folder(root: Path) -> Path:
+    folder = root / "docs"
+    (folder / "nested").mkdir(parents=True)
+    (folder / "guide.md").write_text(Path(DEFAULT_SAMPLE).read_text(encoding="utf-8"))
+    (folder / "nested" / "acorn.md").write_text(
+        (CORPUS / "acorn-readme.md").read_text(encoding="utf-8")
+    )
+    (folder / "empty.md").write_text("")
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64))
+    return folder
+
+
+def audit(qtbot, window, folder: Path, include: str = "") -> None:
+    panel = window.views.audit
+    window.views.show_panel(panel)
+    panel.jobs = 1  # one chunking process beside the other tests
+    panel.folder_edit.setText(str(folder))
+    panel.include_edit.setText(include)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=60000)
+
+
+def column(name: str) -> int:
+    return [title for title, _value, _tip in COLUMNS].index(name)
+
+
+def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window, tmp_path):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    folder = make_folder(tmp_path)
+    panel = window.views.audit
+    audit(qtbot, window, folder)
+    assert window.views.audit_dock.isVisible()
+    by_name = {r["name"]: r for r in panel.rows.records}
+    assert set(by_name) == {"guide.md", os.path.join("nested", "acorn.md"), "empty.md", "logo.png"}
+    assert by_name["empty.md"]["status"] == "empty"
+    assert by_name["logo.png"]["status"] == "error"
+    assert "binary" in by_name["logo.png"]["message"]
+    # each file's figures are what the CLI's audit gives for it (same function, same
+    # options), the chunking done in the pool's processes
+    options = {k: v for k, v in window.model.options.items() if v is not None}
+    for name in ("guide.md", os.path.join("nested", "acorn.md")):
+        expected = audit_file(str(folder / name), window.model.entry_id, options)
+        record = by_name[name]
+        assert record["status"] == "ok" and record["chunks"] == expected["chunks"] > 1
+        assert record["size"] == expected["size"] and record["warnings"] == expected["warnings"]
+    assert panel.progress.value() == panel.progress.maximum() == 4
+    text = panel.message.text()
+    assert text.startswith("4 files: 2 ok, 1 empty, 1 error;")
+    assert f"{sum(r.get('chunks', 0) for r in panel.rows.records)} chunks" in text
+    # the table shows them, a row per file, and sorts by a column
+    model = panel.table.model()
+    assert model.rowCount() == 4
+    panel.table.sortByColumn(column("chunks"), Qt.SortOrder.DescendingOrder)
+    chunks = [r.get("chunks") for r in panel.rows.records]
+    assert chunks[0] == max(c for c in chunks if c is not None) and chunks[-1] is None
+    shown = model.data(model.index(0, column("chunks")))
+    assert shown == str(chunks[0])
+    error_row = next(i for i, r in enumerate(panel.rows.records) if r["status"] == "error")
+    assert model.data(model.index(error_row, column("warnings"))) == ""  # not chunked
+    assert "binary" in model.data(model.index(error_row, column("top warnings")))
+    # a double-click opens the file in the inspector
+    row = next(i for i, r in enumerate(panel.rows.records) if r["name"] == "guide.md")
+    panel.table.doubleClicked.emit(model.index(row, 0))
+    settle(qtbot, window)
+    assert window.document.path == str(folder / "guide.md")
+
+
+def test_only_the_files_named_are_audited_and_a_hanging_setting_is_a_row_not_a_stop(
+    qtbot, window, tmp_path
+):
+    folder = make_folder(tmp_path)
+    # chunkSize 0 never returns in the original: every file with text is a hang, and the
+    # audit goes on to the next
+    window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 0})
+    settle(qtbot, window)
+    audit(qtbot, window, folder, include="*.md")
+    panel = window.views.audit
+    statuses = {r["name"]: r["status"] for r in panel.rows.records}
+    assert statuses == {
+        "guide.md": "hang",
+        os.path.join("nested", "acorn.md"): "hang",
+        "empty.md": "empty",
+    }
+    assert all("Hang" in r["message"] for r in panel.rows.records if r["status"] == "hang")
+    assert panel.message.text().startswith("3 files: 1 empty, 2 hang;")
+
+
+def test_stop_ends_the_audit_at_once_and_a_new_one_starts_clean(qtbot, window, tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    text = (CORPUS / "acorn-readme.md").read_text(encoding="utf-8")
+    for number in range(60):
+        (folder / f"doc{number:02}.md").write_text(text)
+    panel = window.views.audit
+    window.views.show_panel(panel)
+    panel.jobs = 1
+    panel.folder_edit.setText(str(folder))
+    assert panel.start()
+    qtbot.waitUntil(lambda: len(panel.rows.records) >= 2, timeout=60000)
+    began = time.monotonic()
+    panel.stop_button.click()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10000)
+    assert time.monotonic() - began < 5
+    assert 2 <= len(panel.rows.records) < 60
+    assert "Stopped before the end." in panel.message.text()
+    assert panel.run_button.isEnabled() and not panel.stop_button.isEnabled()
+    assert panel._job.pool is None  # its processes are gone
+    # a folder that is not one says so; a new audit starts from an empty table
+    panel.folder_edit.setText(str(tmp_path / "nowhere"))
+    assert not panel.start()
+    assert "is not a folder" in panel.message.text()
+    panel.folder_edit.setText(str(CORPUS))
+    panel.include_edit.setText("acorn-readme.md")
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=60000)
+    assert [r["name"] for r in panel.rows.records] == ["acorn-readme.md"]
+    assert panel.message.text().startswith("1 file: 1 ok;")
