@@ -32,11 +32,11 @@ def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
     sweep.runner = pool_runner(workers=1)
     assert sweep.start()
     qtbot.wait(1500)  # the first value is chunking in the pool's process
-    assert sweep._job.sweep_thread.is_alive()
+    assert sweep._job.job_thread.is_alive()
     window.close()
     # the pool's process is killed at once: the sweep's thread does not wait for the job
-    sweep._job.sweep_thread.join(2.0)
-    assert not sweep._job.sweep_thread.is_alive()
+    sweep._job.job_thread.join(2.0)
+    assert not sweep._job.job_thread.is_alive()
     assert len(sweep.rows) < 10
 
 

@@ -16,7 +16,6 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
@@ -31,10 +30,10 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
+from chunkview.app.background import BackgroundJob, lay_out_job_panel
 from chunkview.core.audit import STATUSES, Summary, iter_files
 from chunkview.core.model import InspectorModel
 
@@ -130,8 +129,8 @@ class AuditModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
 
-class _AuditJob(QObject):
-    """Runs one audit at a time in a daemon thread and hands each record to the UI."""
+class _AuditJob(BackgroundJob):
+    """Runs one audit at a time and hands each record to the UI thread."""
 
     listed = Signal(int, int)  # audit number, files to audit
     record = Signal(int, object)
@@ -139,16 +138,10 @@ class _AuditJob(QObject):
 
     def __init__(self) -> None:
         super().__init__()
-        self.cancel = threading.Event()
-        self.audit_thread: threading.Thread | None = None
         self.pool: Any = None  # the running audit's ChunkPool
 
     def start(self, number: int, folder: str, include: list[str], run: Mapping[str, Any]) -> None:
-        self.cancel = threading.Event()
-        self.audit_thread = threading.Thread(
-            target=self._run, args=(number, folder, include, dict(run), self.cancel), daemon=True
-        )
-        self.audit_thread.start()
+        self.launch(self._run, number, folder, include, dict(run))
 
     def _run(
         self,
@@ -168,7 +161,7 @@ class _AuditJob(QObject):
                 if cancel.is_set() or len(files) >= MAX_FILES:
                     break
                 files.append(path)
-            self._emit(self.listed, number, len(files))
+            self.deliver(self.listed, number, len(files))
             pool = self.pool = ChunkPool(run.pop("jobs"), timeout=run.pop("timeout"))
             if cancel.is_set():
                 return
@@ -177,11 +170,11 @@ class _AuditJob(QObject):
                 if cancel.is_set():
                     break
                 record["name"] = os.path.relpath(record["path"], folder)
-                self._emit(self.record, number, record)
+                self.deliver(self.record, number, record)
         except Exception as error:  # a broken pool must not take the app down
             if not cancel.is_set():
                 failed = {"path": folder, "status": "error", "message": f"{error}"}
-                self._emit(self.record, number, {**failed, "name": "(the audit)"})
+                self.deliver(self.record, number, {**failed, "name": "(the audit)"})
         finally:
             if records is not None:
                 records.close()
@@ -189,7 +182,7 @@ class _AuditJob(QObject):
                 pool.close()
                 if self.pool is pool:
                     self.pool = None
-            self._emit(self.done, number)
+            self.deliver(self.done, number)
 
     def close_pool(self) -> None:
         """End the audit's processes (any thread): a stop between records would wait for
@@ -197,13 +190,6 @@ class _AuditJob(QObject):
         pool = self.pool
         if pool is not None:
             pool.close()
-
-    @staticmethod
-    def _emit(signal: Any, *args: Any) -> None:
-        try:
-            signal.emit(*args)
-        except RuntimeError:  # the panel is gone (the app quit while the audit ran)
-            pass
 
 
 class AuditPanel(QWidget):
@@ -268,15 +254,8 @@ class AuditPanel(QWidget):
         where.addWidget(choose)
         where.addWidget(QLabel("files"))
         where.addWidget(self.include_edit, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.stop_button)
-        buttons.addWidget(self.progress, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(where)
-        layout.addLayout(buttons)
-        layout.addWidget(self.message)
-        layout.addWidget(self.table, 1)
+        buttons = (self.run_button, self.stop_button)
+        lay_out_job_panel(self, where, buttons, self.progress, self.message, self.table)
         self._job = _AuditJob()
         self._job.listed.connect(self._listed)
         self._job.record.connect(self._add_record)

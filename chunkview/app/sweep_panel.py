@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
+from chunkview.app.background import BackgroundJob, lay_out_job_panel
 from chunkview.core.eval import Question
 from chunkview.core.model import InspectorModel
 from chunkview.core.sweep import (
@@ -83,25 +83,14 @@ ROW_HEIGHT = 150
 RetrievalSource = Callable[[], tuple[list[Question], str | None, int]]
 
 
-class _SweepJob(QObject):
-    """Runs one sweep at a time in a plain daemon thread (it only waits on the pool's
-    processes) and hands each row to the UI thread through a queued signal."""
+class _SweepJob(BackgroundJob):
+    """Runs one sweep at a time and hands each row to the UI thread."""
 
     row = Signal(int, object)  # sweep number, row
     done = Signal(int)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.cancel = threading.Event()
-        # not self.thread: that is QObject.thread()
-        self.sweep_thread: threading.Thread | None = None
-
     def start(self, number: int, plan: SweepPlan, runner: Any) -> None:
-        self.cancel = threading.Event()
-        self.sweep_thread = threading.Thread(
-            target=self._run, args=(number, plan, runner, self.cancel), daemon=True
-        )
-        self.sweep_thread.start()
+        self.launch(self._run, number, plan, runner)
 
     def _run(self, number: int, plan: SweepPlan, runner: Any, cancel: threading.Event) -> None:
         rows = run_sweep(plan, runner)
@@ -109,25 +98,14 @@ class _SweepJob(QObject):
             for row in rows:
                 if cancel.is_set():
                     break
-                self._emit(self.row, number, row)
+                self.deliver(self.row, number, row)
         except Exception as error:  # a broken pool must not take the app down
             if not cancel.is_set():
                 error_row = {"name": type(error).__name__, "message": str(error)}
-                self._emit(self.row, number, {"value": None, "error": error_row})
+                self.deliver(self.row, number, {"value": None, "error": error_row})
         finally:
             rows.close()  # leaves the pool: its processes end
-            self._emit(self.done, number)
-
-    @staticmethod
-    def _emit(signal: Any, *args: Any) -> None:
-        try:
-            signal.emit(*args)
-        except RuntimeError:  # the panel is gone (the app quit while the sweep ran)
-            pass
-
-    def wait(self, timeout: float) -> None:
-        if self.sweep_thread is not None:
-            self.sweep_thread.join(timeout)
+            self.deliver(self.done, number)
 
 
 class SweepPanel(QWidget):
@@ -180,15 +158,8 @@ class SweepPanel(QWidget):
         row.addWidget(self.param_combo, 1)
         row.addWidget(QLabel("values"))
         row.addWidget(self.values_edit, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.stop_button)
-        buttons.addWidget(self.progress, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(row)
-        layout.addLayout(buttons)
-        layout.addWidget(self.message)
-        layout.addWidget(self.plots_widget, 1)
+        buttons = (self.run_button, self.stop_button)
+        lay_out_job_panel(self, row, buttons, self.progress, self.message, self.plots_widget)
         self._job = _SweepJob()
         self._job.row.connect(self._add_row)
         self._job.done.connect(self._finished)

@@ -1,0 +1,68 @@
+"""A job that runs beside the UI in a plain daemon thread (it only waits on chunking
+processes) and hands what it finds to the UI thread through queued signals: a sweep, an
+audit. One runs at a time; ``cancel`` asks the running one to stop. And the layout the
+panels running them share."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class BackgroundJob(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel = threading.Event()
+        # not self.thread: that is QObject.thread()
+        self.job_thread: threading.Thread | None = None
+
+    def launch(self, run: Callable[..., None], *args: Any) -> None:
+        """Run ``run(*args, cancel)`` in a new thread, with a cancel event of its own."""
+        self.cancel = threading.Event()
+        self.job_thread = threading.Thread(target=run, args=(*args, self.cancel), daemon=True)
+        self.job_thread.start()
+
+    def wait(self, timeout: float) -> None:
+        if self.job_thread is not None:
+            self.job_thread.join(timeout)
+
+    @staticmethod
+    def deliver(signal: Any, *args: Any) -> None:
+        """``signal.emit(*args)``, or nothing when its panel is gone (the app quit while
+        the job ran)."""
+        try:
+            signal.emit(*args)
+        except RuntimeError:
+            pass
+
+
+def lay_out_job_panel(
+    panel: QWidget,
+    fields: QHBoxLayout,
+    buttons: tuple[QPushButton, QPushButton],
+    progress: QProgressBar,
+    message: QLabel,
+    results: QWidget,
+) -> None:
+    """The layout of a panel that runs a job: what to run on top, then its run and stop
+    buttons beside the progress bar, a line of message, and the results taking the rest."""
+    row = QHBoxLayout()
+    for button in buttons:
+        row.addWidget(button)
+    row.addWidget(progress, 1)
+    layout = QVBoxLayout(panel)
+    layout.addLayout(fields)
+    layout.addLayout(row)
+    layout.addWidget(message)
+    layout.addWidget(results, 1)
