@@ -3,6 +3,8 @@ a stop that ends the processes at once, and a double-click that opens the file."
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import time
 from pathlib import Path
@@ -78,6 +80,17 @@ def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window
     error_row = next(i for i, r in enumerate(panel.rows.records) if r["status"] == "error")
     assert model.data(model.index(error_row, column("warnings"))) == ""  # not chunked
     assert "binary" in model.data(model.index(error_row, column("top warnings")))
+    # saved as the CLI writes them: a record per file, the summary last; CSV a row per file
+    assert panel.save_button.isEnabled()
+    assert panel.save(str(tmp_path / "audit.jsonl"))
+    lines = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert [r["path"] for r in lines[:-1]] == [r["path"] for r in panel.rows.records]
+    assert lines[-1]["summary"]["files"] == 4 and "name" not in lines[0]
+    assert panel.save(str(tmp_path / "audit.csv"))
+    rows = list(csv.DictReader((tmp_path / "audit.csv").open(encoding="utf-8")))
+    assert len(rows) == 4 and {r["status"] for r in rows} == {"ok", "empty", "error"}
+    assert not panel.save(str(tmp_path / "no" / "such" / "folder.csv"))
+    assert "Could not save" in panel.message.text()
     # a double-click opens the file in the inspector
     row = next(i for i, r in enumerate(panel.rows.records) if r["name"] == "guide.md")
     panel.table.doubleClicked.emit(model.index(row, 0))

@@ -226,6 +226,10 @@ class AuditPanel(QWidget):
         self.stop_button = QPushButton("Stop")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.setEnabled(False)
+        self.save_button = QPushButton("Save…")
+        self.save_button.setToolTip("Write the rows as JSON Lines or CSV, as chunkview audit does")
+        self.save_button.clicked.connect(self.save_dialog)
+        self.save_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m files")
         self.progress.setRange(0, 1)
@@ -254,6 +258,7 @@ class AuditPanel(QWidget):
         where.addWidget(choose)
         where.addWidget(QLabel("files"))
         where.addWidget(self.include_edit, 1)
+        where.addWidget(self.save_button)
         buttons = (self.run_button, self.stop_button)
         lay_out_job_panel(self, where, buttons, self.progress, self.message, self.table)
         self._job = _AuditJob()
@@ -297,6 +302,7 @@ class AuditPanel(QWidget):
         self.running = True
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
+        self.save_button.setEnabled(False)
         self.setting = f"{entry.title or self.model.entry_id} {run['options']}"
         self._job.start(self.number, folder, include, run)
         return True
@@ -327,7 +333,34 @@ class AuditPanel(QWidget):
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.progress.setRange(0, max(self.progress.maximum(), 1))
+        self.save_button.setEnabled(bool(self.rows.records))
         self.message.setText(self.describe())
+
+    def save_dialog(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(
+            self, "Save the audit", "audit.jsonl", "JSON Lines (*.jsonl);;CSV (*.csv)"
+        )
+        if path:
+            self.save(path)
+
+    def save(self, path: str) -> bool:
+        """Write the rows to ``path`` as ``chunkview audit`` writes them: CSV for a .csv
+        file, else JSON Lines with the summary last. False with a message on failure."""
+        from chunkview.commands.audit import Output
+
+        form = "csv" if path.lower().endswith(".csv") else "jsonl"
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as out:
+                output = Output(form, out)
+                for record in self.rows.records:
+                    output.record({k: v for k, v in record.items() if k != "name"})
+                if form == "jsonl":
+                    output.summary(self.summary)
+        except OSError as error:
+            self.message.setText(f"Could not save {path}: {error.strerror or error}")
+            return False
+        self.message.setText(f"Saved {len(self.rows.records)} rows to {path}.")
+        return True
 
     def describe(self) -> str:
         """The audit's totals in a line or two."""
