@@ -258,9 +258,10 @@ class AuditPanel(QWidget):
         where.addWidget(choose)
         where.addWidget(QLabel("files"))
         where.addWidget(self.include_edit, 1)
-        where.addWidget(self.save_button)
         buttons = (self.run_button, self.stop_button)
-        lay_out_job_panel(self, where, buttons, self.progress, self.message, self.table)
+        lay_out_job_panel(
+            self, where, buttons, self.progress, self.message, self.table, (self.save_button,)
+        )
         self._job = _AuditJob()
         self._job.listed.connect(self._listed)
         self._job.record.connect(self._add_record)

@@ -54,13 +54,17 @@ def lay_out_job_panel(
     progress: QProgressBar,
     message: QLabel,
     results: QWidget,
+    after: tuple[QWidget, ...] = (),
 ) -> None:
     """The layout of a panel that runs a job: what to run on top, then its run and stop
-    buttons beside the progress bar, a line of message, and the results taking the rest."""
+    buttons beside the progress bar (and ``after`` it), a line of message, and the
+    results taking the rest."""
     row = QHBoxLayout()
     for button in buttons:
         row.addWidget(button)
     row.addWidget(progress, 1)
+    for widget in after:
+        row.addWidget(widget)
     layout = QVBoxLayout(panel)
     layout.addLayout(fields)
     layout.addLayout(row)
