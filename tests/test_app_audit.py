@@ -77,6 +77,9 @@ def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window
     assert chunks[0] == max(c for c in chunks if c is not None) and chunks[-1] is None
     shown = model.data(model.index(0, column("chunks")))
     assert shown == str(chunks[0])
+    panel.table.sortByColumn(column("file"), Qt.SortOrder.DescendingOrder)
+    names = [r["name"] for r in panel.rows.records]
+    assert names == sorted(names, reverse=True)
     error_row = next(i for i, r in enumerate(panel.rows.records) if r["status"] == "error")
     assert model.data(model.index(error_row, column("warnings"))) == ""  # not chunked
     assert "binary" in model.data(model.index(error_row, column("top warnings")))
@@ -96,6 +99,11 @@ def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window
     panel.table.doubleClicked.emit(model.index(row, 0))
     settle(qtbot, window)
     assert window.document.path == str(folder / "guide.md")
+    panel.table.sortByColumn(column("file"), Qt.SortOrder.DescendingOrder)
+    # a record that comes in while the rows are sorted takes its place among them
+    panel.rows.add({"path": str(folder / "m.md"), "name": "m.md", "status": "ok", "chunks": 3})
+    names = [r["name"] for r in panel.rows.records]
+    assert names == sorted(names, reverse=True) and "m.md" in names
 
 
 def test_only_the_files_named_are_audited_and_a_hanging_setting_is_a_row_not_a_stop(

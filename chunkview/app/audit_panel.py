@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -55,6 +56,19 @@ COLUMNS: tuple[tuple[str, Callable[[Mapping[str, Any]], Any], str], ...] = (
 )
 
 
+def _rank(value: Any, descending: bool) -> tuple[int, Any]:
+    """A cell's place in a sorted column: blanks last either way; numbers negated for a
+    descending order, text (one column holds one or the other) inverted by its code
+    points."""
+    if value is None or value == "":
+        return (1, 0)
+    if not descending:
+        return (0, value)
+    if isinstance(value, str):
+        return (0, (*(-ord(c) for c in value), 1))
+    return (0, -value)
+
+
 def _warnings(record: Mapping[str, Any]) -> int | None:
     """All the file's warnings; blank where it was not chunked."""
     counts = record.get("warnings")
@@ -79,12 +93,20 @@ class AuditModel(QAbstractTableModel):
     def clear(self) -> None:
         self.beginResetModel()
         self.records = []
+        self._order = None
         self.endResetModel()
 
     def add(self, record: dict[str, Any]) -> None:
+        """A record more: at the end, or in its place when the rows are sorted."""
         row = len(self.records)
+        if self._order is not None:
+            column, order = self._order
+            value = COLUMNS[column][1]
+            descending = order == Qt.SortOrder.DescendingOrder
+            keys = [_rank(value(r), descending) for r in self.records]
+            row = bisect_right(keys, _rank(value(record), descending))
         self.beginInsertRows(_ROOT, row, row)
-        self.records.append(record)
+        self.records.insert(row, record)
         self.endInsertRows()
 
     def rowCount(self, parent: Index = _ROOT) -> int:
@@ -120,12 +142,14 @@ class AuditModel(QAbstractTableModel):
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):  # the sort indicator cleared: rows as they came
+            self._order = None
+            return
         self.layoutAboutToBeChanged.emit()
         value = COLUMNS[column][1]
-        blank = [r for r in self.records if value(r) in (None, "")]
-        rest = [r for r in self.records if value(r) not in (None, "")]
-        rest.sort(key=value, reverse=order == Qt.SortOrder.DescendingOrder)
-        self.records = rest + blank  # blanks last either way
+        descending = order == Qt.SortOrder.DescendingOrder
+        self.records.sort(key=lambda r: _rank(value(r), descending))
+        self._order = (column, order)
         self.layoutChanged.emit()
 
 
