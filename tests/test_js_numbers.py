@@ -116,3 +116,20 @@ def test_unit_string_is_the_unit_view(text):
     assert unit_string(text) == to_units(text) == unit_view(text)[0]
     if max(text, default="a") < "\U00010000":
         assert unit_string(text) is text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1e-7, "1e-7"),
+        (-2.5e-8, "-2.5e-8"),
+        (0.000001234, "0.000001234"),
+        (1.5e21, "1.5e+21"),
+        (1e300, "1e+300"),
+        (123456789.125, "123456789.125"),
+        (12345678901234567890.5, "12345678901234567000"),
+        (0.1, "0.1"),
+    ],
+)
+def test_number_text_is_string_of_a_js_number(value, expected):
+    assert number_text(value) == expected

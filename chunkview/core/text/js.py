@@ -241,10 +241,30 @@ def number_text(value: Any) -> str:
             return "NaN"
         if value in (math.inf, -math.inf):
             return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
+        if value.is_integer() and abs(value) < 2**53:
             return str(int(value))
-        return repr(value)
+        return _float_text(value)
     return str(value)
+
+
+def _float_text(value: float) -> str:
+    """Number::toString of a finite float: the same shortest digits as Python's repr,
+    written with an exponent only below 1e-6 or from 1e21 on (1e-7, 0.00001, 1.5e+21)."""
+    sign = "-" if value < 0 else ""
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    body = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return f"{sign}{body}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
 
 
 def last_index_of(text: str, search: str, from_index: float) -> int:

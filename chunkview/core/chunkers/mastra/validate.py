@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.js import number_text
 
 BASE = (
     "size",
@@ -135,10 +136,8 @@ def validate(strategy: str, options: dict[str, Any]) -> None:
 
 
 def js_number(value: float) -> str:
-    """A number as JS prints it in a message."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    """A number as JS prints it in a message (1e-7, not 1e-07)."""
+    return number_text(value)
 
 
 def check_overlap(max_size: float, overlap: float) -> None:

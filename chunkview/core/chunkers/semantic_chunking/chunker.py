@@ -23,7 +23,7 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
 from chunkview.core.embed import cosine_rows, embed_cached
 from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import W_CLASS, is_blank, option, truthy
+from chunkview.core.text.js import W_CLASS, is_blank, number_text, option, truthy
 from chunkview.core.text.tokens import counter
 
 DEFAULTS: dict[str, Any] = {
@@ -112,10 +112,16 @@ def _cached_counter(tokenizer: str) -> Callable[[str], int]:
 
 
 def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
-    """The (name, text) pairs of the documents argument, or the library's error."""
+    """The (name, text) pairs of the documents argument, or the library's error.
+
+    The documents are handled at once (Promise.all of async functions). A missing document
+    or text fails before the function's first await, so it rejects first; chunkit's
+    ``.replace`` on a text that is no string fails there too, but in cramit and sentenceit
+    that text fails inside cheerio, after an await: any document that fails early wins."""
     if not isinstance(raw, list):
         raise ChunkerError("Error", "Input must be an array of document objects")
     documents = []
+    late: ChunkerError | None = None
     for doc in raw:
         if doc is None:
             raise ChunkerError(
@@ -127,12 +133,23 @@ def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
         if not isinstance(text, str):
             if entry == "chunkit":
                 raise ChunkerError("TypeError", "doc.document_text.replace is not a function")
-            raise ChunkerError(
-                "TypeError", f"Cannot create property 'prev' on {type(text).__name__} '{text}'"
-            )
+            late = late or _cheerio_type_error(text)
         name = doc.get("document_name")
         documents.append((name if truthy(name) else "", text))
+    if late is not None:
+        raise late
     return documents
+
+
+def _cheerio_type_error(text: Any) -> ChunkerError:
+    """cheerio's error on a text that is no string: it sets ``prev`` on the value, or on
+    the first item of an array."""
+    value = text[0] if isinstance(text, list) and text else text
+    kind = {bool: "boolean", int: "number", float: "number", str: "string"}.get(type(value))
+    shown = value if isinstance(value, str) else number_text(value)
+    if kind is None:  # an object: cheerio takes it as a node (not reproduced)
+        kind, shown = "object", "[object Object]"
+    return ChunkerError("TypeError", f"Cannot create property 'prev' on {kind} '{shown}'")
 
 
 # ----- chunkit ------------------------------------------------------------------------------
@@ -247,7 +264,9 @@ def combine(
     head = nodes[0]
     if notes is not None:
         notes.append(("nodes", [id(n) for n in nodes]))
-    for _ in range(int(call.get("maxUncappedPasses"))):
+    most_passes = call.get("maxUncappedPasses")
+    # `while (passCount < maxUncappedPasses)`: 0.001 allows one pass, 2.5 three
+    for _ in range(math.ceil(most_passes) if most_passes > 0 else 0):
         call.ctx.check()
         listed = []
         node: _Node | None = head
@@ -284,7 +303,7 @@ def combine(
         merges, absorbed = 0, []
         marked: set[int] = set()
         for a, b, _similarity, size in candidates:
-            if merges == limit:
+            if merges >= limit:  # a negative limit allows none, 2.5 allows three
                 break
             if id(a) in marked or id(b) in marked:
                 continue

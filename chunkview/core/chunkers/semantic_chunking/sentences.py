@@ -26,7 +26,10 @@ n.h. n.j. n.m. n.y. neb. nebr. nev. nov. oct. okla. ore. p.m. p.s. pa. ph.d. pro
 rep. rev. sen. sep. sept. sr. st. tenn. va. vs. wash. wis.""".split()
 )
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
-_AFTER_PERIOD_RE = re.compile(f"\\.[{W_CLASS}]+[^{W_CLASS}]")
+# string-segmenter upper-cases /(?<=\.\s+)\S/g: the look-behind sees the text as it was, so
+# in ". . y" both the second "." and the "y" follow a ". " (a match that took the "." in
+# would miss the "y"); here a match is the ". " only, and the unit after it changes
+_PERIOD_SPACE_RE = re.compile(f"\\.[{W_CLASS}]+(?=[^{W_CLASS}])")
 _LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+$")  # the rule; _last_word runs it
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _LETTER_RE = regex.compile(r"\p{L}")
@@ -172,7 +175,15 @@ def normalize(text: str) -> str:
 def _uppercase_after_period(units: str) -> str:
     """The copy in which the unit after ". " is upper-cased (its length may change: the
     library's offsets then drift, and so do ours)."""
-    return _AFTER_PERIOD_RE.sub(lambda m: m.group()[:-1] + to_units(m.group()[-1].upper()), units)
+    parts, done = [], 0
+    for match in _PERIOD_SPACE_RE.finditer(units):
+        at = match.end()
+        parts += [units[done:at], to_units(units[at].upper())]
+        done = at + 1
+    if not parts:
+        return units
+    parts.append(units[done:])
+    return "".join(parts)
 
 
 def _last_word(segment: str) -> str | None:
