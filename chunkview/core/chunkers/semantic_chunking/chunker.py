@@ -120,7 +120,7 @@ def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
     that text fails inside cheerio, after an await: any document that fails early wins."""
     if not isinstance(raw, list):
         raise ChunkerError("Error", "Input must be an array of document objects")
-    documents = []
+    documents: list[tuple[Any, str]] = []
     late: ChunkerError | None = None
     for doc in raw:
         if doc is None:
@@ -134,6 +134,7 @@ def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
             if entry == "chunkit":
                 raise ChunkerError("TypeError", "doc.document_text.replace is not a function")
             late = late or _cheerio_type_error(text)
+            continue
         name = doc.get("document_name")
         documents.append((name if truthy(name) else "", text))
     if late is not None:
