@@ -11,6 +11,7 @@ from pathlib import Path
 
 from conftest import settle
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from chunkview.app.audit_panel import COLUMNS
 from chunkview.app.files import DEFAULT_SAMPLE
@@ -52,7 +53,7 @@ def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window
     panel = window.views.audit
     audit(qtbot, window, folder)
     assert window.views.audit_dock.isVisible()
-    by_name = {r["name"]: r for r in panel.rows.records}
+    by_name = {r["name"]: r for r in panel.results.records}
     assert set(by_name) == {"guide.md", os.path.join("nested", "acorn.md"), "empty.md", "logo.png"}
     assert by_name["empty.md"]["status"] == "empty"
     assert by_name["logo.png"]["status"] == "error"
@@ -68,26 +69,26 @@ def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window
     assert panel.progress.value() == panel.progress.maximum() == 4
     text = panel.message.text()
     assert text.startswith("4 files: 2 ok, 1 empty, 1 error;")
-    assert f"{sum(r.get('chunks', 0) for r in panel.rows.records)} chunks" in text
+    assert f"{sum(r.get('chunks', 0) for r in panel.results.records)} chunks" in text
     # the table shows them, a row per file, and sorts by a column
     model = panel.table.model()
     assert model.rowCount() == 4
     panel.table.sortByColumn(column("chunks"), Qt.SortOrder.DescendingOrder)
-    chunks = [r.get("chunks") for r in panel.rows.records]
+    chunks = [r.get("chunks") for r in panel.results.records]
     assert chunks[0] == max(c for c in chunks if c is not None) and chunks[-1] is None
     shown = model.data(model.index(0, column("chunks")))
     assert shown == str(chunks[0])
     panel.table.sortByColumn(column("file"), Qt.SortOrder.DescendingOrder)
-    names = [r["name"] for r in panel.rows.records]
+    names = [r["name"] for r in panel.results.records]
     assert names == sorted(names, reverse=True)
-    error_row = next(i for i, r in enumerate(panel.rows.records) if r["status"] == "error")
+    error_row = next(i for i, r in enumerate(panel.results.records) if r["status"] == "error")
     assert model.data(model.index(error_row, column("warnings"))) == ""  # not chunked
     assert "binary" in model.data(model.index(error_row, column("top warnings")))
     # saved as the CLI writes them: a record per file, the summary last; CSV a row per file
     assert panel.save_button.isEnabled()
     assert panel.save(str(tmp_path / "audit.jsonl"))
     lines = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
-    assert [r["path"] for r in lines[:-1]] == [r["path"] for r in panel.rows.records]
+    assert [r["path"] for r in lines[:-1]] == [r["path"] for r in panel.results.records]
     assert lines[-1]["summary"]["files"] == 4 and "name" not in lines[0]
     assert panel.save(str(tmp_path / "audit.csv"))
     rows = list(csv.DictReader((tmp_path / "audit.csv").open(encoding="utf-8")))
@@ -95,14 +96,27 @@ def test_a_folder_is_audited_file_by_file_with_the_setting_on_view(qtbot, window
     assert not panel.save(str(tmp_path / "no" / "such" / "folder.csv"))
     assert "Could not save" in panel.message.text()
     # a double-click opens the file in the inspector
-    row = next(i for i, r in enumerate(panel.rows.records) if r["name"] == "guide.md")
-    panel.table.doubleClicked.emit(model.index(row, 0))
+    row = next(i for i, r in enumerate(panel.results.records) if r["name"] == "guide.md")
+    opened = []
+    panel.open_file = lambda path: opened.append(path) or window.open_path(path)
+    panel.table.scrollTo(model.index(row, 0))
+    cell = panel.table.visualRect(model.index(row, 0)).center()
+    viewport = panel.table.viewport()
+    QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
+    QTest.mouseDClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
     settle(qtbot, window)
     assert window.document.path == str(folder / "guide.md")
+    assert opened == [str(folder / "guide.md")]  # once: a second open would ask again
+    # sorting keeps the selection on its file (Enter opens the file that is selected)
+    panel.table.selectRow(row)
+    panel.table.sortByColumn(column("chars"), Qt.SortOrder.AscendingOrder)
+    current = panel.table.currentIndex()
+    assert panel.results.records[current.row()]["name"] == "guide.md"
+    assert [i.row() for i in panel.table.selectionModel().selectedRows()] == [current.row()]
     panel.table.sortByColumn(column("file"), Qt.SortOrder.DescendingOrder)
     # a record that comes in while the rows are sorted takes its place among them
-    panel.rows.add({"path": str(folder / "m.md"), "name": "m.md", "status": "ok", "chunks": 3})
-    names = [r["name"] for r in panel.rows.records]
+    panel.results.add({"path": str(folder / "m.md"), "name": "m.md", "status": "ok", "chunks": 3})
+    names = [r["name"] for r in panel.results.records]
     assert names == sorted(names, reverse=True) and "m.md" in names
 
 
@@ -116,13 +130,13 @@ def test_only_the_files_named_are_audited_and_a_hanging_setting_is_a_row_not_a_s
     settle(qtbot, window)
     audit(qtbot, window, folder, include="*.md")
     panel = window.views.audit
-    statuses = {r["name"]: r["status"] for r in panel.rows.records}
+    statuses = {r["name"]: r["status"] for r in panel.results.records}
     assert statuses == {
         "guide.md": "hang",
         os.path.join("nested", "acorn.md"): "hang",
         "empty.md": "empty",
     }
-    assert all("Hang" in r["message"] for r in panel.rows.records if r["status"] == "hang")
+    assert all("Hang" in r["message"] for r in panel.results.records if r["status"] == "hang")
     assert panel.message.text().startswith("3 files: 1 empty, 2 hang;")
 
 
@@ -137,15 +151,17 @@ def test_stop_ends_the_audit_at_once_and_a_new_one_starts_clean(qtbot, window, t
     panel.jobs = 1
     panel.folder_edit.setText(str(folder))
     assert panel.start()
-    qtbot.waitUntil(lambda: len(panel.rows.records) >= 2, timeout=60000)
+    qtbot.waitUntil(lambda: len(panel.results.records) >= 2, timeout=60000)
+    assert not panel.start()  # Enter in a field while it runs keeps the audit going
+    assert panel.running and len(panel.results.records) >= 2
     began = time.monotonic()
     panel.stop_button.click()
     qtbot.waitUntil(lambda: not panel.running, timeout=10000)
     assert time.monotonic() - began < 5
-    assert 2 <= len(panel.rows.records) < 60
+    assert 2 <= len(panel.results.records) < 60
     assert "Stopped before the end." in panel.message.text()
     assert panel.run_button.isEnabled() and not panel.stop_button.isEnabled()
-    assert panel._job.pool is None  # its processes are gone
+    assert panel._job.idle  # its processes are gone
     # a folder that is not one says so; a new audit starts from an empty table
     panel.folder_edit.setText(str(tmp_path / "nowhere"))
     assert not panel.start()
@@ -154,5 +170,30 @@ def test_stop_ends_the_audit_at_once_and_a_new_one_starts_clean(qtbot, window, t
     panel.include_edit.setText("acorn-readme.md")
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=60000)
-    assert [r["name"] for r in panel.rows.records] == ["acorn-readme.md"]
+    assert [r["name"] for r in panel.results.records] == ["acorn-readme.md"]
     assert panel.message.text().startswith("1 file: 1 ok;")
+
+
+def test_odd_names_and_a_broken_audit_are_told_apart_from_the_files(qtbot, window, tmp_path):
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    # a name that is not UTF-8 (Linux gives its byte back as a surrogate escape) and a FIFO,
+    # which would block its reader: the FIFO is not listed
+    odd = os.path.join(os.fsencode(folder), b"caf\xe9.md")
+    with open(odd, "w") as handle:
+        handle.write("# Caf\u00e9\n\nA short text about coffee.\n")
+    os.mkfifo(folder / "pipe.md")
+    audit(qtbot, window, folder)
+    panel = window.views.audit
+    assert [r["name"] for r in panel.results.records] == ["caf\ufffd.md"]
+    assert panel.results.records[0]["status"] == "ok"
+    assert panel.save(str(tmp_path / "odd.jsonl"))
+    first = json.loads((tmp_path / "odd.jsonl").read_text().splitlines()[0])
+    assert first["path"].endswith("caf\udce9.md")  # the odd byte, escaped
+    # a pool that cannot start is the audit's failure, said once, not a row of the table
+    panel._job.deliver(panel._job.failed, panel.number, "OSError: no more processes")
+    panel._finished(panel.number)
+    assert "1 file: 1 ok; 1 chunk. The audit stopped: OSError: no more processes." in (
+        panel.message.text()
+    )
+    assert len(panel.results.records) == 1 and panel.summary.files == 1

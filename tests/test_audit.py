@@ -237,3 +237,25 @@ def test_the_token_limit_check_does_not_change_the_chunking(corpus: Path):
     assert (limited["chunks"], limited["size"]) == (plain["chunks"], plain["size"])
     assert "over-limit" not in plain["warnings"]
     assert limited["warnings"]["over-limit"] == limited["chunks"]  # every chunk is over 5
+
+
+def test_a_walk_takes_regular_files_only_and_stops_when_asked(tmp_path: Path):
+    # a FIFO found in a folder would block the process reading it; a file named on the
+    # command line is taken as it is (the audit reports what it is)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "one.md").write_text("one")
+    (tmp_path / "b" / "two.md").write_text("two")
+    os.mkfifo(tmp_path / "a" / "pipe.md")
+    assert [os.path.relpath(p, tmp_path) for p in iter_files([str(tmp_path)])] == [
+        os.path.join("a", "one.md"),
+        os.path.join("b", "two.md"),
+    ]
+    assert list(iter_files([str(tmp_path / "a" / "pipe.md")])) == [str(tmp_path / "a" / "pipe.md")]
+    folders = []
+
+    def stopped() -> bool:  # asked at every folder: stop after the first two
+        folders.append(1)
+        return len(folders) > 2
+
+    assert [os.path.basename(p) for p in iter_files([str(tmp_path)], stopped=stopped)] == ["one.md"]

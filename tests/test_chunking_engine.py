@@ -543,3 +543,14 @@ def test_a_hard_cut_far_into_a_long_text_takes_the_plain_windows():
     loop._split_whole(text, 0, None, None, 100, 0)
     got = engine.chunking_engine(text, {"strategy": "fixed", "chunkSize": 100, "chunkOverlap": 0})
     assert [c["content"] for c in got] == [c["content"] for c in loop.chunks]
+
+
+def test_python_and_js_white_space_differ_exactly_where_the_fast_trim_looks():
+    # strip_trims_as_js names the characters str.strip() and JS trim disagree on; a new
+    # Unicode version in Python could change the set, and this says so
+    import sys
+
+    from chunkview.core.text.js import _STRIP_DIFFERS, W_CHARS
+
+    python = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
+    assert python ^ set(W_CHARS) == set(_STRIP_DIFFERS)

@@ -52,6 +52,10 @@ def test_a_sweep_starts_from_round_values_around_the_current_one():
     assert suggested_values(0.5, integer=False) == "0.1:1:0.05"
     assert suggested_values(4, integer=True, minimum=1) == "1:8:1"
     assert suggested_values(1e9, integer=True) == "200000000:2000000000:100000000"
+    # the ends of the float range give one value, not an error
+    assert parse_values(suggested_values(5e-324, integer=False)) == [5e-324]
+    assert parse_values(suggested_values(1e308, integer=False)) == [int(1e308)]
+    assert parse_values(suggested_values(1e-300, integer=False))[:2] == [2e-301, 3e-301]
     for current, integer in ((1000, True), (64, True), (0.85, False), (7, True), (3e-3, False)):
         values = parse_values(suggested_values(current, integer), integer=integer)
         assert 12 <= len(values) <= 30 and min(values) <= current / 4 + 1e-12

@@ -12,6 +12,7 @@ import os
 import threading
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any
 
 from PySide6.QtCore import (
@@ -34,26 +35,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.app.background import BackgroundJob, lay_out_job_panel
+from chunkview.app.background import BackgroundJob
+from chunkview.app.job_panel import lay_out_job_panel
 from chunkview.core.audit import STATUSES, Summary, iter_files
 from chunkview.core.model import InspectorModel
+from chunkview.core.service import DEFAULT_TIMEOUT
 
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 #: the most files one audit lists (the CLI takes any number; a table of more says little)
 MAX_FILES = 20_000
-#: column title, what it shows of a record, tooltip
-COLUMNS: tuple[tuple[str, Callable[[Mapping[str, Any]], Any], str], ...] = (
-    ("file", lambda r: r.get("name", r["path"]), "The file, under the audited folder"),
-    ("status", lambda r: r.get("status", ""), "ok, empty, error (unreadable or refused) or hang"),
-    ("chars", lambda r: r.get("chars"), "Characters in the file's text"),
-    ("chunks", lambda r: r.get("chunks"), "Chunks the setting gives"),
-    ("min", lambda r: (r.get("size") or {}).get("min"), "Smallest chunk, in the size unit"),
-    ("median", lambda r: (r.get("size") or {}).get("median"), "Median chunk size"),
-    ("max", lambda r: (r.get("size") or {}).get("max"), "Largest chunk"),
-    ("warnings", lambda r: _warnings(r), "Warnings of every kind"),
-    ("top warnings", lambda r: _most(r), "The most frequent warning kinds, or what went wrong"),
-)
 
 
 def _rank(value: Any, descending: bool) -> tuple[int, Any]:
@@ -75,11 +66,25 @@ def _warnings(record: Mapping[str, Any]) -> int | None:
     return None if counts is None else sum(counts.values())
 
 
-def _most(record: Mapping[str, Any]) -> str:
+def _top_warnings(record: Mapping[str, Any]) -> str:
     if record.get("message"):
         return str(record["message"]).splitlines()[0][:200]
     counts = sorted((record.get("warnings") or {}).items(), key=lambda kv: (-kv[1], kv[0]))
     return ", ".join(f"{kind} {count}" for kind, count in counts[:3])
+
+
+#: column title, what it shows of a record, tooltip
+COLUMNS: tuple[tuple[str, Callable[[Mapping[str, Any]], Any], str], ...] = (
+    ("file", lambda r: r.get("name", r["path"]), "The file, under the audited folder"),
+    ("status", lambda r: r.get("status", ""), "ok, empty, error (unreadable or refused) or hang"),
+    ("chars", lambda r: r.get("chars"), "Characters in the file's text"),
+    ("chunks", lambda r: r.get("chunks"), "Chunks the setting gives"),
+    ("min", lambda r: (r.get("size") or {}).get("min"), "Smallest chunk, in the size unit"),
+    ("median", lambda r: (r.get("size") or {}).get("median"), "Median chunk size"),
+    ("max", lambda r: (r.get("size") or {}).get("max"), "Largest chunk"),
+    ("warnings", _warnings, "Warnings of every kind"),
+    ("top warnings", _top_warnings, "The most frequent warning kinds, or what went wrong"),
+)
 
 
 class AuditModel(QAbstractTableModel):
@@ -89,11 +94,11 @@ class AuditModel(QAbstractTableModel):
         super().__init__()
         self.records: list[dict[str, Any]] = []
         self._order: tuple[int, Qt.SortOrder] | None = None
+        self._ranks: list[tuple[int, Any]] = []  # each record's place, while sorted
 
     def clear(self) -> None:
         self.beginResetModel()
-        self.records = []
-        self._order = None
+        self.records, self._ranks, self._order = [], [], None
         self.endResetModel()
 
     def add(self, record: dict[str, Any]) -> None:
@@ -101,10 +106,9 @@ class AuditModel(QAbstractTableModel):
         row = len(self.records)
         if self._order is not None:
             column, order = self._order
-            value = COLUMNS[column][1]
-            descending = order == Qt.SortOrder.DescendingOrder
-            keys = [_rank(value(r), descending) for r in self.records]
-            row = bisect_right(keys, _rank(value(record), descending))
+            rank = _rank(COLUMNS[column][1](record), order == Qt.SortOrder.DescendingOrder)
+            row = bisect_right(self._ranks, rank)
+            self._ranks.insert(row, rank)
         self.beginInsertRows(_ROOT, row, row)
         self.records.insert(row, record)
         self.endInsertRows()
@@ -143,26 +147,42 @@ class AuditModel(QAbstractTableModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):  # the sort indicator cleared: rows as they came
-            self._order = None
+            self._order, self._ranks = None, []
             return
         self.layoutAboutToBeChanged.emit()
-        value = COLUMNS[column][1]
-        descending = order == Qt.SortOrder.DescendingOrder
-        self.records.sort(key=lambda r: _rank(value(r), descending))
+        value, descending = COLUMNS[column][1], order == Qt.SortOrder.DescendingOrder
+        kept = self.persistentIndexList()  # the selection and the current row
+        kept_records = [self.records[index.row()] for index in kept]
+        ranked = sorted(
+            ((_rank(value(r), descending), n) for n, r in enumerate(self.records)),
+            key=lambda pair: pair[0],
+        )
+        self.records = [self.records[n] for _rank_, n in ranked]
+        self._ranks = [rank for rank, _n in ranked]
         self._order = (column, order)
+        row_of = {id(record): row for row, record in enumerate(self.records)}
+        self.changePersistentIndexList(
+            kept,
+            [
+                self.index(row_of[id(record)], index.column())
+                for record, index in zip(kept_records, kept, strict=True)
+            ],
+        )
         self.layoutChanged.emit()
 
 
 class _AuditJob(BackgroundJob):
     """Runs one audit at a time and hands each record to the UI thread."""
 
-    listed = Signal(int, int)  # audit number, files to audit
+    listed = Signal(int, int, bool)  # audit number, files to audit, more left out
     record = Signal(int, object)
+    failed = Signal(int, str)  # the audit itself broke
     done = Signal(int)
 
     def __init__(self) -> None:
         super().__init__()
-        self.pool: Any = None  # the running audit's ChunkPool
+        self._pools: list[Any] = []  # the ChunkPools of the audits running
+        self._pools_lock = threading.Lock()
 
     def start(self, number: int, folder: str, include: list[str], run: Mapping[str, Any]) -> None:
         self.launch(self._run, number, folder, include, dict(run))
@@ -178,42 +198,59 @@ class _AuditJob(BackgroundJob):
         from chunkview.core.audit_run import audit_records
         from chunkview.core.service import ChunkPool
 
-        records = pool = None
+        pool = None
         try:
-            files: list[str] = []
-            for path in iter_files([folder], include):
-                if cancel.is_set() or len(files) >= MAX_FILES:
-                    break
-                files.append(path)
-            self.deliver(self.listed, number, len(files))
-            pool = self.pool = ChunkPool(run.pop("jobs"), timeout=run.pop("timeout"))
-            if cancel.is_set():
-                return
+            files = list(
+                islice(iter_files([folder], include, stopped=cancel.is_set), MAX_FILES + 1)
+            )
+            more = len(files) > MAX_FILES
+            del files[MAX_FILES:]
+            self.deliver(self.listed, number, len(files), more)
+            timeout, memory = run.pop("timeout"), run.pop("max_memory")
+            pool = ChunkPool(run.pop("jobs"), timeout=timeout, max_memory=memory)
+            with self._pools_lock:
+                if cancel.is_set():  # stopped before it began: nothing to kill
+                    return
+                self._pools.append(pool)
             records = audit_records(files, **run, pool=pool)
-            for record in records:
-                if cancel.is_set():
-                    break
-                record["name"] = os.path.relpath(record["path"], folder)
-                self.deliver(self.record, number, record)
+            try:
+                for record in records:
+                    if cancel.is_set():
+                        break
+                    self.deliver(self.record, number, {**record, "name": _name(record, folder)})
+            finally:
+                records.close()
         except Exception as error:  # a broken pool must not take the app down
             if not cancel.is_set():
-                failed = {"path": folder, "status": "error", "message": f"{error}"}
-                self.deliver(self.record, number, {**failed, "name": "(the audit)"})
+                self.deliver(self.failed, number, f"{type(error).__name__}: {error}")
         finally:
-            if records is not None:
-                records.close()
             if pool is not None:
+                with self._pools_lock:
+                    if pool in self._pools:
+                        self._pools.remove(pool)
                 pool.close()
-                if self.pool is pool:
-                    self.pool = None
             self.deliver(self.done, number)
 
-    def close_pool(self) -> None:
-        """End the audit's processes (any thread): a stop between records would wait for
-        the files being chunked to finish."""
-        pool = self.pool
-        if pool is not None:
-            pool.close()
+    def kill_pools(self) -> None:
+        """End the processes of the audits running (any thread): a stop between records
+        would wait for the files being chunked to finish."""
+        with self._pools_lock:
+            pools = list(self._pools)
+        for pool in pools:
+            pool.kill()
+
+    @property
+    def idle(self) -> bool:
+        """True when no audit holds chunking processes."""
+        with self._pools_lock:
+            return not self._pools
+
+
+def _name(record: Mapping[str, Any], folder: str) -> str:
+    """The file's path under the audited folder, as text (a name that is not UTF-8 shows
+    its odd bytes as U+FFFD)."""
+    name = os.path.relpath(record["path"], folder)
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 class AuditPanel(QWidget):
@@ -229,8 +266,10 @@ class AuditPanel(QWidget):
         self.model = model
         self.open_file = open_file or (lambda _path: None)
         self.token_limit = token_limit
-        #: seconds each file may take (None: the service's default); the window's budget
+        #: seconds and bytes a file may take (None: the service's defaults): the window's
+        #: budget for a chunking job (Edit > Preferences)
         self.time_budget: Callable[[], float | None] = lambda: None
+        self.memory_budget: Callable[[], int | None] = lambda: None
         self.jobs = max(1, min(4, os.cpu_count() or 1))
         self.number = 0
         self.running = False
@@ -260,9 +299,9 @@ class AuditPanel(QWidget):
         self.progress.setValue(0)
         self.message = QLabel("Choose a folder: every file in it is chunked with this setting.")
         self.message.setWordWrap(True)
-        self.rows = AuditModel()
+        self.results = AuditModel()
         self.table = QTableView()
-        self.table.setModel(self.rows)
+        self.table.setModel(self.results)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -274,8 +313,7 @@ class AuditPanel(QWidget):
         for column in range(1, len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.table.doubleClicked.connect(self._open_row)
-        self.table.activated.connect(self._open_row)
+        self.table.activated.connect(self._open_row)  # a double-click, or Enter
         where = QHBoxLayout()
         where.addWidget(QLabel("folder"))
         where.addWidget(self.folder_edit, 2)
@@ -289,7 +327,9 @@ class AuditPanel(QWidget):
         self._job = _AuditJob()
         self._job.listed.connect(self._listed)
         self._job.record.connect(self._add_record)
+        self._job.failed.connect(self._failed)
         self._job.done.connect(self._finished)
+        self.failure = ""  # what broke the audit shown, if anything did
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Audit a folder", self.folder_edit.text())
@@ -299,11 +339,12 @@ class AuditPanel(QWidget):
     def start(self) -> bool:
         """Audit the folder with the inspector's chunker and options; False with a message
         when there is nothing to audit."""
-        folder = os.path.expanduser(self.folder_edit.text().strip())
-        if not folder or not os.path.isdir(folder):
-            self.message.setText(
-                f"{folder!r} is not a folder." if folder else "Choose a folder to audit."
-            )
+        if self.running:  # Enter in a field while Audit is disabled
+            return False
+        folder = os.path.abspath(os.path.expanduser(self.folder_edit.text().strip()))
+        if not self.folder_edit.text().strip() or not os.path.isdir(folder):
+            typed = self.folder_edit.text().strip()
+            self.message.setText(f"{typed!r} is not a folder." if typed else "Choose a folder.")
             return False
         if not self.model.entry_id:
             return False
@@ -317,9 +358,11 @@ class AuditPanel(QWidget):
             "token_limit": self.token_limit(),
             "tokenizer": self.model.tokenizer if entry.uses_tokenizer else None,
             "jobs": self.jobs,
-            "timeout": self.time_budget() or 10.0,
+            "timeout": self.time_budget() or DEFAULT_TIMEOUT,
+            "max_memory": self._memory_each(),
         }
-        self.rows.clear()
+        self.failure = ""
+        self.results.clear()
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.summary = Summary()
         self.progress.setRange(0, 0)  # busy until the files are listed
@@ -332,24 +375,34 @@ class AuditPanel(QWidget):
         self._job.start(self.number, folder, include, run)
         return True
 
+    def _memory_each(self) -> int | None:
+        """The inspector's memory budget, shared by the audit's processes (None: the
+        pool's default, which shares half the RAM the same way)."""
+        budget = self.memory_budget()
+        return None if budget is None else max(budget // self.jobs, 64 * 2**20)
+
     def stop(self) -> None:
         self._job.cancel.set()
-        self._job.close_pool()
+        self._job.kill_pools()
 
-    def _listed(self, number: int, files: int) -> None:
+    def _listed(self, number: int, files: int, more: bool) -> None:
         if number != self.number:
             return
         self.progress.setRange(0, max(files, 1))
         self.progress.setValue(0)
-        capped = f" (the first {MAX_FILES})" if files >= MAX_FILES else ""
+        capped = f" (the first {MAX_FILES}; more are left out)" if more else ""
         self.message.setText(f"Chunking {files} files{capped} with {self.setting}…")
 
     def _add_record(self, number: int, record: dict[str, Any]) -> None:
         if number != self.number:
             return
-        self.rows.add(record)
+        self.results.add(record)
         self.summary.add(record)
-        self.progress.setValue(len(self.rows.records))
+        self.progress.setValue(len(self.results.records))
+
+    def _failed(self, number: int, message: str) -> None:
+        if number == self.number:
+            self.failure = message
 
     def _finished(self, number: int) -> None:
         if number != self.number:
@@ -358,7 +411,7 @@ class AuditPanel(QWidget):
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.progress.setRange(0, max(self.progress.maximum(), 1))
-        self.save_button.setEnabled(bool(self.rows.records))
+        self.save_button.setEnabled(bool(self.results.records))
         self.message.setText(self.describe())
 
     def save_dialog(self) -> None:
@@ -375,27 +428,31 @@ class AuditPanel(QWidget):
 
         form = "csv" if path.lower().endswith(".csv") else "jsonl"
         try:
-            with open(path, "w", encoding="utf-8", newline="") as out:
+            # a file name that is not UTF-8 is written with its odd bytes escaped (\udce9)
+            with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
                 output = Output(form, out)
-                for record in self.rows.records:
+                for record in self.results.records:
                     output.record({k: v for k, v in record.items() if k != "name"})
                 if form == "jsonl":
                     output.summary(self.summary)
-        except OSError as error:
-            self.message.setText(f"Could not save {path}: {error.strerror or error}")
+        except (OSError, UnicodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else None
+            self.message.setText(f"Could not save {path}: {reason or error}")
             return False
-        self.message.setText(f"Saved {len(self.rows.records)} rows to {path}.")
+        self.message.setText(f"Saved {len(self.results.records)} rows to {path}.")
         return True
 
     def describe(self) -> str:
         """The audit's totals in a line or two."""
         total = self.summary
         stopped = " Stopped before the end." if self._job.cancel.is_set() else ""
+        if self.failure:
+            stopped = f" The audit stopped: {self.failure.rstrip('.')}."
         if not total.files:
             return f"No files to audit.{stopped}"
         statuses = ", ".join(f"{total.statuses[s]} {s}" for s in STATUSES if total.statuses[s])
         files = f"{total.files} file{'s' * (total.files != 1)}"
-        text = f"{files}: {statuses}; {total.chunks} chunks."
+        text = f"{files}: {statuses}; {total.chunks} chunk{'s' * (total.chunks != 1)}."
         if total.warnings:
             kinds = sorted(total.files_with.items(), key=lambda kv: (-kv[1], kv[0]))
             shown = [f"{kind} in {n} file{'s' * (n != 1)}" for kind, n in kinds[:5]]
@@ -403,7 +460,7 @@ class AuditPanel(QWidget):
         return text + stopped + " Double-click a file to open it."
 
     def _open_row(self, index: QModelIndex) -> None:
-        record = self.rows.records[index.row()]
+        record = self.results.records[index.row()]
         if os.path.isfile(record["path"]):
             self.open_file(record["path"])
 

@@ -1,7 +1,6 @@
 """A job that runs beside the UI in a plain daemon thread (it only waits on chunking
 processes) and hands what it finds to the UI thread through queued signals: a sweep, an
-audit. One runs at a time; ``cancel`` asks the running one to stop. And the layout the
-panels running them share."""
+audit. One runs at a time; ``cancel`` asks the running one to stop."""
 
 from __future__ import annotations
 
@@ -10,14 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
 
 
 class BackgroundJob(QObject):
@@ -45,28 +36,3 @@ class BackgroundJob(QObject):
             signal.emit(*args)
         except RuntimeError:
             pass
-
-
-def lay_out_job_panel(
-    panel: QWidget,
-    fields: QHBoxLayout,
-    buttons: tuple[QPushButton, QPushButton],
-    progress: QProgressBar,
-    message: QLabel,
-    results: QWidget,
-    after: tuple[QWidget, ...] = (),
-) -> None:
-    """The layout of a panel that runs a job: what to run on top, then its run and stop
-    buttons beside the progress bar (and ``after`` it), a line of message, and the
-    results taking the rest."""
-    row = QHBoxLayout()
-    for button in buttons:
-        row.addWidget(button)
-    row.addWidget(progress, 1)
-    for widget in after:
-        row.addWidget(widget)
-    layout = QVBoxLayout(panel)
-    layout.addLayout(fields)
-    layout.addLayout(row)
-    layout.addWidget(message)
-    layout.addWidget(results, 1)

@@ -11,6 +11,7 @@ value. The plots stand in one column when the panel is narrow, in a grid when wi
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -28,7 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.app.background import BackgroundJob, lay_out_job_panel
+from chunkview.app.background import BackgroundJob
+from chunkview.app.job_panel import lay_out_job_panel
 from chunkview.core.eval import Question
 from chunkview.core.model import InspectorModel
 from chunkview.core.sweep import (
@@ -322,6 +324,8 @@ class SweepPanel(QWidget):
         low, high = min(values), max(values)
         if low == high:
             low, high = low - 1, high + 1
+        if not math.isfinite(float(high) - float(low)):  # -1e308,1e308: no axis spans it
+            return
         next(iter(self.plots.values())).setXRange(low, high, padding=0.04)  # all are linked
 
     def rows_by_value(self) -> dict[float, dict[str, Any]]:

@@ -74,6 +74,7 @@ class Views(QObject):
             model, open_file=window.open_path, token_limit=window.tabs.warnings_panel.token_limit
         )
         self.audit.time_budget = lambda: window.worker.service.timeout
+        self.audit.memory_budget = lambda: window.worker.service.max_memory
         self.audit_dock = self._dock(
             self.audit, "Audit a folder", "auditDock", "&Audit a Folder", "Ctrl+Shift+A"
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import statistics
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,11 +49,16 @@ def _matches(path: str, globs: Sequence[str]) -> bool:
 
 
 def iter_files(
-    paths: Iterable[str], include: Sequence[str] = (), exclude: Sequence[str] = ()
+    paths: Iterable[str],
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    stopped: Callable[[], bool] = lambda: False,
 ) -> Iterator[str]:
     """Every file under ``paths`` (folders walked recursively, in name order), kept when it
     matches an include glob (if any) and no exclude glob. A path that does not exist is
-    yielded as is, so the audit reports it."""
+    yielded as is, so the audit reports it; in a folder only regular files are taken (a
+    FIFO would block its reader). ``stopped`` is asked at every folder: True ends the walk
+    (a tree with few matches may yield nothing for long)."""
     for root in paths:
         if not os.path.isdir(root):
             if not include or _matches(root, include):
@@ -61,6 +66,8 @@ def iter_files(
                     yield root
             continue
         for folder, dirs, files in os.walk(root):
+            if stopped():
+                return
             dirs[:] = sorted(d for d in dirs if not _matches(os.path.join(folder, d), exclude))
             for name in sorted(files):
                 path = os.path.join(folder, name)
@@ -69,7 +76,8 @@ def iter_files(
                     continue
                 if _matches(relative, exclude) or _matches(path, exclude):
                     continue
-                yield path
+                if os.path.isfile(path):
+                    yield path
 
 
 def _sizes(values: Sequence[int]) -> dict[str, float]:

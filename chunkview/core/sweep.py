@@ -87,6 +87,8 @@ def suggested_values(current: float, integer: bool, minimum: float | None = None
         current = 1
     low, high = current / 4, current * 2
     rough = (high - low) / 16
+    if not (math.isfinite(high) and rough > 0):  # 1e308 doubled, or 5e-324 quartered
+        return _plain(current, integer)
     power = 10 ** math.floor(math.log10(rough))
     step = min((m * power for m in (1, 2, 2.5, 5, 10)), key=lambda s: abs(s - rough))
     if integer:
@@ -107,7 +109,7 @@ def _plain(value: float, integer: bool) -> str:
 
 def _as_number(value: float, integer: bool) -> float:
     """An int where the option is an integer or the value is whole (as JSON would give it)."""
-    rounded = round(value, 9)
+    rounded = float(f"{value:.12g}")  # 0.30000000000000004 is 0.3; 1e-300 stays
     if integer or rounded == int(rounded):
         return round(rounded)
     return rounded
@@ -254,7 +256,7 @@ def pool_runner(workers: int | None = None, timeout: float | None = None) -> Run
         """Kill the processes of every sweep this runner is running (any thread): a
         cancel between rows would wait for the jobs running to end."""
         for pool in list(live):
-            pool.close()
+            pool.kill()  # the sweep's own thread closes it as it leaves
 
     run.close = close  # type: ignore[attr-defined]
     return run

@@ -127,8 +127,15 @@ class ChunkPool:
         self.close()
 
     def close(self) -> None:
+        """End the processes and free the pipes (the thread running ``map``)."""
         for service in self._services:
             service.__exit__()
+
+    def kill(self) -> None:
+        """End the processes at once (any thread): the running ``map`` then ends its jobs
+        as stopped; the thread running it still calls ``close``."""
+        for service in self._services:
+            service.close()
 
     def map(self, jobs: Iterable[Job], ordered: bool = True) -> Iterator[JobOutcome]:
         """One JobOutcome per job: in the jobs' order (``ordered``) or as they finish."""
