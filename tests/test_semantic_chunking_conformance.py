@@ -29,3 +29,12 @@ def test_an_early_failure_wins_over_a_text_cheerio_refuses(entry):
     documents = [{"document_text": 5}, {"document_name": "b", "document_text": ""}]
     result = run(entry, documents)
     assert result["message"] == "Each document must have a document_text property"
+
+
+def test_letters_cased_since_unicode_16_are_uppercased_after_a_period():
+    # node's ICU knows Ɤ and Ƛ as the capitals of ɤ and ƛ: the copy has a capital, ICU breaks
+    assert split_sentences("IPA has it. ɤ is a vowel. ƛ too.") == [
+        "IPA has it.",
+        "ɤ is a vowel.",
+        "ƛ too.",
+    ]

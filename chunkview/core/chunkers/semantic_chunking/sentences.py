@@ -29,6 +29,18 @@ _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
 # string-segmenter upper-cases /(?<=\.\s+)\S/g: the look-behind sees the text as it was, so
 # in ". . y" both the second "." and the "y" follow a ". " (a match that took the "." in
 # would miss the "y"); here a match is the ". " only, and the unit after it changes
+# toLocaleUpperCase follows Unicode 17 (node's ICU 78); Python 3.11's str.upper Unicode 14,
+# which lacks these pairs (Unicode 16 and 17: ƛ ɤ ᲊ and new Latin letters in U+A7CB–A7DC)
+_NEWER_UPPER = {
+    "\u019b": "\ua7dc",
+    "\u0264": "\ua7cb",
+    "\u1c8a": "\u1c89",
+    "\ua7cd": "\ua7cc",
+    "\ua7cf": "\ua7ce",
+    "\ua7d3": "\ua7d2",
+    "\ua7d5": "\ua7d4",
+    "\ua7db": "\ua7da",
+}
 _PERIOD_SPACE_RE = re.compile(f"\\.[{W_CLASS}]+(?=[^{W_CLASS}])")
 _LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+$")  # the rule; _last_word runs it
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
@@ -178,7 +190,8 @@ def _uppercase_after_period(units: str) -> str:
     parts, done = [], 0
     for match in _PERIOD_SPACE_RE.finditer(units):
         at = match.end()
-        parts += [units[done:at], to_units(units[at].upper())]
+        unit = units[at]
+        parts += [units[done:at], _NEWER_UPPER.get(unit) or to_units(unit.upper())]
         done = at + 1
     if not parts:
         return units
