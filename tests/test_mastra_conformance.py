@@ -138,3 +138,15 @@ def test_html_entities_decode_as_html_entities_does(raw, expected):
     from chunkview.core.chunkers.mastra.html import decode
 
     assert decode(raw) == expected
+
+
+def test_json_top_level_root_key_pieces_are_bare_strings():
+    # createChunk unwraps a path that starts with "root": a top-level key "root" too
+    text = '{"root": "word word word word word word word word word", "b": 1}'
+    result = run(text, {"strategy": "json", "maxSize": 40})
+    assert texts(result) == [
+        '"word word word word "',
+        '"word word word word "',
+        '"word"',
+        '{"b":1}',
+    ]

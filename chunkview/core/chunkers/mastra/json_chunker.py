@@ -261,11 +261,12 @@ class _JsonChunker:
                     acc = js_object([(key, value)])
             elif isinstance(value, str):
                 pieces = self.split_long(value)
+                # createChunk(piece, [key]) unwraps a top-level key "root" (`chunk.root ?
+                # chunk.root : chunk`): those pieces are bare strings
+                made = [piece if key == "root" else {key: piece} for piece in pieces]
                 if notes is not None:
-                    notes.long_string(key, value, pieces, [self.fits({key: p}) for p in pieces])
-                for piece in pieces:
-                    if self.fits({key: piece}):
-                        chunks.append({key: piece})
+                    notes.long_string(key, value, pieces, [self.fits(c) for c in made])
+                chunks.extend(c for c in made if self.fits(c))
             elif notes is not None:
                 notes.dropped(key, value)
         if notes is not None:
