@@ -157,6 +157,34 @@ def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     assert ed.chunk_ranges()
 
 
+def test_one_long_line_loads_at_one_go_and_only_what_is_on_view_is_decorated(
+    qtbot, window, monkeypatch
+):
+    # minified JSON: one line of 200,000 characters. Qt lays a paragraph out whole at
+    # every insert into it, so the rest of the line comes as one piece (in pieces of
+    # 1,500 it was laid out 130 times); and a decoration pass covers the lines on view,
+    # not the whole paragraph (every chunk of the text, thousands of extra selections)
+    monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
+    monkeypatch.setattr(editor, "LOAD_PIECE", 1500)
+    text = "[" + ",".join(f'{{"id":{n},"name":"item {n}"}}' for n in range(7000)) + "]\n"
+    assert len(text) > 180_000 and text.count("\n") == 1
+    pieces = []
+    load_piece = editor.ChunkEditor._load_piece
+    monkeypatch.setattr(
+        editor.ChunkEditor, "_load_piece", lambda self: pieces.append(1) or load_piece(self)
+    )
+    window.set_document(Document(text, None, "json"))
+    settle(qtbot, window)
+    ed = window.editor
+    assert ed.document().toRawText().replace("\u2029", "\n") == text
+    assert len(pieces) == 1
+    assert len(window.result.layout.spans) > 1000
+    first, last = ed.visible_points()
+    assert first == 0 and 0 < last < 20_000  # the lines on view, not the paragraph
+    shown = ed.chunk_ranges()
+    assert shown and len(shown) < 100 and max(end for _start, end in shown.values()) < 20_000
+
+
 def test_the_text_read_for_a_run_follows_typing_pasting_and_undo(qtbot, window):
     open_text(qtbot, window, "# Title\n\nfirst line 😀 here\nsecond line\n\n" + PARAGRAPH * 3)
     ed = window.editor
