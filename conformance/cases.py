@@ -34,6 +34,34 @@ ENTITIES = [
     "&#128;",
 ]
 ENTITIES += ["&#0;", "&#xFFFE;", "&#127;", "&nbsp", "&lt;b&gt;", "&#x1F600;", "&hellip;", "&AMP;"]
+TAG_SOUP = [
+    "<div>",
+    "</div>",
+    "<p>",
+    "</p>",
+    "<br>",
+    "</br>",
+    "<ul><li>a<li>b</ul>",
+    "<table><tr><td>c",
+]
+TAG_SOUP += [
+    "<dialog>",
+    "<isindex>",
+    "<svg><p>",
+    "<math></p>",
+    "<search>",
+    "<noscript><b>",
+    "&copy",
+]
+TAG_SOUP += [
+    "<pre>\n",
+    "<textarea>",
+    "<plaintext>",
+    "<!-- x",
+    "<select><option>o",
+    "<b><p>x</b>",
+    "\x00",
+]
 PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
 
 
@@ -365,6 +393,10 @@ class Generator:
                 ["search_document", "passage", "", "c++", "(x", "a.b"]
             )
         texts = [self.text(rng) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))]
+        if rng.random() < 0.2:  # markup: every text is parsed as an HTML document
+            for _ in range(rng.randint(1, 4)):
+                at = rng.randint(0, len(texts[0]))
+                texts[0] = texts[0][:at] + rng.choice(TAG_SOUP) + texts[0][at:]
         case = {
             "input": texts[0] if len(texts) == 1 else None,
             "documents": [

@@ -23,3 +23,16 @@ def test_html_parsed_as_parse5_parses_it(text, expected):
 def test_parsing_twice_gives_the_same_sentences():
     text = "<p>a<search>b</search><pre>\nx</pre>"
     assert split_sentences.__wrapped__(text) == split_sentences.__wrapped__(text)
+
+
+def test_newline_after_a_pre_put_before_a_table_is_dropped():
+    # parse5's skipNextNewLine belongs to the parser: "i" and "e" meet with no space
+    assert split_sentences("<table>i<pre>\ne") == ["ie"]
+    assert split_sentences("a<pre>\n\nb</pre>") == ["a b"]  # one newline only
+
+
+def test_one_parser_parses_many_documents_alike():
+    # the parser is kept between documents: its patched phases must not pile up
+    for _ in range(3):
+        split_sentences.cache_clear()
+        assert split_sentences("<svg></g>x</svg> <math></br><noscript><i>") == ["x <i>"]

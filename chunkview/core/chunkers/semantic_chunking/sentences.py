@@ -109,6 +109,40 @@ def _foreign_phase(phase_class: type) -> type:
     )
 
 
+def _newline_after_pre(phase_class: type) -> type:
+    """<pre> and <listing> ask the parser, not the body phase, to drop the newline right
+    after them (parse5's skipNextNewLine): a <pre> put in front of a table by foster
+    parenting drops it too, although the phase is still the table's."""
+
+    def startTagPreListing(self, token):  # html5lib names its methods so
+        phase_class.startTagPreListing(self, token)
+        self.processSpaceCharacters = self.processSpaceCharactersNonPre
+        self.parser.skip_newline = True
+
+    start_handler = html5lib._utils.MethodDispatcher(
+        phase_class.__dict__["startTagHandler"].items()
+    )
+    start_handler.default = phase_class.__dict__["startTagHandler"].default
+    start_handler["pre"] = start_handler["listing"] = startTagPreListing
+    body = {"__slots__": (), "startTagHandler": start_handler}
+    return type(phase_class.__name__, (phase_class,), body)
+
+
+class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
+    def __iter__(self):
+        space, parse_error = (
+            html5lib.constants.tokenTypes[t] for t in ("SpaceCharacters", "ParseError")
+        )
+        for token in super().__iter__():
+            if token["type"] != parse_error and self.parser.skip_newline:
+                self.parser.skip_newline = False  # any next token ends the chance
+                if token["type"] == space and token["data"].startswith("\n"):
+                    token["data"] = token["data"][1:]
+                    if not token["data"]:
+                        continue
+            yield token
+
+
 class _Parser(html5lib.HTMLParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -118,9 +152,23 @@ class _Parser(html5lib.HTMLParser):
             {"isindex": "startTagOther", "search": "startTagCloseP", "dialog": "startTagCloseP"},
             {"isindex": "endTagOther", "search": "endTagBlock"},
         )
+        body = _newline_after_pre(body)
         self.phases["inBody"] = body(self, self.tree)
         foreign = _foreign_phase(type(self.phases["inForeignContent"]))
         self.phases["inForeignContent"] = foreign(self, self.tree)
+        self.skip_newline = False
+
+    def _parse(self, stream, innerHTML=False, container="div", scripting=False, **kwargs):
+        # html5lib's own _parse, with the tokenizer above
+        self.innerHTMLMode, self.container, self.scripting = innerHTML, container, scripting
+        self.tokenizer = _Tokenizer(stream, parser=self, **kwargs)
+        self.skip_newline = False
+        self.reset()
+        try:
+            self.mainLoop()
+        except html5lib.html5parser._ReparseException:
+            self.reset()
+            self.mainLoop()
 
 
 @lru_cache(maxsize=1)
