@@ -185,6 +185,29 @@ def test_one_long_line_loads_at_one_go_and_only_what_is_on_view_is_decorated(
     assert shown and len(shown) < 100 and max(end for _start, end in shown.values()) < 20_000
 
 
+def test_a_text_of_many_short_lines_loads_a_bounded_number_of_lines_a_piece(
+    qtbot, window, monkeypatch
+):
+    # every line is a block of the editor's document: 20,000 empty lines in one piece
+    # took 0.2 s of the UI thread, so a piece holds at most LOAD_LINES of them
+    monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
+    monkeypatch.setattr(editor, "LOAD_LINES", 500)
+    text = "\n" * 6000 + "the end\n"
+    sizes = []
+    load_piece = editor.ChunkEditor._load_piece
+
+    def counted(self):
+        before = self.document().blockCount()
+        load_piece(self)
+        sizes.append(self.document().blockCount() - before)
+
+    monkeypatch.setattr(editor.ChunkEditor, "_load_piece", counted)
+    window.set_document(Document(text, None, "text"))
+    settle(qtbot, window)
+    assert window.editor.document().toRawText().replace("\u2029", "\n") == text
+    assert len(sizes) >= 8 and max(sizes) <= 500
+
+
 def test_the_text_read_for_a_run_follows_typing_pasting_and_undo(qtbot, window):
     open_text(qtbot, window, "# Title\n\nfirst line 😀 here\nsecond line\n\n" + PARAGRAPH * 3)
     ed = window.editor

@@ -46,6 +46,9 @@ DIFF_ORDER = ("removed", "added", "moved", "kept")
 #: characters shown at once when a text is set; the rest follows in pieces of LOAD_PIECE
 LOAD_FIRST = 60_000
 LOAD_PIECE = 20_000
+#: at most this many lines a piece: each line is a block of the editor's document, and
+#: 20,000 empty lines took 0.2 s to make
+LOAD_LINES = 4_000
 
 
 class _Gutter(QWidget):
@@ -153,20 +156,27 @@ class ChunkEditor(QPlainTextEdit):
         return self._loaded < len(self._load_text)
 
     def _cut(self, start: int, size: int, whole_lines: bool = False) -> int:
-        """Where a piece from ``start`` ends: after a line break when there is one; with
-        ``whole_lines``, a line longer than ``size`` is taken to its end (Qt lays a line
-        out whole at every insert into it: a 2 MB line of minified JSON in pieces of
-        20,000 was laid out 120 times, a minute, and once takes a second)."""
+        """Where a piece from ``start`` ends: after a line break when there is one (at most
+        ``LOAD_LINES`` of them); with ``whole_lines``, a line longer than ``size`` is taken
+        to its end (Qt lays a line out whole at every insert into it: a 2 MB line of
+        minified JSON in pieces of 20,000 was laid out 120 times, a minute, and once takes
+        a second)."""
+        text = self._load_text
         end = start + size
-        if end >= len(self._load_text):
-            return len(self._load_text)
-        cut = self._load_text.rfind("\n", start, end) + 1
-        if cut:
-            return cut
-        if not whole_lines:
-            return end
-        line_end = self._load_text.find("\n", end)
-        return len(self._load_text) if line_end < 0 else line_end + 1
+        if end >= len(text):
+            cut = len(text)
+        else:
+            cut = text.rfind("\n", start, end) + 1
+            if not cut:  # inside a line longer than a piece
+                if not whole_lines:
+                    return end
+                line_end = text.find("\n", end)
+                return len(text) if line_end < 0 else line_end + 1
+        if text.count("\n", start, cut) > LOAD_LINES:
+            cut = start
+            for _line in range(LOAD_LINES):
+                cut = text.index("\n", cut) + 1
+        return cut
 
     def _load_piece(self) -> None:
         end = self._cut(self._loaded, LOAD_PIECE, whole_lines=True)
