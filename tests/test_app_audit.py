@@ -197,3 +197,21 @@ def test_odd_names_and_a_broken_audit_are_told_apart_from_the_files(qtbot, windo
         panel.message.text()
     )
     assert len(panel.results.records) == 1 and panel.summary.files == 1
+
+
+def test_the_folder_and_globs_of_the_last_audit_are_there_next_launch(qtbot, window, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from chunkview.app.main_window import MainWindow
+
+    folder = make_folder(tmp_path)
+    audit(qtbot, window, folder, include="*.md, *.txt")
+    window.settings.sync()
+    again = MainWindow(QSettings(window.settings.fileName(), QSettings.Format.IniFormat))
+    qtbot.addWidget(again)
+    try:
+        assert again.views.audit.folder_edit.text() == str(folder)
+        assert again.views.audit.include_edit.text() == "*.md, *.txt"
+    finally:
+        again.views.shutdown()
+        again.worker.stop()

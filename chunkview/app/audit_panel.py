@@ -256,6 +256,8 @@ def _name(record: Mapping[str, Any], folder: str) -> str:
 class AuditPanel(QWidget):
     """Pick a folder, audit it with the inspector's setting, read the table."""
 
+    started = Signal(str, str)  # the folder and the file globs of an audit begun
+
     def __init__(
         self,
         model: InspectorModel,
@@ -373,6 +375,7 @@ class AuditPanel(QWidget):
         self.save_button.setEnabled(False)
         self.setting = f"{entry.title or self.model.entry_id} {run['options']}"
         self._job.start(self.number, folder, include, run)
+        self.started.emit(folder, self.include_edit.text().strip())
         return True
 
     def _memory_each(self) -> int | None:

@@ -2,8 +2,9 @@
 
 Window geometry and state, the splitter, the chosen entry and each entry's options, the
 last document, the recent files (absolute paths; ones that no longer exist are dropped),
-the theme and whether white space is shown. Values that are not plain strings are stored
-as JSON, so every QSettings backend gives them back with the same types.
+the last folder audited, the theme and whether white space is shown. Values that are
+not plain strings are stored as JSON, so every QSettings backend gives them back with the
+same types.
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ class AppSettings:
 
     def _set(self, key: str, value: Any) -> None:
         self.qsettings.setValue(key, json.dumps(value, ensure_ascii=False))
+
+    # ----- the last folder audited ---------------------------------------------------
+    def audit_folder(self) -> tuple[str, str]:
+        """The folder and the file globs of the last audit ("" when none)."""
+        stored = self._get("audit", {})
+        if not isinstance(stored, dict):
+            return "", ""
+        return str(stored.get("folder") or ""), str(stored.get("files") or "")
+
+    def remember_audit(self, folder: str, files: str) -> None:
+        self._set("audit", {"folder": folder, "files": files})
 
     # ----- recent files ----------------------------------------------------------------
     def recent_files(self) -> list[str]:

@@ -75,6 +75,10 @@ class Views(QObject):
         )
         self.audit.time_budget = lambda: window.worker.service.timeout
         self.audit.memory_budget = lambda: window.worker.service.max_memory
+        folder, files = window.remembered.audit_folder()
+        self.audit.folder_edit.setText(folder)
+        self.audit.include_edit.setText(files)
+        self.audit.started.connect(window.remembered.remember_audit)
         self.audit_dock = self._dock(
             self.audit, "Audit a folder", "auditDock", "&Audit a Folder", "Ctrl+Shift+A"
         )
