@@ -156,6 +156,14 @@ def test_a_creep_too_slow_to_finish_here_says_how_far_it_has_to_go():
     assert "would never return" not in error.message
 
 
+def test_a_run_wandering_on_a_long_text_is_stopped_after_a_bounded_number_of_windows():
+    # fractional starts wander below 512 for ever (as on the short text above); on a long
+    # text the pace is checked no later than 800,000 windows (it was 250,000 + 64 per unit)
+    error = _hang("ab " * 4000, {"strategy": "fixed", "chunkSize": 512, "chunkOverlap": 228.3})
+    assert "has not passed position 511 after 800001 windows" in error.message
+    assert "the original library would never return" in error.message
+
+
 def test_forward_then_back_cycle_is_a_hang_with_the_reason():
     error = _hang("word " * 20, {"strategy": "fixed", "chunkSize": 1, "chunkOverlap": 2})
     assert "keeps stepping back from position" in error.message

@@ -260,8 +260,10 @@ class _Windows:
         falls = not (size >= 1 and size.is_integer())
         # A run that neither repeats nor falls can still creep (a fraction of a unit per
         # window), and the original returns once it reaches the end: every this many
-        # windows the run is checked (``_check_creep``)
-        interval = 250_000 + 64 * length
+        # windows the run is checked (``_check_creep``); on a long text no later than a
+        # tenth of the windows a run is let take, so a run that wanders for ever on one is
+        # stopped in seconds, not after tens of millions of windows
+        interval = min(250_000 + 64 * length, _MOST_WINDOWS // 10)
         check_at, highest_at_check = interval, 0.0
         highest = 0.0
         advances = 0  # the windows that started further on than any before, since a check
