@@ -133,3 +133,31 @@ def test_unit_string_is_the_unit_view(text):
 )
 def test_number_text_is_string_of_a_js_number(value, expected):
     assert number_text(value) == expected
+
+
+def test_mastra_json_writes_small_fractions_as_json_stringify_does():
+    # its own copy of Number::toString dropped a fraction's leading zeros (0.001 became
+    # "0.1", 0.00042 "0.42"); the output below is @mastra/rag 1.3.6's, run in node
+    import json
+
+    import chunkview
+    from chunkview.core.chunkers.mastra.json_chunker import js_number
+
+    data = {"a": 0.001, "b": {"c": 0.00042, "d": [0.5, 1e-7]}}
+    out = chunkview.run(
+        "mastra.chunk",
+        json.dumps(data),
+        {"strategy": "json", "maxSize": 30, "minSize": 5},
+        doc="json",
+    )
+    assert [c["text"] for c in out] == [
+        '{"b":{"c":0.00042}}',
+        '{"b":{"d":[0.5,1e-7]}}',
+        '{"a":0.001}',
+    ]
+    assert [js_number(v) for v in (0.001, -0.0, 2.0**60, 1e21)] == [
+        "0.001",
+        "0",
+        "1152921504606847000",
+        "1e+21",
+    ]

@@ -243,13 +243,14 @@ def number_text(value: Any) -> str:
             return "Infinity" if value > 0 else "-Infinity"
         if value.is_integer() and abs(value) < 2**53:
             return str(int(value))
-        return _float_text(value)
+        return float_text(value)
     return str(value)
 
 
-def _float_text(value: float) -> str:
-    """Number::toString of a finite float: the same shortest digits as Python's repr,
-    written with an exponent only below 1e-6 or from 1e21 on (1e-7, 0.00001, 1.5e+21)."""
+def float_text(value: float) -> str:
+    """Number::toString of a finite non-zero float: the same shortest digits as Python's
+    repr, written with an exponent only below 1e-6 or from 1e21 on (1e-7, 0.00001,
+    1.5e+21)."""
     sign = "-" if value < 0 else ""
     mantissa, _, exponent = repr(abs(value)).partition("e")
     whole, _, fraction = mantissa.partition(".")

@@ -10,7 +10,7 @@ from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import from_units, to_units, utf16_len
+from chunkview.core.text.js import float_text, from_units, to_units, utf16_len
 from chunkview.core.text.json_errors import v8_json_refusal
 
 _INDEX_KEY_RE = re.compile(r"0|[1-9][0-9]*")
@@ -72,22 +72,7 @@ def js_number(value: float) -> str:
         return "null"  # JSON.stringify
     if value == 0:
         return "0"
-    sign = "-" if value < 0 else ""
-    mantissa, _, exponent = repr(abs(value)).partition("e")
-    digits = mantissa.replace(".", "").lstrip("0")
-    point = (mantissa.index(".") if "." in mantissa else len(mantissa)) + int(exponent or 0)
-    point -= len(mantissa.split(".")[0]) - len(mantissa.split(".")[0].lstrip("0"))
-    digits = digits.rstrip("0") or "0"
-    k, n = len(digits), point
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    exp = n - 1
-    body = digits[0] + ("." + digits[1:] if k > 1 else "")
-    return f"{sign}{body}e{'+' if exp >= 0 else '-'}{abs(exp)}"
+    return float_text(value)
 
 
 def _quote(text: str) -> str:
