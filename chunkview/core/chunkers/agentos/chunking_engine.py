@@ -478,13 +478,13 @@ def _after_cut_re(size: int) -> re.Pattern[str]:
     """A window of the loop that starts on the white space of a soft cut (``pos`` = the
     match's start - 1), matched without that white space, which the match before took.
 
-    Group 1 is what the window holds after its first unit: the rest (at most size - 1
-    units left), else up to the last white space at most size units from ``pos``. The
-    white space the window ends on is taken after the group, for the next window. A
-    hard cut (no white space in reach) takes all the rest with group 1 empty, so the
-    list ends in "" and the caller, told in O(1), takes ``_window_re`` (which is right
-    for any text; an empty window on a white space ends the list only at size 1)."""
-    return re.compile(f"(?s)((?!.{{{size}}}).+|.{{0,{size - 1}}}(?=[{W_CLASS}]))[{W_CLASS}]?|.+")
+    Group 1 is what the window holds after its first unit: up to the last white space at
+    most size units from ``pos``; the match takes that white space too, for the next
+    window. With the white space taken, not looked ahead for, each step back from the
+    farthest reach costs half as much. Near the end this finds windows the loop does not
+    cut (there ``end >= length`` takes the rest), which ``_adjacent_windows`` mends. A
+    hard cut (no white space in reach) takes all the rest with group 1 empty."""
+    return re.compile(f"(?s)(.{{0,{size - 1}}})[{W_CLASS}]|.+")
 
 
 def _adjacent_windows(content: str, size: int) -> list[str]:
@@ -500,18 +500,33 @@ def _adjacent_windows(content: str, size: int) -> list[str]:
     the extra steps.
     """
     windows = _window_re(size)
-    if len(content) < _FEW_WINDOWS * size:
+    length = len(content)
+    if length < _FEW_WINDOWS * size or size < 2:
         return windows.findall(content)
     first = windows.match(content)
     assert first is not None  # content is not empty
     cut = first.end()
-    if cut == len(content):
+    if cut == length:
         return [first.group()]
     if content[cut] not in _W_SET:  # a hard cut
         return windows.findall(content)
     rest = _after_cut_re(size).findall(content, cut + 1)
-    if rest and not rest[-1]:  # a hard cut further on
-        return windows.findall(content)
+    if not rest:  # the cut is on the last unit
+        return [first.group()]
+    # each window but the last took its units and one white space after them
+    start = cut + sum(map(len, rest)) + len(rest) - len(rest[-1])  # the last one's
+    takes_the_rest = length - size + 1  # a window starting here or on has end >= length
+    if start < takes_the_rest:
+        if not rest[-1]:  # a hard cut (a window here holds size - 1 >= 1 units)
+            return windows.findall(content)
+        # the last window ends on the text's last unit, a white space
+    else:
+        # the first window that starts at takes_the_rest or later takes all the rest
+        last = len(rest) - 1
+        while last > 0 and start - len(rest[last - 1]) - 1 >= takes_the_rest:
+            last -= 1
+            start -= len(rest[last]) + 1
+        rest[last:] = [content[start:]]
     rest.insert(0, first.group())
     return rest
 
