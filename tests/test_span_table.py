@@ -226,6 +226,8 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
             if len(native.places) == len(native) and not astral:  # all known, each right
                 texts = [chunk["content"] for chunk in native]
                 kinds = [span.kind for span in one_by_one]
+                # every place, not the spread the app's guard compares
+                assert all(map(document.text.startswith, texts, native.places))
                 assert placed_table(document.text, texts, native.places, kinds, {}) is not None
                 placed += 1
     assert runs > 30 and placed > runs // 2
@@ -429,3 +431,25 @@ def test_located_kinds_read_from_columns_skip_the_missing_in_order():
     table = SpanTable.from_spans(spans, text)
     assert table.located_kinds() == ["heading", "prose", "heading"]
     assert SpanTable.from_spans([], text).located_kinds() == []
+
+
+def test_placed_chunks_are_searched_for_when_a_place_goes_wrong():
+    """The app's guard compares a spread of chunks with the text at their places: a
+    place gone wrong, and the places after it with it, sends the chunks to the search."""
+    from chunkview.core.chunkers.agentos.chunking_engine import placed_table
+
+    engine = registry.get("agentos.ChunkingEngine")
+    text = "alpha beta gamma delta. " * 4000  # 96,000 units: about 4,000 windows of 24
+    document = Document(text)
+    native = engine.run_to_place(
+        document, {"strategy": "fixed", "chunkSize": 24, "chunkOverlap": 0}, RunContext()
+    )
+    texts = [chunk["content"] for chunk in native]
+    kinds = ["fixed"] * len(texts)
+    assert len(texts) > 2048
+    assert placed_table(text, texts, native.places, kinds, {}) is not None
+    for wrong_from in (1, len(texts) // 2, len(texts) - 1):
+        shifted = native.places[:wrong_from] + [p + 1 for p in native.places[wrong_from:]]
+        assert placed_table(text, texts, shifted, kinds, {}) is None, wrong_from
+    spans = engine.spans(document, native, {"strategy": "fixed"})
+    assert list(spans.starts) == native.places
