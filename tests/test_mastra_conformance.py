@@ -150,3 +150,46 @@ def test_json_top_level_root_key_pieces_are_bare_strings():
         '"word"',
         '{"b":1}',
     ]
+
+
+def test_markdown_blank_last_line_is_no_header_for_an_empty_marker():
+    # aggregation glues a header line to its body only when the last line is not blank:
+    # `lastLine ? headers.some(startsWith) : false`, so "" as a marker does not glue it
+    options = {
+        "strategy": "markdown",
+        "headers": [["", "blank"], ["#", "h"]],
+        "stripHeaders": False,
+    }
+    text = "\n\n\n# \n## \n###\nx\n\n\n"
+    result = chunkview.run("mastra.chunk", text, options, doc="markdown", metadata={"s": "m"})
+    assert result == [
+        {"text": "  \n  \n", "metadata": {"s": "m", "blank": ""}},
+        {"text": "#   \n## \n###\nx  \n", "metadata": {"s": "m", "blank": "", "h": ""}},
+        {"text": "  \n", "metadata": {"s": "m", "blank": ""}},
+    ]
+
+
+def test_markdown_metadata_compares_as_js_objects_with_integer_like_keys():
+    # JSON.stringify lists integer-like keys first: {"2":"A","1":"B"} equals {"1":"B","2":"A"}
+    options = {"strategy": "markdown", "headers": [["#", "2"], ["##", "1"]], "stripHeaders": False}
+    result = chunkview.run("mastra.chunk", "## B\n# A\n## B\nx\ny", options, doc="markdown")
+    assert result == [{"text": "## B  \n# A  \n## B  \nx\ny", "metadata": {"1": "B", "2": "A"}}]
+    assert list(result[0]["metadata"]) == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        ({"source": "s", "n": 1}, {"n": 1, "xpath": "/h1[1]"}),  # undefined: key gone
+        ({"source": "s", "Title": None}, {"source": None, "Title": None, "xpath": "/h1[1]"}),
+    ],
+)
+def test_html_title_placeholder_overrides_the_documents_own_key(metadata, expected):
+    # {...docMeta, ...chunkMeta} after "#TITLE#" became docMeta.Title
+    text = "<h1>#TITLE#</h1><p>x</p>"
+    for options in (
+        {"headers": [["h1", "source"]]},
+        {"sections": [["h1", "source"]], "overlap": 0},
+    ):
+        result = chunkview.run("mastra.chunk", text, options, doc="html", metadata=metadata)
+        assert result[0]["metadata"] == expected

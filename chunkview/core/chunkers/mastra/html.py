@@ -352,12 +352,16 @@ def _xpath(node: Node | None, indexed: bool = True) -> str:
     return "/" + "/".join(reversed(steps))
 
 
-def _replace_title(meta: dict[str, Any], doc_meta: dict[str, Any]) -> dict[str, Any]:
-    out = {}
+def _with_title(doc_meta: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """``{...docMeta, ...chunkMeta}`` once every "#TITLE#" value became ``docMeta.Title``:
+    a Title the document lacks is undefined, which drops the key from the JSON, the
+    document's own value under that key too; a null Title stays null."""
+    out = dict(doc_meta)
     for key, value in meta.items():
         if value == "#TITLE#":
-            if doc_meta.get("Title") is None:
-                continue  # undefined: the key is gone from the JSON
+            if "Title" not in doc_meta:
+                out.pop(key, None)
+                continue
             value = doc_meta["Title"]
         out[key] = value
     return out
@@ -397,7 +401,7 @@ def _headers(
     return [
         {
             "text": content,
-            "metadata": {**doc_meta, **_replace_title({**meta, "xpath": xpath}, doc_meta)},
+            "metadata": _with_title(doc_meta, {**meta, "xpath": xpath}),
         }
         for content, meta, xpath in elements
     ]
@@ -417,7 +421,7 @@ def _sections(root: Node, pairs: list[list[str]], doc_meta: dict[str, Any]) -> l
     for element in found:
         key = keys.get(element.tag_name, "undefined")
         meta = {key: trim(element.text), "xpath": _xpath(element, indexed=False)}
-        chunks.append({"text": "", "metadata": {**doc_meta, **_replace_title(meta, doc_meta)}})
+        chunks.append({"text": "", "metadata": _with_title(doc_meta, meta)})
     return chunks
 
 

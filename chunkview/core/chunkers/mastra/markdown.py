@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
+from chunkview.core.chunkers.mastra.json_chunker import js_object
 from chunkview.core.chunkers.mastra.recursive import MARKDOWN, separator_chunks
 from chunkview.core.text.js import from_units, trim
 
@@ -93,13 +94,22 @@ def markdown_headers(
     if why is not None:
         why.headers([meta for _text, meta in chunks], return_each_line)
     return [
-        {"text": from_units(text), "metadata": {**metadata, **_strings(meta)}}
+        {
+            "text": from_units(text),
+            "metadata": js_object([*metadata.items(), *_strings(meta).items()]),
+        }
         for text, meta in chunks
     ]
 
 
 def _strings(meta: dict[str, str]) -> dict[str, str]:
     return {from_units(k): from_units(v) for k, v in meta.items()}
+
+
+def _js_json(meta: dict[str, str]) -> str:
+    """``JSON.stringify(metadata)``: a JS object lists integer-like keys first, so
+    ``{"2": a, "1": b}`` and ``{"1": b, "2": a}`` are the same text."""
+    return json.dumps(js_object(meta.items()))
 
 
 def _aggregate(
@@ -109,11 +119,12 @@ def _aggregate(
     for content, meta in entries:
         if chunks:
             last = chunks[-1]
-            if json.dumps(last[1]) == json.dumps(meta):
+            if _js_json(last[1]) == _js_json(meta):
                 last[0] += "  \n" + content
                 continue
             last_line = trim(last[0].split("\n")[-1])
-            if len(last[1]) < len(meta) and markers and last_line.startswith(tuple(markers)):
+            # a blank last line is no header, even for an empty marker (`lastLine ? … : false`)
+            if len(last[1]) < len(meta) and last_line and last_line.startswith(tuple(markers)):
                 last[0] += "  \n" + content
                 last[1] = meta
                 continue
