@@ -43,6 +43,8 @@ def test_every_result_tab_fits_without_scroll_arrows_at_laptop_widths(qtbot, win
 def test_sweep_and_eval_open_from_the_view_menu_and_are_remembered(qtbot, window):
     views = window.views
     assert not views.sweep_dock.isVisible() and not views.eval_dock.isVisible()
+    # the sweep's plots (half a second of start-up) are built when the dock first shows
+    assert not views.sweep._plots
     view_menu = window.menus.menus[3]
     entries = {a.text().replace("&", ""): a for a in view_menu.actions()}
     entries["Retrieval Eval"].trigger()
@@ -50,6 +52,9 @@ def test_sweep_and_eval_open_from_the_view_menu_and_are_remembered(qtbot, window
     assert entries["Retrieval Eval"].shortcut().toString() == "Ctrl+Shift+E"
     entries["Sweep an Option"].trigger()
     assert views.sweep_dock.isVisible()
+    assert len(views.sweep._plots) == len(views.sweep.curves) - 2 >= 5  # two plots draw two
+    markers = views.sweep.shown_markers()
+    assert markers and all(m.isVisible() and m.value() == 1000 for m in markers)
     entries["Retrieval Eval"].trigger()  # toggles it shut
     assert not views.eval_dock.isVisible()
     # the window's state keeps the docks: the next launch opens the sweep again

@@ -151,10 +151,11 @@ class SweepPanel(QWidget):
         self.message.setWordWrap(True)
         pg.setConfigOptions(antialias=True)
         self.plots_widget = pg.GraphicsLayoutWidget()
-        self.plots: dict[str, pg.PlotItem] = {}
-        self.curves: dict[str, pg.PlotDataItem] = {}
-        self.markers: list[pg.InfiniteLine] = []
-        self._build_plots()
+        # built when first needed (shown, or a sweep started): eight pyqtgraph plots cost
+        # half a second, and the dock starts hidden
+        self._plots: dict[str, pg.PlotItem] = {}
+        self._curves: dict[str, pg.PlotDataItem] = {}
+        self._markers: list[pg.InfiniteLine] = []
         row = QHBoxLayout()
         row.addWidget(QLabel("option"))
         row.addWidget(self.param_combo, 1)
@@ -172,6 +173,37 @@ class SweepPanel(QWidget):
         model.subscribe("result", lambda _result: self._mark_current(only_if_seen=True))
 
     # ----- plots ----------------------------------------------------------------------
+    @property
+    def plots(self) -> dict[str, pg.PlotItem]:
+        """The plots by title (built on first use)."""
+        self._ensure_plots()
+        return self._plots
+
+    @property
+    def curves(self) -> dict[str, pg.PlotDataItem]:
+        """The curves by figure (built on first use)."""
+        self._ensure_plots()
+        return self._curves
+
+    @property
+    def markers(self) -> list[pg.InfiniteLine]:
+        """Each plot's line at the current value (built on first use)."""
+        self._ensure_plots()
+        return self._markers
+
+    def _ensure_plots(self) -> None:
+        """Build the plots, framed and marked as they would be had they been there all
+        along, and filled with the rows so far."""
+        if self._plots:
+            return
+        self._build_plots()
+        if self.rows:
+            self._redraw()
+            return
+        if self.values_edit.text():  # values follow an option picked for this entry
+            self._frame_values()
+        self._mark_current()
+
     def _build_plots(self) -> None:
         ink = self.palette().color(self.foregroundRole()).name()
         first = None
@@ -201,14 +233,14 @@ class SweepPanel(QWidget):
                     symbolPen=None,
                 )
                 curve.sigPointsClicked.connect(self._point_clicked)
-                self.curves[figure] = curve
+                self._curves[figure] = curve
             marker = pg.InfiniteLine(
                 angle=90, pen=pg.mkPen(ink, width=1.5, style=Qt.PenStyle.DashLine)
             )
             marker.hide()
             plot.addItem(marker)
-            self.markers.append(marker)
-            self.plots[title] = plot
+            self._markers.append(marker)
+            self._plots[title] = plot
         self._style()
         self._arrange()
 
@@ -254,7 +286,8 @@ class SweepPanel(QWidget):
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        self._arrange()
+        if self._plots:
+            self._arrange()
 
     def _style(self) -> None:
         """Background, axes and titles in the theme's colours."""
@@ -282,7 +315,7 @@ class SweepPanel(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and getattr(self, "plots", None):
+        if event.type() == QEvent.Type.PaletteChange and getattr(self, "_plots", None):
             self._style()
 
     def _redraw(self) -> None:
@@ -313,7 +346,7 @@ class SweepPanel(QWidget):
     def _frame_values(self) -> None:
         """Before a sweep the plots span the values it would try, so the empty axes and
         the current value's line show what the sweep will fill."""
-        if self.rows or not self.plots:
+        if self.rows or not self._plots:
             return
         param = self.param_combo.currentData()
         kind = next((p.kind for p in self.model.entry.params if p.name == param), None)
@@ -333,12 +366,15 @@ class SweepPanel(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._mark_current()
+        if self._plots:
+            self._mark_current()
+        else:
+            self._ensure_plots()
 
     def _mark_current(self, only_if_seen: bool = False) -> None:
         """The line at the option's current value (hidden when it is not set)."""
-        if only_if_seen and not self.isVisible():
-            return  # showEvent marks it
+        if not self._plots or (only_if_seen and not self.isVisible()):
+            return  # showEvent (or building the plots) marks it
         param = self.param_combo.currentData()
         defaults = {p.name: p.default for p in self.model.entry.params} if param else {}
         value = self.model.options.get(param, defaults.get(param)) if param else None
