@@ -63,6 +63,62 @@ TAG_SOUP += [
     "\x00",
 ]
 PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
+# the markup READMEs and web pages carry (semantic-chunking parses every text as HTML);
+# no <template>: its insertion modes are a known difference (README, Conformance)
+MARKUP = [
+    '<p align="center">\n  <img src="logo.png" alt="Logo" width="200">\n</p>\n',
+    '<a href="https://e.com/x?a=1&b=2">link</a>',
+    "<details>\n<summary>More</summary>\n\nHidden text. Here.\n</details>\n",
+    '<h1 align="center">Title</h1>',
+    '<div align="center">\n\n**Bold**. text\n\n</div>\n',
+    "<div><div>Nested. Twice</div> outer.</div>",
+    "<br/>",
+    "<hr/>",
+    "<kbd>Ctrl</kbd>+<kbd>C</kbd>",
+    "<sup>1</sup>",
+    "<code>a &lt; b</code>",
+    '<picture><source srcset="a.png"><img src="b.png"></picture>',
+    '<script>var a = "<b>";</script>',
+    "<style>p { color: red; }</style>",
+    "<!DOCTYPE html>",
+    "<html><head><title>T</title></head><body>",
+    "<![CDATA[ x < y ]]>",
+    '<?xml version="1.0"?>',
+    "<a href='x' title=\"y\">q</a>",
+    '<img src="a.png" alt="x',
+    "<a href=x>y</a>",
+    "<table><tr><th>h</th></tr><tr><td>d. E</td></tr></table>",
+    '<ol start="3"><li>one</li><li>two. Three</li></ol>',
+    "<blockquote>Quote. yes</blockquote>",
+    '<iframe src="x">inner</iframe>',
+    "<textarea>a <b> c</textarea>",
+    '<form><input value="v"></form>',
+    '<svg viewBox="0 0 1 1"><text>s</text></svg>',
+    "<math><mi>x</mi></math>",
+    "<p>One<p>Two",
+    "</div></div>",
+    "<li>stray",
+    "<dl><dt>t<dd>d</dl>",
+    "<button>Click</button>",
+    "<center>c</center>",
+    "<font color=red>f</font>",
+    "<object><param name=a></object>",
+    "<nobr>n</nobr>",
+    "<ruby>漢<rt>kan</rt></ruby>",
+    "<wbr>",
+    "<xmp><p>x</xmp>",
+    "<listing>\nL</listing>",
+    "<h2>H<h3>I</h2>",
+    "<a><a>double</a>",
+    "<colgroup><col>",
+    "<tbody><tr><td>",
+    "<image src=x>",
+    '<annotation-xml encoding="text/html"><p>x</p></annotation-xml>',
+    "<svg><foreignObject><p>y</p></foreignObject><desc>d</desc></svg>",
+    "<frame>",
+    "<body><div>late body</div>",
+    "<head><meta charset=utf-8><link rel=x>",
+]
 
 
 def documents(cache: Path | None) -> list[tuple[str, str]]:
@@ -123,6 +179,28 @@ class Generator:
         text = doc[start : start + size]
         for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 5])):
             text = self._mutate(rng, text)
+        return text
+
+    def structured_text(self, rng: random.Random) -> str:
+        """Mostly a slice as ``text`` makes; sometimes Markdown built from the structures
+        the agentos chunkers look for (headings, fences, tables, blank lines) with the
+        awkward units at their edges: CR, tabs, emoji halves, runs without white space."""
+        roll = rng.random()
+        if roll < 0.6:
+            return self.text(rng)
+        if roll < 0.65:  # white space only, in JS's set and out of it
+            return "".join(
+                rng.choice([*WHITE, "\u0085", "\u200b", "\ufeff", "\r"])
+                for _ in range(rng.randint(1, 12))
+            )
+        blocks = [rng.choice(MD_BLOCKS)(rng) for _ in range(rng.randint(1, 12))]
+        text = "".join(blocks)
+        if rng.random() < 0.25:
+            text = text.replace("\n", "\r\n")
+        if rng.random() < 0.15:
+            text = text.replace("    ", "\t")
+        if rng.random() < 0.3:
+            text = text.rstrip("\n")
         return text
 
     def _mutate(self, rng: random.Random, text: str) -> str:
@@ -335,13 +413,13 @@ class Generator:
             ("overlap", 0, 300),
         ):
             if rng.random() < 0.6:
-                options[key] = n(rng, low, high)
+                options[key] = n(rng, low, high) if rng.random() < 0.97 else None
         for key in ("preserveCodeBlocks", "respectHeadings"):
             if rng.random() < 0.3:
-                options[key] = rng.random() < 0.5
-        case = {"input": self.text(rng), "options": options}
+                options[key] = rng.choice([True, False, None])
+        case = {"input": self.structured_text(rng), "options": options}
         if rng.random() < 0.5:
-            case["metadata"] = {"doc": "conformance"}
+            case["metadata"] = rng.choice([{"doc": "conformance"}, {}, [1, "a"], "tag", 0])
         return case
 
     def _chunking_engine(self, rng: random.Random, entry: str) -> dict:
@@ -349,11 +427,21 @@ class Generator:
         options: dict[str, Any] = {
             "strategy": rng.choice(["fixed", "semantic", "hierarchical", "layout"])
         }
+        if rng.random() < 0.02:  # the unknown-strategy error
+            odd = rng.choice([None, "Fixed", "", 5, "sentence", "missing"])
+            if odd == "missing":
+                del options["strategy"]
+            else:
+                options["strategy"] = odd
         if rng.random() < 0.8:
-            options["chunkSize"] = n(rng, 1, 2000)
+            options["chunkSize"] = n(rng, 1, 2000) if rng.random() < 0.97 else None
         if rng.random() < 0.6:
-            options["chunkOverlap"] = n(rng, 0, 300)
-        case: dict[str, Any] = {"input": self.text(rng), "options": options}
+            overlap = n(rng, 0, 300) if rng.random() < 0.97 else None
+            if isinstance(overlap, int) and rng.random() < 0.1:  # a share of chunkSize
+                size = options.get("chunkSize") or 512
+                overlap = round(size * rng.choice([0.1, 0.5, 0.99, 1, 1.5]), rng.choice([0, 1]))
+            options["chunkOverlap"] = overlap
+        case: dict[str, Any] = {"input": self.structured_text(rng), "options": options}
         if options["strategy"] == "semantic" and rng.random() < 0.7:
             case["embedder"] = "hash64"
         return case
@@ -392,11 +480,15 @@ class Generator:
             options["chunkPrefix"] = rng.choice(
                 ["search_document", "passage", "", "c++", "(x", "a.b"]
             )
-        texts = [self.text(rng) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))]
-        if rng.random() < 0.2:  # markup: every text is parsed as an HTML document
-            for _ in range(rng.randint(1, 4)):
+        pool = self.html_docs if self.html_docs and rng.random() < 0.1 else None
+        texts = [
+            self.text(rng, pool) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))
+        ]
+        if rng.random() < 0.3:  # markup: every text is parsed as an HTML document
+            soup = TAG_SOUP if rng.random() < 0.4 else MARKUP + ENTITIES
+            for _ in range(rng.randint(1, 6)):
                 at = rng.randint(0, len(texts[0]))
-                texts[0] = texts[0][:at] + rng.choice(TAG_SOUP) + texts[0][at:]
+                texts[0] = texts[0][:at] + rng.choice(soup) + texts[0][at:]
         case = {
             "input": texts[0] if len(texts) == 1 else None,
             "documents": [
@@ -421,9 +513,19 @@ class Generator:
         if kind == 0:
             options["returnEmbedding"] = True
         elif kind == 1:
-            options["cache"] = rng.choice([False, "instance", "request", "global"])
+            options["cache"] = rng.choice(
+                [False, "instance", "request", "global", None, 0, True, "", ["request"]]
+            )
         elif kind == 2:
-            options.update(modelName="hash64", dtypeLabel="float64")
+            labels = rng.choice(
+                [
+                    {"modelName": "hash64", "dtypeLabel": "float64"},
+                    {"modelName": None, "dtypeLabel": ""},
+                    {"onnxEmbeddingModel": None, "dtype": None},
+                    {"onnxEmbeddingModel": "Xenova/bge-small-en-v1.5", "dtype": "fp16"},
+                ]
+            )
+            options.update(labels)
             options["onnxEmbeddingModelQuantized"] = True
         elif kind == 3:
             options["chunkPrefix"] = rng.choice(["search_document: ", "   ", "query(", "p", "q*"])
@@ -433,11 +535,61 @@ class Generator:
         else:
             docs = case["documents"]
             bad = rng.choice(
-                [None, {"document_name": "x"}, {"document_text": ""}, {"document_text": 5}]
+                [
+                    None,
+                    {"document_name": "x"},
+                    {"document_text": ""},
+                    {"document_text": 5},
+                    {"document_text": True},
+                    {"document_text": ["a. B"]},
+                    {"document_text": "   "},
+                    {"document_text": "x. Y", "document_name": rng.choice([0, 7, None, True])},
+                    "a. B",
+                ]
             )
             docs.insert(rng.randint(0, len(docs)), bad)
             case["input"] = None
+            if rng.random() < 0.3:  # a prefix regex that fails, in some other document
+                options.update(chunkPrefix="(x", excludeChunkPrefixInResults=True)
 
+
+def _words(rng: random.Random, low: int, high: int) -> str:
+    words = ["lorem", "Ipsum", "dolor.", "Sit", "amet,", "x", "The", "end!", "why?", "A"]
+    words += ["😀", "👍🏽x", "中文句子。", "e\u0301", "tab\there", "a|b"]
+    text = " ".join(rng.choice(words) for _ in range(rng.randint(low, high)))
+    return text if rng.random() < 0.8 else text.replace(" ", rng.choice(["  ", "\u00a0", " \n"]))
+
+
+def _unbroken(rng: random.Random) -> str:
+    """A run without white space (a URL, a table rule, CJK, emoji) of 20 to 700 units."""
+    unit = rng.choice(["https://e.com/a/b?c=d&", "|---", "中文", "😀", "ab", "👨‍👩‍👧"])
+    return unit * max(1, rng.randint(20, 700) // len(unit))
+
+
+MD_BLOCKS = [
+    lambda rng: (
+        rng.choice(["#", "##", "###", "######", "#######"])
+        + rng.choice([" ", "\t", "  ", "\n", " \n\n"])
+        + _words(rng, 0, 6)
+        + rng.choice(["\n\n", "\n", " #\n"])
+    ),
+    lambda rng: rng.choice(["#Title\n", "  # indented\n", "#\n", "# \n", "\n#\n\n"]),
+    lambda rng: _words(rng, 1, 120) + rng.choice(["\n\n", "\n", "\n\n\n", "\n \n"]),
+    lambda rng: (
+        rng.choice(["```", "```js", "````", "  ```", "\t```", "~~~", "```inline```"])
+        + "\n"
+        + _words(rng, 0, 30).replace(". ", ".\n")
+        + rng.choice(["\n```\n", "\n````\n", "\n```js\n", "\n~~~\n", "\n", "\n``` \n\n"])
+    ),
+    lambda rng: (
+        "| a | b |\n|---|---|\n"
+        + "".join(f"| {_words(rng, 1, 4)} | {i} |\n" for i in range(rng.randint(0, 6)))
+        + rng.choice(["\n", "", "\n\n", "after | pipe\n"])
+    ),
+    lambda rng: rng.choice(["\n", "\n\n", "\n\n\n\n", " \n\t\n", "\u2028", "\r\n\r\n"]),
+    lambda rng: _unbroken(rng) + rng.choice(["\n\n", " ", "\n", ". Next\n"]),
+    lambda rng: "- " + _words(rng, 1, 8) + "\n- " + _words(rng, 1, 8) + "\n\n",
+]
 
 SEPARATORS = ["\n\n", "\n", " ", "", ".", ". ", ",", "\t", "#", "```", "|", "\r\n", "。", "a"]
 REGEX_SEPARATORS = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -67,10 +67,10 @@ class Call:
         return embed_cached(self.embedder, texts, progress=self.ctx.progress, check=self.ctx.check)
 
     def labels(self) -> tuple[Any, Any]:
-        if self.via_provider:
+        if self.via_provider:  # destructuring defaults: a null model or dtype stays null
             return (
-                option(self.options, "onnxEmbeddingModel", "Xenova/all-MiniLM-L6-v2"),
-                option(self.options, "dtype", "q8"),
+                self.options.get("onnxEmbeddingModel", "Xenova/all-MiniLM-L6-v2"),
+                self.options.get("dtype", "q8"),
             )
         return (
             option(self.options, "modelName", "custom-embedding"),
@@ -80,17 +80,12 @@ class Call:
 
 def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
     options = dict(options or {})
-    cache = options.get("cache", "request")
-    if cache is not None and cache not in ("request", "instance", False):
-        shown = (
-            "false"
-            if cache is False
-            else str(cache).lower()
-            if isinstance(cache, bool)
-            else str(cache)
-        )
+    cache = options.get("cache", "request")  # only a missing key takes the default
+    if not _is_cache_mode(cache):
         raise ChunkerError(
-            "Error", f"Invalid cache mode \"{shown}\". Expected 'request', 'instance', or false."
+            "Error",
+            f'Invalid cache mode "{_template_text(cache)}". '
+            "Expected 'request', 'instance', or false.",
         )
     embedder = ctx.embedder or "hash64"
     via_provider = embedder.endswith(PROVIDER_SUFFIX) or embedder == "minilm"
@@ -105,23 +100,47 @@ def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
     )
 
 
+def _is_cache_mode(value: Any) -> bool:
+    """Membership in ``new Set(['request', 'instance', false])``: 0 and null are not false."""
+    return value is False or (isinstance(value, str) and value in ("request", "instance"))
+
+
+def _template_text(value: Any) -> str:
+    """A JSON value as a JS template literal shows it (``String(value)``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return number_text(value)
+    if isinstance(value, list):  # Array.prototype.join: null items are empty
+        return ",".join("" if v is None else _template_text(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
 @lru_cache(maxsize=4)
 def _cached_counter(tokenizer: str) -> Callable[[str], int]:
     """The tokenizer's count, remembered per text (re-runs count the same sentences)."""
     return lru_cache(maxsize=200_000)(counter(tokenizer))
 
 
-def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
+def _documents(raw: Any, entry: str, call: Call) -> Iterator[tuple[Any, str]]:
     """The (name, text) pairs of the documents argument, or the library's error.
 
-    The documents are handled at once (Promise.all of async functions). A missing document
-    or text fails before the function's first await, so it rejects first; chunkit's
-    ``.replace`` on a text that is no string fails there too, but in cramit and sentenceit
-    that text fails inside cheerio, after an await: any document that fails early wins."""
+    The documents are handled at once (Promise.all of async functions), and the first
+    to reject wins. A missing document or text fails before the function's first await;
+    chunkit's ``.replace`` on a text that is no string fails there too. In cramit and
+    sentenceit that text fails inside cheerio, which rejects at the first await: there
+    an earlier document whose prefix is no valid regex fails on the same tick (its
+    results are built right after that await, unless returnEmbedding awaits more), so
+    the documents before the refused text are worked through first."""
     if not isinstance(raw, list):
         raise ChunkerError("Error", "Input must be an array of document objects")
     documents: list[tuple[Any, str]] = []
     late: ChunkerError | None = None
+    late_position = 0  # how many documents come before the refused text
     for doc in raw:
         if doc is None:
             raise ChunkerError(
@@ -133,13 +152,19 @@ def _documents(raw: Any, entry: str) -> list[tuple[Any, str]]:
         if not isinstance(text, str):
             if entry == "chunkit":
                 raise ChunkerError("TypeError", "doc.document_text.replace is not a function")
-            late = late or _cheerio_type_error(text)
+            if late is None:
+                late, late_position = _cheerio_type_error(text), len(documents)
             continue
         name = doc.get("document_name")
         documents.append((name if truthy(name) else "", text))
+    if late is not None and truthy(call.get("returnEmbedding")):
+        raise late
+    for position, document in enumerate(documents):
+        if late is not None and position == late_position:
+            raise late
+        yield document
     if late is not None:
         raise late
-    return documents
 
 
 def _cheerio_type_error(text: Any) -> ChunkerError:
@@ -395,7 +420,7 @@ def chunkit(
     """``await chunkit(documents, options)``: semantic chunks of every document."""
     call = _call(options, ctx or RunContext())
     results: list[dict[str, Any]] = []
-    for name, text in _documents(documents, "chunkit"):
+    for name, text in _documents(documents, "chunkit", call):
         text = _W_RUNS_RE.sub(" ", _LINE_BREAK_RE.sub(r"\1 \2", text))  # §5.1
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
         distinct = list(dict.fromkeys(sentences))  # one vector per distinct sentence
@@ -428,7 +453,7 @@ def cramit(
     """``await cramit(documents, options)``: sentences packed up to maxTokenSize."""
     call = _call(options, ctx or RunContext())
     results: list[dict[str, Any]] = []
-    for name, text in _documents(documents, "cramit"):
+    for name, text in _documents(documents, "cramit", call):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
         notes: list | None = [] if call.ctx.explain is not None else None
         chunks = create_chunks(
@@ -446,7 +471,7 @@ def sentenceit(
     """``await sentenceit(documents, options)``: one result per sentence."""
     call = _call(options, ctx or RunContext())
     results: list[dict[str, Any]] = []
-    for name, text in _documents(documents, "sentenceit"):
+    for name, text in _documents(documents, "sentenceit", call):
         sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
         if call.ctx.explain is not None:
             explain_sentences(call, len(sentences), len(results), name)
