@@ -428,7 +428,7 @@ class Generator:
             "strategy": rng.choice(["fixed", "semantic", "hierarchical", "layout"])
         }
         if rng.random() < 0.02:  # the unknown-strategy error
-            odd = rng.choice([None, "Fixed", "", 5, "sentence", "missing"])
+            odd = rng.choice([None, "Fixed", "", "sentence", "missing"])
             if odd == "missing":
                 del options["strategy"]
             else:
@@ -442,7 +442,7 @@ class Generator:
                 overlap = round(size * rng.choice([0.1, 0.5, 0.99, 1, 1.5]), rng.choice([0, 1]))
             options["chunkOverlap"] = overlap
         case: dict[str, Any] = {"input": self.structured_text(rng), "options": options}
-        if options["strategy"] == "semantic" and rng.random() < 0.7:
+        if options.get("strategy") == "semantic" and rng.random() < 0.7:
             case["embedder"] = "hash64"
         return case
 

@@ -95,6 +95,14 @@ def test_unknown_strategy_message():
     )
 
 
+@pytest.mark.parametrize(("options", "shown"), [({"strategy": None}, "null"), ({}, "undefined")])
+def test_unknown_strategy_message_tells_null_from_missing(options, shown):
+    # `unknown strategy "${String(options.strategy)}"`, as node prints it
+    with pytest.raises(ChunkerError) as info:
+        chunkview.run("agentos.ChunkingEngine", "x", options)
+    assert info.value.message == f'ChunkingEngine: unknown strategy "{shown}"'
+
+
 def test_minilm_is_real_or_says_how_to_get_it():
     embedder = embed.get_embedder("minilm")
     if embed.MiniLM.available():

@@ -74,3 +74,17 @@ def test_golden_add_skips_cases_already_there(tmp_path):
     assert golden.add([line], path) == 1
     assert golden.add([line], path) == 0
     assert golden.load(path) == [line]
+
+
+def test_every_entry_makes_its_cases_without_failing():
+    docs = documents(None)
+    entries = [
+        "agentos.SemanticChunker",
+        "agentos.ChunkingEngine",
+        "semantic-chunking.chunkit",
+        "semantic-chunking.cramit",
+        "semantic-chunking.sentenceit",
+    ]
+    for entry in entries:
+        cases = [Generator(11, docs, [entry]).case(n) for n in range(400)]
+        assert all(c["entry"] == entry and "options" in c for c in cases)

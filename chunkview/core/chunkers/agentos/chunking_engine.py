@@ -887,7 +887,9 @@ def chunking_engine(
     strategy = options.get("strategy")
     if strategy not in STRATEGIES:
         shown = (
-            "undefined"
+            "undefined"  # a missing key; a null one is String(null)
+            if "strategy" not in options
+            else "null"
             if strategy is None
             else (str(strategy).lower() if isinstance(strategy, bool) else str(strategy))
         )
