@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from chunkview.app import theme
 from chunkview.app.chunker_panel import ChunkerPanel, escape
+from chunkview.app.collector import UiThreadCollector
 from chunkview.app.document_view import DocumentView
 from chunkview.app.drops import FileDrops
 from chunkview.app.files import DEFAULT_SAMPLE, SAMPLES, DocumentFiles
@@ -301,14 +301,14 @@ class MainWindow(QMainWindow):
             self.chunker.show_error(escape(text))
 
 
-def collect_garbage_on_ui_thread() -> GarbageCollector:
+def collect_garbage_on_ui_thread() -> UiThreadCollector:
     """Stop Python's automatic garbage collection and collect from a timer on the UI
-    thread instead (pyqtgraph's GarbageCollector), for as long as the returned object
+    thread instead (``UiThreadCollector``), for as long as the returned object
     lives. A collection starts in whichever thread allocates; in the worker thread it
     could free a closed window's Qt objects there, waiting for the interpreter lock while
     it holds Qt's, which the UI thread may be waiting for: a hang. The chunking processes
     keep their own collection (and hold it off while a job runs)."""
-    return GarbageCollector(interval=1.0)
+    return UiThreadCollector(interval=1.0)
 
 
 def freeze_startup_objects() -> None:

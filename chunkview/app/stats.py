@@ -1,161 +1,20 @@
-"""Size statistics and a histogram of chunk sizes (pyqtgraph), stacked by boundary kind,
-with targetSize / maxSize / minSize drawn as labelled lines where they are."""
+"""Size statistics, and a histogram of chunk sizes (``histogram.py``, pyqtgraph) built
+when the tab is first seen: pyqtgraph costs a third of a second of start-up."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPalette, QShowEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from chunkview.app import theme
+if TYPE_CHECKING:
+    from chunkview.app.histogram import Histogram
 
-BINS = 24
-LIMIT_COLOURS = {"target": "#009E73", "max": "#D55E00", "min": "#0072B2"}
-LIMIT_NAMES = {"target": "target", "max": "maxSize", "min": "minSize"}
 UNIT_NAMES = {"units": "UTF-16 code units", "bytes": "UTF-8 bytes"}
-#: most kinds drawn apart (the rest are summed as "other")
-MAX_KINDS = 6
 #: above this many chunks the bars are not split by kind (reading every kind costs)
 KINDS_UP_TO = 20_000
-
-
-def stacked_counts(
-    sizes: list[int], kinds: list[str] | None, top: float, bins: int = BINS
-) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Bin edges over 0..top and the count of each kind's chunks per bin (the most common
-    kinds apart, the rest as "other")."""
-    edges = np.linspace(0, top, bins + 1)
-    values = np.minimum(np.asarray(sizes, dtype=float), top)
-    if not kinds or len(kinds) != len(sizes):
-        return edges, {"chunks": np.histogram(values, edges)[0]}
-    names, counts = np.unique(np.asarray(kinds), return_counts=True)
-    common = [str(n) for n in names[np.argsort(-counts, kind="stable")]][:MAX_KINDS]
-    labels = np.asarray([k if k in common else "other" for k in kinds])
-    stacks = {}
-    for name in [*common, "other"]:
-        chosen = values[labels == name]
-        if len(chosen):
-            stacks[name] = np.histogram(chosen, edges)[0]
-    return edges, stacks
-
-
-class Histogram(pg.PlotWidget):
-    """Chunk sizes as bars stacked by boundary kind, with the size limits drawn as
-    labelled lines where they are."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sizes: list[int] = []
-        #: each chunk's kind, or what reads them (read when first drawn)
-        self.kinds: list[str] | Callable[[], list[str]] | None = None
-        self.limits: dict[str, float] = {}
-        self.unit = "chars"
-        self.bars: dict[str, pg.BarGraphItem] = {}
-        self.lines: dict[str, pg.InfiniteLine] = {}
-        self.setMinimumHeight(140)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(x=False, y=False)
-        self.hideButtons()
-        plot = self.getPlotItem()
-        for name in ("left", "bottom"):
-            plot.getAxis(name).enableAutoSIPrefix(False)
-        plot.setLabel("left", "chunks")
-        self.legend = plot.addLegend(offset=(-8, 8), labelTextSize="8pt")
-
-    def sizeHint(self) -> QSize:
-        return QSize(260, 180)
-
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "bars"):
-            self._draw()  # the theme changed: background, axes and labels follow it
-
-    def set_data(
-        self,
-        sizes: list[int],
-        limits: dict[str, float],
-        unit: str,
-        kinds: list[str] | Callable[[], list[str]] | None = None,
-    ) -> None:
-        """``kinds``: each chunk's kind, or what reads them (called when drawn)."""
-        self.sizes, self.limits, self.unit, self.kinds = list(sizes), dict(limits), unit, kinds
-        # drawn when seen: a hidden tab costs nothing per layout (tens of ms at 10 MB)
-        self._stale = True
-        if self.isVisible():
-            self._draw()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if getattr(self, "_stale", False):
-            self._draw()
-
-    def _draw(self) -> None:
-        self._stale = False
-        if callable(self.kinds):  # read once, when first drawn
-            self.kinds = self.kinds()
-        plot = self.getPlotItem()
-        plot.clear()
-        self.legend.clear()
-        self.bars, self.lines = {}, {}
-        palette = self.palette()
-        ink = palette.color(QPalette.ColorRole.Text)
-        self.setBackground(palette.color(QPalette.ColorRole.Base))
-        for name in ("left", "bottom"):
-            plot.getAxis(name).setTextPen(ink)
-            plot.getAxis(name).setPen(ink)
-        plot.setLabel("bottom", f"chunk size ({UNIT_NAMES.get(self.unit, self.unit)})")
-        if not self.sizes:
-            plot.setTitle("no chunks", color=ink)
-            return
-        plot.setTitle(None)
-        shown_limits = {r: v for r, v in self.limits.items() if r in LIMIT_COLOURS and v > 0}
-        top = max(max(self.sizes), *shown_limits.values(), 1) * 1.04
-        edges, stacks = stacked_counts(self.sizes, self.kinds, top)
-        width = edges[1] - edges[0]
-        base = np.zeros(len(edges) - 1)
-        for name, counts in stacks.items():
-            colour = theme.kind_colour(name) if name not in ("chunks", "other") else None
-            brush = colour or pg.mkColor(theme.CHUNK_HUES[0] if name == "chunks" else "#999999")
-            bars = pg.BarGraphItem(
-                x0=edges[:-1],
-                y0=base.copy(),
-                width=width * 0.92,
-                height=counts,
-                brush=brush,
-                pen=None,
-            )
-            plot.addItem(bars)
-            if name != "chunks":
-                self.legend.addItem(bars, name)
-            self.bars[name] = bars
-            base += counts
-        tallest = max(base.max(), 1)
-        plot.setYRange(0, tallest * 1.25, padding=0)
-        step = max(1, int(np.ceil(tallest / 5)))  # whole chunks on the count axis
-        plot.getAxis("left").setTickSpacing(step, step)
-        plot.setXRange(0, top, padding=0.01)
-        for i, (role, value) in enumerate(sorted(shown_limits.items(), key=lambda rv: rv[1])):
-            limit_colour = LIMIT_COLOURS[role]
-            line = pg.InfiniteLine(
-                pos=value,
-                angle=90,
-                pen=pg.mkPen(limit_colour, width=2, style=Qt.PenStyle.DashLine),
-                label=f"{LIMIT_NAMES[role]} {value:g}",
-                labelOpts={
-                    "position": 0.95 - 0.12 * i,  # staggered, so close lines stay readable
-                    "color": limit_colour,
-                    # the label on the side with room: left of a line near the right edge
-                    "anchors": [(1, 0.5), (1, 0.5)] if value > top * 0.7 else [(0, 0.5), (0, 0.5)],
-                    "fill": palette.color(QPalette.ColorRole.Base),
-                },
-            )
-            plot.addItem(line)
-            self.lines[role] = line
 
 
 class StatsPanel(QWidget):
@@ -163,16 +22,34 @@ class StatsPanel(QWidget):
         super().__init__()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        self._column = layout
         self.summary = QLabel("–")
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
-        self.histogram = Histogram()
         layout.addWidget(self.summary)
-        layout.addWidget(self.histogram, 1)
+        self._histogram: Histogram | None = None
+        self._data: tuple[Any, ...] | None = None  # for the histogram, until it is built
         self._summary = "–"
+
+    @property
+    def histogram(self) -> Histogram:
+        """The histogram, built on first use (the tab seen, or asked for)."""
+        return self._build_histogram() if self._histogram is None else self._histogram
+
+    def _build_histogram(self) -> Histogram:
+        from chunkview.app.histogram import Histogram
+
+        self._histogram = Histogram()
+        self._column.addWidget(self._histogram, 1)
+        if self._data is not None:
+            self._histogram.set_data(*self._data)
+        self._histogram.show()  # at once when the tab is on view (and drawn): not queued
+        return self._histogram
 
     def showEvent(self, event: QShowEvent) -> None:
         self.summary.setText(self._summary)
+        if self._histogram is None:
+            self._build_histogram()
         super().showEvent(event)
 
     def show_result(
@@ -212,4 +89,6 @@ class StatsPanel(QWidget):
             self.summary.setText(self._summary)
         # the kinds are read when the histogram is drawn: on a hidden tab, never
         kinds = layout.located_kinds if len(layout.spans) <= KINDS_UP_TO else None
-        self.histogram.set_data(sizes, limits, unit, kinds)
+        self._data = (sizes, limits, unit, kinds)
+        if self._histogram is not None:
+            self._histogram.set_data(*self._data)

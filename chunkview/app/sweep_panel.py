@@ -14,9 +14,8 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -41,6 +41,9 @@ from chunkview.core.sweep import (
     run_sweep,
     suggested_values,
 )
+
+if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
+    import pyqtgraph as pg
 
 #: the plots, top to bottom: (title, figures drawn, unit on the left axis)
 PLOTS = (
@@ -149,10 +152,11 @@ class SweepPanel(QWidget):
         self.progress.setFormat("%v / %m values")
         self.message = QLabel("Pick a numeric option and the values to try.")
         self.message.setWordWrap(True)
-        pg.setConfigOptions(antialias=True)
-        self.plots_widget = pg.GraphicsLayoutWidget()
-        # built when first needed (shown, or a sweep started): eight pyqtgraph plots cost
-        # half a second, and the dock starts hidden
+        # the plots are built when first needed (shown, or a sweep started): pyqtgraph
+        # and eight plots cost most of a second, and the dock starts hidden
+        self._plots_box = QWidget()
+        QVBoxLayout(self._plots_box).setContentsMargins(0, 0, 0, 0)
+        self._plots_widget: pg.GraphicsLayoutWidget | None = None
         self._plots: dict[str, pg.PlotItem] = {}
         self._curves: dict[str, pg.PlotDataItem] = {}
         self._markers: list[pg.InfiniteLine] = []
@@ -162,7 +166,7 @@ class SweepPanel(QWidget):
         row.addWidget(QLabel("values"))
         row.addWidget(self.values_edit, 1)
         buttons = (self.run_button, self.stop_button)
-        lay_out_job_panel(self, row, buttons, self.progress, self.message, self.plots_widget)
+        lay_out_job_panel(self, row, buttons, self.progress, self.message, self._plots_box)
         self._job = _SweepJob()
         self._job.row.connect(self._add_row)
         self._job.done.connect(self._finished)
@@ -173,6 +177,13 @@ class SweepPanel(QWidget):
         model.subscribe("result", lambda _result: self._mark_current(only_if_seen=True))
 
     # ----- plots ----------------------------------------------------------------------
+    @property
+    def plots_widget(self) -> pg.GraphicsLayoutWidget:
+        """The widget the plots are laid out in (built on first use)."""
+        self._ensure_plots()
+        assert self._plots_widget is not None
+        return self._plots_widget
+
     @property
     def plots(self) -> dict[str, pg.PlotItem]:
         """The plots by title (built on first use)."""
@@ -205,6 +216,13 @@ class SweepPanel(QWidget):
         self._mark_current()
 
     def _build_plots(self) -> None:
+        import pyqtgraph as pg
+
+        pg.setConfigOptions(antialias=True)
+        self._plots_widget = pg.GraphicsLayoutWidget()
+        box = self._plots_box.layout()
+        assert box is not None
+        box.addWidget(self._plots_widget)
         ink = self.palette().color(self.foregroundRole()).name()
         first = None
         for title, figures, _unit in PLOTS:
@@ -259,8 +277,8 @@ class SweepPanel(QWidget):
         axis is labelled under the last plot of each column."""
         shown = self.shown_plots()
         # as many columns as the width takes, but no more than the height needs
-        columns = max(1, min(self.plots_widget.width() // COLUMN_WIDTH, len(shown)))
-        rows_fit = max(1, self.plots_widget.height() // ROW_HEIGHT)
+        columns = max(1, min(self._plots_box.width() // COLUMN_WIDTH, len(shown)))
+        rows_fit = max(1, self._plots_box.height() // ROW_HEIGHT)
         while columns > 1 and -(-len(shown) // (columns - 1)) <= rows_fit:
             columns -= 1
         param = (self.param_combo.currentData() or "") if hasattr(self, "param_combo") else ""
@@ -291,6 +309,8 @@ class SweepPanel(QWidget):
 
     def _style(self) -> None:
         """Background, axes and titles in the theme's colours."""
+        import pyqtgraph as pg
+
         palette = self.palette()
         ink = palette.color(self.foregroundRole())
         self.plots_widget.setBackground(palette.color(self.backgroundRole()))
