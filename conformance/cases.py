@@ -12,6 +12,7 @@ from typing import Any
 from chunkview.core.chunkers.mastra.entry import LENGTH_JS
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS, MODELS
+from conformance.synthetic import synthetic
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -292,8 +293,14 @@ class Generator:
         n = self.number
         if strategy in ("sentence", "json") or rng.random() < 0.8:
             options["maxSize"] = n(rng, 1, 3000)
+        if strategy == "json" and rng.random() < 0.4:
+            options["maxSize"] = rng.randint(21, 160)  # many small chunks, deep paths
         if strategy != "json" and rng.random() < 0.6:
             options["overlap"] = n(rng, 0, 400)
+            size = options.get("maxSize")
+            if isinstance(size, (int, float)) and size > 0 and rng.random() < 0.5:
+                # an overlap that fits the size: windows and tails, not the overlap error
+                options["overlap"] = rng.choice([0, 1, size // 2, size - 1, round(size / 3, 1)])
         splitter = strategy in ("character", "recursive", "latex", "markdown")
         if (splitter or strategy == "sentence") and rng.random() < 0.3:
             name = rng.choice(list(LENGTH_JS))
@@ -312,7 +319,7 @@ class Generator:
             if rng.random() < 0.7:
                 options["separator"] = rng.choice(REGEX_SEPARATORS if regex else SEPARATORS)
         if strategy == "recursive":
-            if rng.random() < 0.15:
+            if rng.random() < 0.25:
                 options["language"] = rng.choice(
                     ["markdown", "latex", "cpp", "c", "ts", "markdown", *LANGUAGES]
                 )
@@ -330,7 +337,7 @@ class Generator:
                 options["targetSize"] = n(rng, 1, 2000)
             if rng.random() < 0.4:
                 options["sentenceEnders"] = rng.sample(
-                    [".", "!", "?", "\n", ";", ":", "。", "..", " ", "！", "？", "..."],
+                    [".", "!", "?", "\n", ";", ":", "。", "..", " ", "！", "？", "...", "", "…"],
                     rng.randint(0, 4),
                 )
             for key in ("fallbackToWords", "fallbackToCharacters", "addStartIndex"):
@@ -370,6 +377,11 @@ class Generator:
                 options["sections"] = rng.sample(HTML_HEADERS, rng.randint(0, 2))
             if rng.random() < 0.3:
                 options["returnEachLine"] = rng.random() < 0.5
+        if rng.random() < 0.35:
+            kind = _synthetic_kind(rng, strategy, options)
+            text = synthetic(rng, kind)
+            for _ in range(0 if kind == "json" else rng.choice([0, 0, 1, 2])):
+                text = self._mutate(rng, text)
         if rng.random() < 0.1:
             self._odd_option(rng, strategy, options)
         case: dict[str, Any] = {"doc": doc, "input": text, "options": options}
@@ -592,6 +604,7 @@ MD_BLOCKS = [
 ]
 
 SEPARATORS = ["\n\n", "\n", " ", "", ".", ". ", ",", "\t", "#", "```", "|", "\r\n", "。", "a"]
+SEPARATORS += ["\u2028", "😀", " \n", "\n\n\n", "\r\n\r\n", "(", "\\", "$", "e\u0301", "\n#"]
 REGEX_SEPARATORS = [
     "\\n\\s*\\n",
     "[.!?]\\s+",
@@ -631,8 +644,26 @@ REGEX_SEPARATORS = [
     "[^\\x00-\\x7f]",
     "\\n(?=[A-Z])",
     "(\\s)(\\s)?",
+    "(?<=\\n)",
+    "\\n(?=#)",
+    "[\\r\\n]+",
+    "\\u2028",
+    "a{2}",
+    "(?:)",
+    "|",
+    "\\s*$",
+    "^",
+    "\\t+",
+    "(?<!\\.)\\n",
+    "[\\ud800-\\udbff]",
+    "\\uD83D",
+    "\\S+",
+    "\\n(?:#{1,6} |```)",
+    "[.!?。！？]",
 ]
 MD_HEADERS = [["#", "title"], ["##", "section"], ["###", "sub"], ["####", "deep"]]
+MD_HEADERS += [["#####", "five"], ["Title:", "t"], ["==", "e"], ["# ", "sp"], ["#", "1"]]
+MD_HEADERS += [["##", "0"], ["", "blank"], ["##", "title"], ["~~~", "fence"]]
 HTML_HEADERS = [
     ["h1", "Header 1"],
     ["h2", "Header 2"],
@@ -646,6 +677,14 @@ HTML_HEADERS = [
     ["code", "code"],
     ["title", "Title"],
     ["a", "link"],
+    ["#main", "id"],
+    ["div h2", "nested"],
+    ["[data-x]", "attr"],
+    ["section", "sec"],
+    ["h1,h2", "comma"],
+    ["li", "item"],
+    ["H1", "upper1"],
+    [".note", "note"],
 ]
 
 
@@ -656,3 +695,17 @@ def _json_sample(rng: random.Random, text: str) -> Any:
         "items": [{"id": i, "text": w} for i, w in enumerate(words)],
         "nested": {"a": {"b": {"c": words[:3]}}, "n": rng.randint(0, 99), "ok": True},
     }
+
+
+def _synthetic_kind(rng: random.Random, strategy: str, options: dict[str, Any]) -> str:
+    """The synthetic document a strategy and its options are made for (mostly)."""
+    language = options.get("language")
+    if strategy in ("json", "html", "latex") and rng.random() < 0.85:
+        return strategy
+    if language in ("cpp", "c", "ts"):
+        return "code"
+    if language == "latex":
+        return "latex"
+    if strategy in ("markdown", "semantic-markdown") or language == "markdown":
+        return "markdown"
+    return rng.choice(["prose", "prose", "markdown", "markdown", "code", "json", "html"])
