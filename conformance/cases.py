@@ -389,6 +389,10 @@ class Generator:
             case["length_js"] = LENGTH_JS
         if rng.random() < 0.2:
             case["metadata"] = {"source": "conformance", "n": rng.randint(0, 9)}
+            if rng.random() < 0.15:  # what `{...metadata}` makes of other values
+                case["metadata"] = rng.choice(
+                    [None, ["a", "b"], "doc😀", 7, True, {"Title": "T", "2": 1, "1": {"x": [1]}}]
+                )
         return case
 
     @staticmethod

@@ -193,3 +193,19 @@ def test_html_title_placeholder_overrides_the_documents_own_key(metadata, expect
     ):
         result = chunkview.run("mastra.chunk", text, options, doc="html", metadata=metadata)
         assert result[0]["metadata"] == expected
+
+
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        (["a", "b"], {"0": "a", "1": "b"}),  # {...array}: its index keys
+        ("é😀", {"0": "é", "1": "\ud83d", "2": "\ude00"}),  # {...string}: one key a unit
+        (5, {}),
+        (True, {}),
+        (None, {}),
+    ],
+)
+def test_document_metadata_is_spread_as_js_does(metadata, expected):
+    options = {"strategy": "sentence", "maxSize": 40}
+    result = chunkview.run("mastra.chunk", "Hello world. Foo bar.", options, metadata=metadata)
+    assert [chunk["metadata"] for chunk in result] == [expected]

@@ -12,14 +12,14 @@ from typing import Any
 from chunkview.core.chunkers.mastra import validate as checks
 from chunkview.core.chunkers.mastra.character import character_chunks
 from chunkview.core.chunkers.mastra.html import html_chunks
-from chunkview.core.chunkers.mastra.json_chunker import json_chunks
+from chunkview.core.chunkers.mastra.json_chunker import js_object, json_chunks
 from chunkview.core.chunkers.mastra.markdown import markdown_chunks
 from chunkview.core.chunkers.mastra.recursive import latex_chunks, recursive_chunks
 from chunkview.core.chunkers.mastra.semantic_markdown import semantic_markdown_chunks
 from chunkview.core.chunkers.mastra.sentence import sentence_chunks
 from chunkview.core.chunkers.mastra.token import token_chunks
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import truthy, unit_view
+from chunkview.core.text.js import to_units, truthy, unit_view
 
 Strategy = Callable[[str, dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 
@@ -48,7 +48,7 @@ DEFAULT_STRATEGY = {
 def chunk_document(
     text: str,
     doc: str = "text",
-    metadata: dict[str, Any] | None = None,
+    metadata: Any = None,
     params: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The chunk nodes, as ``{text, metadata}``, or the library's error."""
@@ -59,9 +59,21 @@ def chunk_document(
     if strategy not in STRATEGIES:
         raise ChunkerError("Error", f"Unknown chunking strategy: {strategy}")
     checks.validate(strategy, params)
-    metadata = dict(metadata or {})
+    metadata = spread(metadata)
     units = unit_view(text)[0]
     return STRATEGY_CHUNKS[strategy](units, params, metadata)
+
+
+def spread(metadata: Any) -> dict[str, Any]:
+    """``{...metadata}``, as every strategy copies the document's metadata: an array or a
+    string gives its index keys, a number, a boolean or null nothing."""
+    if isinstance(metadata, dict):
+        return js_object(metadata.items())
+    if isinstance(metadata, list):
+        return {str(i): value for i, value in enumerate(metadata)}
+    if isinstance(metadata, str):
+        return {str(i): unit for i, unit in enumerate(to_units(metadata))}
+    return {}
 
 
 def _refuse_extract() -> None:
