@@ -36,8 +36,11 @@ window.restore_session(None)
 window.show()
 QCoreApplication.processEvents()
 print("shown", flush=True)
+limit = time.perf_counter() + 60
 while not (window.shown_generation == window.generation and window.result is not None
            and not window.editor.loading):
+    if time.perf_counter() > limit:
+        sys.exit("no layout within 60 s")
     QCoreApplication.processEvents()
     time.sleep(0.001)
 print("painted", flush=True)
@@ -77,6 +80,8 @@ def timed_marks(script: str, extra: list[str] | None = None) -> dict[str, float]
     for line in process.stdout:
         marks[line.strip()] = time.perf_counter() - began
     process.wait()
+    if "shown" not in marks or ("painted" not in marks and "painted" in script):
+        raise SystemExit(f"the process ended before its marks (exit {process.returncode})")
     return marks
 
 

@@ -453,3 +453,31 @@ def test_placed_chunks_are_searched_for_when_a_place_goes_wrong():
         assert placed_table(text, texts, shifted, kinds, {}) is None, wrong_from
     spans = engine.spans(document, native, {"strategy": "fixed"})
     assert list(spans.starts) == native.places
+
+
+def test_semantic_groups_joined_otherwise_than_the_text_are_searched_for():
+    """A semantic group's sentences are joined by one space: where the document has a
+    line break between two of them, the group's windows are not the text at any place,
+    so no place is noted from there and every chunk is placed where the search finds
+    it (each chunk's span holds its text)."""
+    import random
+
+    rng = random.Random(5)
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
+    sentences = [
+        " ".join(rng.choice(words) for _ in range(rng.randint(7, 12))).capitalize() + "."
+        for _ in range(1500)
+    ]
+    # each sentence twice (one group a pair), one pair split by a line break
+    text = "".join(s + ("\n" if k == 150 else " ") + s + " " for k, s in enumerate(sentences))
+    engine = registry.get("agentos.ChunkingEngine")
+    options = {"strategy": "semantic", "chunkSize": 12, "chunkOverlap": 0}
+    document = Document(text)
+    native = engine.run_to_place(document, options, RunContext(embedder="hash64"))
+    texts = [chunk["content"] for chunk in native]
+    assert len(native.places) < len(texts)  # the places stop at the line break's group
+    assert all(map(text.startswith, texts, native.places))  # the ones noted are right
+    table = engine.spans(document, native, options)
+    for k, chunk in enumerate(texts):
+        if table.located_ids[k] == 0:  # exact: the span is the chunk's text
+            assert text[table.starts[k] : table.ends[k]] == chunk, k

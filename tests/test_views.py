@@ -263,6 +263,9 @@ def test_f8_without_a_comparison_says_why(qtbot, window):
 
 def test_plots_follow_the_theme(qtbot, window):
     open_sample(qtbot, window)
+    window.tabs.setCurrentWidget(window.stats)  # the histogram is drawn when seen
+    window.views.sweep_dock.show()
+    qtbot.wait(50)
     window.set_theme("dark")
     qtbot.wait(50)
     assert window.stats.histogram.backgroundBrush().color().lightness() < 128
@@ -270,3 +273,4 @@ def test_plots_follow_the_theme(qtbot, window):
     window.set_theme("light")
     qtbot.wait(50)
     assert window.stats.histogram.backgroundBrush().color().lightness() > 128
+    assert window.views.sweep.plots_widget.backgroundBrush().color().lightness() > 128

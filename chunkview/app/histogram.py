@@ -20,7 +20,7 @@ LIMIT_NAMES = {"target": "target", "max": "maxSize", "min": "minSize"}
 #: most kinds drawn apart (the rest are summed as "other")
 MAX_KINDS = 6
 
-pg.setConfigOptions(antialias=True)  # every plot of the app (the sweep's too)
+pg.setConfigOptions(antialias=True)  # smooth lines (the sweep sets it too)
 
 
 def stacked_counts(

@@ -153,7 +153,7 @@ class SweepPanel(QWidget):
         self.message = QLabel("Pick a numeric option and the values to try.")
         self.message.setWordWrap(True)
         # the plots are built when first needed (shown, or a sweep started): pyqtgraph
-        # and eight plots cost most of a second, and the dock starts hidden
+        # and seven plots cost most of a second, and the dock starts hidden
         self._plots_box = QWidget()
         QVBoxLayout(self._plots_box).setContentsMargins(0, 0, 0, 0)
         self._plots_widget: pg.GraphicsLayoutWidget | None = None

@@ -475,7 +475,8 @@ _FEW_WINDOWS = 16
 @lru_cache(maxsize=8)
 def _after_cut_re(size: int) -> re.Pattern[str]:
     """A window of the loop that starts on the white space of a soft cut (``pos`` = the
-    match's start - 1), matched without that white space, which the match before took.
+    match's start - 1), matched without that white space: the match before took it (or,
+    after the first window, the caller starts one unit past it).
 
     Group 1 is what the window holds after its first unit: up to the last white space at
     most size units from ``pos``; the match takes that white space too, for the next
@@ -627,6 +628,12 @@ def _semantic(units: str, windows: _Windows, embedder: str | None, ctx: RunConte
     for number, group in enumerate(groups):
         text = trim(" ".join(group))
         origin = max(units.find(group[0], origin), 0)
+        if windows.places is not None and not units.startswith(text, origin):
+            # the group's sentences are joined by one space where the document has other
+            # white space (or the group was found at an earlier copy of its first
+            # sentence): its windows are not the text at a place, so no place is noted
+            # from here on and the run's chunks are searched for
+            windows.places = None
         if windows.notes is not None:
             why.group(windows, number, cut_similarities, text)
         if len(text) > 2 * windows.size:
@@ -955,11 +962,13 @@ _COMPARED = 2048
 def _at_places(text: str, chunks: list[str], places: list[int]) -> bool:
     """True when the chunks are the text at their places: all of them when there are up
     to ``_COMPARED``, else that many spread over the list, the last one included. The
-    port notes its places from its own cuts (the tests hold every place to the text)
-    and sums window lengths into most of them, so a place gone wrong takes the ones
-    after it along: this is the guard against that. Comparing every chunk costs more
-    than placing them: a chunk stored one byte a character is compared with a text
-    stored two, unit by unit (about 10 ms a run at 10 MB)."""
+    port notes a place only where it cut the chunk from the text itself (the tests hold
+    every place to the text; a semantic group joined otherwise notes none), and sums
+    window lengths into the places of a text's windows, so a place gone wrong there
+    takes the ones after it in that text along: this is the guard against that.
+    Comparing every chunk costs more than placing them: a chunk stored one byte a
+    character is compared with a text stored two, unit by unit (about 10 ms a run at
+    10 MB)."""
     if len(chunks) <= _COMPARED:
         return all(map(text.startswith, chunks, places))
     spread = [*range(0, len(chunks), -(-len(chunks) // _COMPARED)), len(chunks) - 1]
