@@ -12,6 +12,7 @@ from typing import Any
 from chunkview.core.chunkers.mastra.entry import LENGTH_JS
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS, MODELS
+from chunkview.core.chunkers.semantic_chunking.chunker import DEFAULTS
 from conformance.synthetic import synthetic
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +64,7 @@ TAG_SOUP += [
     "<b><p>x</b>",
     "\x00",
 ]
+TAG_SOUP += ["<frameset>", "<![CDATA[c]]>", "<svg><foreignObject>", "<math><mi>", "<dt>", "<th>"]
 PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
 # the markup READMEs and web pages carry (semantic-chunking parses every text as HTML);
 # no <template>: its insertion modes are a known difference (README, Conformance)
@@ -419,6 +421,18 @@ class Generator:
         )
         options[odd[0]] = odd[1]
 
+    @staticmethod
+    def _coerced(rng: random.Random, options: dict[str, Any]) -> None:
+        """Now and then a bool where a number goes or a number where a bool goes: the
+        schema lets both through, as JS coerces them (true is 1, 0 is falsy)."""
+        keys = [k for k, v in options.items() if isinstance(v, (int, float)) and k != "strategy"]
+        if keys and rng.random() < 0.06:
+            key = rng.choice(keys)
+            value = options[key]
+            options[key] = (
+                rng.choice([0, 1, 2, 0.5]) if isinstance(value, bool) else rng.random() < 0.5
+            )
+
     def _semantic_chunker(self, rng: random.Random, entry: str) -> dict:
         n = self.number
         options: dict[str, Any] = {}
@@ -433,6 +447,7 @@ class Generator:
         for key in ("preserveCodeBlocks", "respectHeadings"):
             if rng.random() < 0.3:
                 options[key] = rng.choice([True, False, None])
+        self._coerced(rng, options)
         case = {"input": self.structured_text(rng), "options": options}
         if rng.random() < 0.5:
             case["metadata"] = rng.choice([{"doc": "conformance"}, {}, [1, "a"], "tag", 0])
@@ -457,6 +472,7 @@ class Generator:
                 size = options.get("chunkSize") or 512
                 overlap = round(size * rng.choice([0.1, 0.5, 0.99, 1, 1.5]), rng.choice([0, 1]))
             options["chunkOverlap"] = overlap
+        self._coerced(rng, options)
         case: dict[str, Any] = {"input": self.structured_text(rng), "options": options}
         if options.get("strategy") == "semantic" and rng.random() < 0.7:
             case["embedder"] = "hash64"
@@ -517,6 +533,7 @@ class Generator:
         }
         if rng.random() < 0.25:
             self._more_semantic_chunking(rng, case)
+        self._coerced(rng, options)
         return case
 
     @staticmethod
@@ -547,7 +564,17 @@ class Generator:
             options["chunkPrefix"] = rng.choice(["search_document: ", "   ", "query(", "p", "q*"])
             options["excludeChunkPrefixInResults"] = rng.random() < 0.6
         elif kind == 4:
-            options.update(rng.choice([{"dtype": "fp32"}, {"logging": False}, {"maxTokenSize": 0}]))
+            options.update(
+                rng.choice(
+                    [
+                        {"dtype": "fp32"},
+                        {"logging": rng.random() < 0.5},
+                        {"maxTokenSize": 0},
+                        # null takes the default (`??`)
+                        {rng.choice(sorted(DEFAULTS)): None},
+                    ]
+                )
+            )
         else:
             docs = case["documents"]
             bad = rng.choice(

@@ -14,6 +14,15 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
         ("><isindex>", [">"]),
         ("<math></br><noscript><i>", ["<i>"]),  # </br> leaves the MathML: noscript is raw
         ("<svg></br><iframe><details>", ["<details>"]),
+        # a <dt> in a table row closes the foster-parented <p> and is put before the table too
+        ("<table><th>h<tr><p><dt>a", ["ah"]),
+        # <![CDATA[ at an integration point is a bogus comment; in other foreign content, text
+        ("<svg><foreignObject><![CDATA[y", []),
+        ("<math><mi><![CDATA[y", []),
+        ("<svg><![CDATA[y", ["y"]),
+        # </br> is a <br>: frameset-ok turns "not ok", the <frameset> is ignored
+        ("</br><frameset>x", ["x"]),
+        ("<p></br><frameset><![CDATA[c]]>b", ["b"]),
     ],
 )
 def test_html_parsed_as_parse5_parses_it(text, expected):

@@ -128,7 +128,45 @@ def _newline_after_pre(phase_class: type) -> type:
     return type(phase_class.__name__, (phase_class,), body)
 
 
+def _br_end_tag_not_ok(phase_class: type) -> type:
+    """``</br>`` acts as a ``<br>`` start tag, which sets frameset-ok to "not ok"
+    (parse5, today's spec): a later <frameset> is then ignored, and the text stays.
+    html5lib 1.1 inserts the <br> but leaves the flag."""
+
+    def endTagBr(self, token):  # html5lib names its methods so
+        phase_class.endTagBr(self, token)
+        self.parser.framesetOK = False
+
+    # the dispatcher is a descriptor: read it from the class dict that holds it
+    ends = next(
+        c.__dict__["endTagHandler"] for c in phase_class.__mro__ if "endTagHandler" in c.__dict__
+    )
+    end_handler = html5lib._utils.MethodDispatcher(ends.items())
+    end_handler.default = ends.default
+    end_handler["br"] = endTagBr
+    body = {"__slots__": (), "endTagHandler": end_handler}
+    return type(phase_class.__name__, (phase_class,), body)
+
+
 class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
+    def markupDeclarationOpenState(self):  # html5lib names its methods so
+        """parse5 opens a CDATA section only in foreign content that is no integration
+        point (its ``inForeignNode``): inside <foreignObject> or <mi> a ``<![CDATA[`` is a
+        bogus comment. html5lib looks at the namespace alone; without its parser it
+        takes the comment path."""
+        parser = self.parser
+        stack = parser.tree.openElements if parser is not None else None
+        if stack and (
+            parser.isHTMLIntegrationPoint(stack[-1])
+            or parser.isMathMLTextIntegrationPoint(stack[-1])
+        ):
+            self.parser = None
+            try:
+                return super().markupDeclarationOpenState()
+            finally:
+                self.parser = parser
+        return super().markupDeclarationOpenState()
+
     def __iter__(self):
         space, parse_error = (
             html5lib.constants.tokenTypes[t] for t in ("SpaceCharacters", "ParseError")
@@ -152,7 +190,7 @@ class _Parser(html5lib.HTMLParser):
             {"isindex": "startTagOther", "search": "startTagCloseP", "dialog": "startTagCloseP"},
             {"isindex": "endTagOther", "search": "endTagBlock"},
         )
-        body = _newline_after_pre(body)
+        body = _br_end_tag_not_ok(_newline_after_pre(body))
         self.phases["inBody"] = body(self, self.tree)
         foreign = _foreign_phase(type(self.phases["inForeignContent"]))
         self.phases["inForeignContent"] = foreign(self, self.tree)
@@ -171,9 +209,33 @@ class _Parser(html5lib.HTMLParser):
             self.mainLoop()
 
 
+def _foster_tree() -> type:
+    """The etree builder with foster parenting saved and restored around each token a
+    table mode hands to the in-body rules, as parse5 does. html5lib turns it off after
+    each, also after one handed on inside another: a <dt> in a table row closes the
+    <p> before it through the table's rules, and would then not be put before the table."""
+    base = html5lib.getTreeBuilder("etree")
+
+    class FosterTree(base):  # type: ignore[misc, valid-type]
+        def reset(self):
+            self._foster_depth = 0
+            super().reset()
+
+        def _setInsertFromTable(self, value):
+            if value:
+                self._foster_depth += 1
+            elif self._foster_depth:
+                self._foster_depth -= 1
+            base._setInsertFromTable(self, self._foster_depth > 0)
+
+        insertFromTable = property(base._getInsertFromTable, _setInsertFromTable)
+
+    return FosterTree
+
+
 @lru_cache(maxsize=1)
 def _parser() -> html5lib.HTMLParser:
-    return _Parser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
+    return _Parser(tree=_foster_tree(), namespaceHTMLElements=False)
 
 
 def _text_of(element, out: list[str]) -> None:
