@@ -209,3 +209,65 @@ def test_document_metadata_is_spread_as_js_does(metadata, expected):
     options = {"strategy": "sentence", "maxSize": 40}
     result = chunkview.run("mastra.chunk", "Hello world. Foo bar.", options, metadata=metadata)
     assert [chunk["metadata"] for chunk in result] == [expected]
+
+
+def test_sentence_word_fallback_measures_the_piece_with_the_word_first():
+    # cl100k counts "a DAMAGES" as 2 tokens and "DAMAGES" alone as 3: with maxSize 2 the
+    # word joins the piece, as splitSentenceIntoWords tests the joined piece first
+    options = {"strategy": "sentence", "maxSize": 2, "lengthFunction": {"$fn": "cl100k"}}
+    assert texts(run("a DAMAGES b c", options)) == ["a DAMAGES", "b c"]
+
+
+@pytest.mark.parametrize(
+    ("disallowed", "expected"),
+    [
+        (["cat", "ca"], "The text contains a special token that is not allowed: cat"),
+        (["ca", "cat"], "The text contains a special token that is not allowed: ca"),
+        (["zz", "", "cat"], "The text contains a special token that is not allowed: "),
+    ],
+)
+def test_disallowed_tokens_are_tried_in_their_sets_order(disallowed, expected):
+    # js-tiktoken joins the Set into one alternation: at one place the earlier token wins
+    options = {"strategy": "token", "maxSize": 3, "overlap": 0}
+    result = run("the cat", {**options, "disallowedSpecial": {"$set": disallowed}})
+    assert result == {"error": "Error", "message": expected}
+
+
+@pytest.mark.parametrize(
+    ("member", "message"),
+    [
+        (1, "str.replace is not a function"),
+        (None, "Cannot read properties of null (reading 'replace')"),
+        ([1], "str.replace is not a function"),
+    ],
+)
+def test_disallowed_set_member_that_is_no_string_throws_as_escape_regex_does(member, message):
+    options = {"strategy": "token", "maxSize": 3, "overlap": 0}
+    result = run("a b", {**options, "disallowedSpecial": {"$set": ["x", member]}})
+    assert result == {"error": "TypeError", "message": message}
+    allowed = run("a b", {**options, "allowedSpecial": {"$set": [member]}})
+    assert texts(allowed) == ["a b"]  # an allowed value that is no string allows nothing
+
+
+@pytest.mark.parametrize(
+    ("strategy", "expected"),
+    [
+        (["recursive"], ["a b", "c"]),  # validationSchemas[["recursive"]]: key "recursive"
+        (True, {"error": "Error", "message": "Unknown chunking strategy: true"}),
+        ({"a": 1}, {"error": "Error", "message": "Unknown chunking strategy: [object Object]"}),
+        ("toString", {"error": "TypeError", "message": "schema.safeParse is not a function"}),
+        ("__proto__", {"error": "TypeError", "message": "schema.safeParse is not a function"}),
+    ],
+)
+def test_strategy_is_looked_up_as_a_js_property_key(strategy, expected):
+    result = run("a b c", {"strategy": strategy, "maxSize": 4, "overlap": 0})
+    assert (texts(result) if isinstance(result, list) else result) == expected
+
+
+def test_falsy_language_and_extract_are_not_set():
+    # `if (options?.language)` and `if (extract)`: "" and false change nothing
+    options = {"maxSize": 4, "overlap": 0}
+    plain = texts(run("a b c", options))
+    assert texts(run("a b c", {**options, "language": ""})) == plain == ["a b", "c"]
+    assert texts(run("a b c", {**options, "extract": False})) == plain
+    assert texts(run("a b c", {**options, "extract": 0})) == plain

@@ -19,7 +19,7 @@ from chunkview.core.chunkers.mastra.semantic_markdown import semantic_markdown_c
 from chunkview.core.chunkers.mastra.sentence import sentence_chunks
 from chunkview.core.chunkers.mastra.token import token_chunks
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import to_units, truthy, unit_view
+from chunkview.core.text.js import number_text, to_units, truthy, unit_view
 
 Strategy = Callable[[str, dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 
@@ -45,6 +45,14 @@ DEFAULT_STRATEGY = {
 }
 
 
+#: the names every JS object inherits from Object.prototype
+OBJECT_PROTOTYPE = frozenset(
+    "constructor __defineGetter__ __defineSetter__ hasOwnProperty __lookupGetter__ "
+    "__lookupSetter__ isPrototypeOf propertyIsEnumerable toString valueOf __proto__ "
+    "toLocaleString".split()
+)
+
+
 def chunk_document(
     text: str,
     doc: str = "text",
@@ -54,14 +62,31 @@ def chunk_document(
     """The chunk nodes, as ``{text, metadata}``, or the library's error."""
     params = dict(params or {})
     strategy = params.pop("strategy", None)
-    params.pop("extract", None) if params.get("extract") is None else _refuse_extract()
-    strategy = strategy if truthy(strategy) else DEFAULT_STRATEGY.get(doc, "recursive")
+    if truthy(params.pop("extract", None)):  # `if (extract)`: false, 0 or "" run nothing
+        _refuse_extract()
+    strategy = (
+        property_key(strategy) if truthy(strategy) else DEFAULT_STRATEGY.get(doc, "recursive")
+    )
+    if strategy in OBJECT_PROTOTYPE:  # validationSchemas[strategy] is inherited, no schema
+        raise ChunkerError("TypeError", "schema.safeParse is not a function")
     if strategy not in STRATEGIES:
         raise ChunkerError("Error", f"Unknown chunking strategy: {strategy}")
     checks.validate(strategy, params)
     metadata = spread(metadata)
     units = unit_view(text)[0]
     return STRATEGY_CHUNKS[strategy](units, params, metadata)
+
+
+def property_key(value: Any) -> str:
+    """``String(value)``, the key ``validationSchemas[value]`` looks up: ["recursive"] is
+    "recursive", 5 is "5", true is "true"."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None else property_key(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return number_text(value)
 
 
 def spread(metadata: Any) -> dict[str, Any]:

@@ -395,7 +395,7 @@ def recursive_chunks(
 ) -> list[dict[str, Any]]:
     """The recursive strategy: a language's separators, or the given (or default) list."""
     language = options.get("language")
-    if language is not None:
+    if language:  # `options?.language`: "" is no language
         return separator_chunks(units, options, metadata, language_separators(language), True)
     separators = [to_units(s) for s in options.get("separators", DEFAULT_SEPARATORS)]
     is_regex = bool(options.get("isSeparatorRegex", False))

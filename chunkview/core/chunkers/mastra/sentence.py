@@ -99,18 +99,18 @@ def _fallback(sentence: str, max_size: float, length, by_words: bool, by_chars: 
             return _by_code_points(sentence, max_size, length) if by_chars else [sentence]
         current = ""
         for word in _split_words(sentence):
-            if length(word) > max_size:
-                if current:
-                    pieces.append(current)
-                    current = ""
-                pieces.extend(_by_code_points(word, max_size, length) if by_chars else [word])
-                continue
+            # the piece with the word is measured first: a length function that is not
+            # additive (tokens) can take a word with it that is over maxSize alone
             candidate = f"{current} {word}" if current else word
             if length(candidate) <= max_size:
                 current = candidate
+                continue
+            if current:
+                pieces.append(current)
+            if length(word) > max_size:
+                pieces.extend(_by_code_points(word, max_size, length) if by_chars else [word])
+                current = ""
             else:
-                if current:
-                    pieces.append(current)
                 current = word
         if current:
             pieces.append(current)
@@ -192,6 +192,8 @@ def sentence_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any
     def tail_of(parts: list[str]) -> tuple[list[str], float]:
         tail: list[str] = []
         tail_size: float = 0
+        if overlap == 0:  # no tail at all, even of sentences a length function counts 0
+            return tail, tail_size
         for sentence in reversed(parts):
             add = length(sentence) + (space_len if tail else 0)
             if tail_size + add > overlap:

@@ -3,6 +3,8 @@ with js-tiktoken's encodings (vendored, so no network) and its special-token rul
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
@@ -135,42 +137,71 @@ def load_encoding(options: dict[str, Any]):
     return js_tiktoken_encoding(name)
 
 
-def special_sets(encoding, options: dict[str, Any]) -> tuple[set[str], set[str]]:
-    """(allowed, disallowed) special tokens from the options (``{"$set": [...]}`` or "all")."""
-    specials = set(encoding.special_tokens_set)
-
-    def as_set(value: Any, default: Any) -> set[str]:
-        value = default if value is None else value
-        if value == "all":
-            return set(specials)
-        return set(value.get("$set", [])) if isinstance(value, dict) else set(value)
-
-    allowed = as_set(options.get("allowedSpecial"), {"$set": []})
-    if options.get("disallowedSpecial", "all") == "all":
-        disallowed = specials - allowed
-    else:
-        disallowed = as_set(options.get("disallowedSpecial"), {"$set": []})
-    return allowed, disallowed
+def special_sets(encoding, options: dict[str, Any]) -> tuple[frozenset[str], tuple[Any, ...]]:
+    """(allowed, disallowed) special tokens from the options (``{"$set": [...]}`` or
+    "all"); the disallowed ones in their Set's order, the order its regex tries them."""
+    specials = _all_specials(encoding)
+    allowed_value = options.get("allowedSpecial")
+    if allowed_value == "all":
+        allowed = frozenset(specials)
+    else:  # a value that is no string never equals a token: it allows nothing
+        allowed = frozenset(t for t in _members(allowed_value) if isinstance(t, str))
+    disallowed_value = options.get("disallowedSpecial", "all")
+    if disallowed_value == "all":
+        return allowed, tuple(t for t in specials if t not in allowed)
+    return allowed, _members(disallowed_value)
 
 
-def encode(encoding, text: str, allowed: set[str], disallowed: set[str]) -> list[int]:
-    """js-tiktoken's encode: a disallowed special token in the text is an error."""
-    first = None
-    for token in disallowed:
-        at = text.find(token)
-        if at >= 0 and (first is None or at < first[0]):
-            first = (at, token)
-    if first is not None:
-        raise ChunkerError(
-            "Error", f"The text contains a special token that is not allowed: {first[1]}"
-        )
+def _members(value: Any) -> tuple[Any, ...]:
+    """A Set's members in insertion order, a repeated value once (arrays and objects are
+    never the same member)."""
+    items = value.get("$set", []) if isinstance(value, dict) else (value or [])
+    members, seen = [], set()
+    for item in items:
+        key = id(item) if isinstance(item, (list, dict)) else (type(item), item)
+        if key not in seen:
+            seen.add(key)
+            members.append(item)
+    return tuple(members)
+
+
+def encode(encoding, text: str, allowed: frozenset[str], disallowed: tuple[Any, ...]) -> list[int]:
+    """js-tiktoken's encode: a disallowed special token in the text is an error (the first
+    match of the tokens' alternation, so at one place the earlier token wins)."""
+    if disallowed:
+        found = _disallowed_regex(_all_strings(disallowed)).search(text)
+        if found is not None:
+            raise ChunkerError(
+                "Error", f"The text contains a special token that is not allowed: {found.group()}"
+            )
     return encoding.encode(text, allowed_special=allowed, disallowed_special=())
+
+
+def _all_strings(tokens: tuple[Any, ...]) -> tuple[str, ...]:
+    """specialTokenRegex escapes each token with ``str.replace``: a value that is no
+    string throws there."""
+    for token in tokens:
+        if token is None:
+            raise ChunkerError("TypeError", "Cannot read properties of null (reading 'replace')")
+        if not isinstance(token, str):
+            raise ChunkerError("TypeError", "str.replace is not a function")
+    return tokens
+
+
+@lru_cache(maxsize=64)
+def _disallowed_regex(tokens: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, tokens)))
 
 
 def cl100k_js_count(text: str) -> int:
     """``encodingForModel('gpt-4').encode(text).length``: every special token refused."""
     encoding = js_tiktoken_encoding("cl100k_base")
-    return len(encode(encoding, text, set(), set(encoding.special_tokens_set)))
+    return len(encode(encoding, text, frozenset(), _all_specials(encoding)))
+
+
+@lru_cache(maxsize=8)
+def _all_specials(encoding) -> tuple[str, ...]:
+    return tuple(sorted(encoding.special_tokens_set))
 
 
 def token_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
