@@ -379,6 +379,9 @@ class Generator:
                 options["sections"] = rng.sample(HTML_HEADERS, rng.randint(0, 2))
             if rng.random() < 0.3:
                 options["returnEachLine"] = rng.random() < 0.5
+            if rng.random() < 0.03:  # the original's selector parser loops on these
+                key = "headers" if "headers" in options else "sections"
+                options[key] = [*options.get(key, []), [rng.choice(["#", ":hover", "1"]), "x"]]
         if rng.random() < 0.35:
             kind = _synthetic_kind(rng, strategy, options)
             text = synthetic(rng, kind)
@@ -716,6 +719,8 @@ HTML_HEADERS = [
     ["li", "item"],
     ["H1", "upper1"],
     [".note", "note"],
+    ["p > b", "child"],
+    ["h1:first-child", "colon"],
 ]
 
 

@@ -271,3 +271,12 @@ def test_falsy_language_and_extract_are_not_set():
     assert texts(run("a b c", {**options, "language": ""})) == plain == ["a b", "c"]
     assert texts(run("a b c", {**options, "extract": False})) == plain
     assert texts(run("a b c", {**options, "extract": 0})) == plain
+
+
+@pytest.mark.parametrize("selector", ["#", ".", "[", ":first-child", "1h", "é"])
+def test_html_selector_starting_with_no_simple_selector_is_a_hang(selector):
+    # node-html-better-parser's Matcher: exec finds an empty match at 0 and loops there
+    text = "<h1>T</h1><p>x</p>"
+    for options in ({"headers": [["h1", "a"], [selector, "b"]]}, {"sections": [[selector, "b"]]}):
+        result = run(text, {**options, "strategy": "html", "overlap": 0})
+        assert result["error"] == "Hang" and selector in result["message"]

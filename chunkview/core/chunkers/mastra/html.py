@@ -305,7 +305,16 @@ def query(root: Node, selectors: str) -> list[Node]:
     """querySelectorAll: each comma part in turn, duplicates removed (first kept)."""
     found: list[Node] = []
     seen: set[int] = set()
-    for part in (p.strip() for p in selectors.split(",") if p.strip()):
+    parts = [trim(p) for p in selectors.split(",") if trim(p)]
+    for part in parts:
+        if not _SELECTOR_PART_RE.match(part).group(0):  # type: ignore[union-attr]
+            # the Matcher's exec loop finds an empty match at 0 and never moves past it
+            raise ChunkerError(
+                "Hang",
+                f"the selector {part!r} starts with no tag, #id, .class or [attribute]: "
+                "the original's selector parser loops forever",
+            )
+    for part in parts:
         for element in _select(root, part):
             if id(element) not in seen:
                 seen.add(id(element))
