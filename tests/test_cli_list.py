@@ -43,7 +43,15 @@ def contexts(entry: dict) -> list[dict]:
         values = params[name].get("choices") or [True, False]
         found += [{**base, name: value} for value in values if value != base[name]]
     presets = [p for p in entry["params"] if p.get("preset")]
-    return [{**o, **{p["name"]: p["default"] for p in presets if applies(p, o)}} for o in found]
+    return [{**o, **{p["name"]: preset_of(p, o) for p in presets if applies(p, o)}} for o in found]
+
+
+def preset_of(param: dict, options: dict):
+    """The listed preset for these options (mastra's html headers are selectors)."""
+    for name, by_value in param.get("presets", {}).items():
+        if options.get(name) in by_value:
+            return by_value[options[name]]
+    return param["default"]
 
 
 def applies(param: dict, options: dict) -> bool:

@@ -89,6 +89,8 @@ class Param:
             data["when"] = {k: list(v) for k, v in self.when.items()}
         if self.preset:
             data["preset"] = True
+        if self.presets:
+            data["presets"] = {name: dict(by_value) for name, by_value in self.presets.items()}
         return data
 
 
