@@ -65,6 +65,7 @@ TAG_SOUP += [
     "\x00",
 ]
 TAG_SOUP += ["<frameset>", "<![CDATA[c]]>", "<svg><foreignObject>", "<math><mi>", "<dt>", "<th>"]
+TAG_SOUP += ["&#13;", "&#32;", "&#10;", "<pre>&#10;"]
 PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
 # the markup READMEs and web pages carry (semantic-chunking parses every text as HTML);
 # no <template>: its insertion modes are a known difference (README, Conformance)

@@ -23,6 +23,10 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
         # </br> is a <br>: frameset-ok turns "not ok", the <frameset> is ignored
         ("</br><frameset>x", ["x"]),
         ("<p></br><frameset><![CDATA[c]]>b", ["b"]),
+        # &#13; is a character to parse5, not white space: frameset-ok turns "not ok"
+        ("&#13;<frameset>x", ["x"]),
+        ("<th>&#13;<frameset>y", ["y"]),
+        ("<table>a<tr><td>b</td></tr>&#13;c", ["a cb"]),  # put before the table
     ],
 )
 def test_html_parsed_as_parse5_parses_it(text, expected):

@@ -168,10 +168,13 @@ class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
         return super().markupDeclarationOpenState()
 
     def __iter__(self):
-        space, parse_error = (
-            html5lib.constants.tokenTypes[t] for t in ("SpaceCharacters", "ParseError")
+        space, characters, parse_error = (
+            html5lib.constants.tokenTypes[t]
+            for t in ("SpaceCharacters", "Characters", "ParseError")
         )
         for token in super().__iter__():
+            if token["type"] == space and token["data"] == "\r":
+                token["type"] = characters  # &#13;: see _Parser
             if token["type"] != parse_error and self.parser.skip_newline:
                 self.parser.skip_newline = False  # any next token ends the chance
                 if token["type"] == space and token["data"].startswith("\n"):
@@ -185,6 +188,12 @@ class _Parser(html5lib.HTMLParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         html5lib.html5parser.specialElements = _special_elements()
+        # A CR reaches the tree builder only from &#13; (the input stream turns CR into
+        # LF), and parse5 takes that one for a character, not white space: it sets
+        # frameset-ok to "not ok" and is put before a table. The tokenizer passes it on
+        # as characters (_Tokenizer); the tree builder reads this set only to check
+        # characters (the tokenizer has its own)
+        html5lib.html5parser.spaceCharacters = frozenset("\t\n\x0c ")
         body = _with_handlers(
             type(self.phases["inBody"]),
             {"isindex": "startTagOther", "search": "startTagCloseP", "dialog": "startTagCloseP"},
