@@ -27,6 +27,12 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
         ("&#13;<frameset>x", ["x"]),
         ("<th>&#13;<frameset>y", ["y"]),
         ("<table>a<tr><td>b</td></tr>&#13;c", ["a cb"]),  # put before the table
+        # a MathML <html> as the current node at the end of a table (html5lib asserted)
+        ("<table><math><image>x<html>", ["x"]),
+        # </tfoot> with a <tr> in table scope closes the row: <style> is HTML, raw text
+        ("<table><tr><math><annotation-xml></tfoot><style>x</body>v", ["x</body>v"]),
+        # text under <mi> in a table goes in at once, not held back as table text
+        ("<table><colgroup><svg><title><math><mi>x<mglyph><dialog><caption>xx<td>q", ["xxxq"]),
     ],
 )
 def test_html_parsed_as_parse5_parses_it(text, expected):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 import html5lib
 import regex
@@ -128,6 +129,22 @@ def _newline_after_pre(phase_class: type) -> type:
     return type(phase_class.__name__, (phase_class,), body)
 
 
+def _with_end_tags(phase_class: type, handlers: dict[str, Any], **methods: Any) -> type:
+    """A subclass of an html5lib phase whose end tags in ``handlers`` go to the given
+    functions, with ``methods`` added (the tag dispatchers hold functions, so a
+    subclass's method alone would not be called)."""
+    # the dispatcher is a descriptor: read it from the class dict that holds it
+    ends = next(
+        c.__dict__["endTagHandler"] for c in phase_class.__mro__ if "endTagHandler" in c.__dict__
+    )
+    end_handler = html5lib._utils.MethodDispatcher(ends.items())
+    end_handler.default = ends.default
+    for name, function in handlers.items():
+        end_handler[name] = function
+    body = {"__slots__": (), "endTagHandler": end_handler, **methods}
+    return type(phase_class.__name__, (phase_class,), body)
+
+
 def _br_end_tag_not_ok(phase_class: type) -> type:
     """``</br>`` acts as a ``<br>`` start tag, which sets frameset-ok to "not ok"
     (parse5, today's spec): a later <frameset> is then ignored, and the text stays.
@@ -137,15 +154,63 @@ def _br_end_tag_not_ok(phase_class: type) -> type:
         phase_class.endTagBr(self, token)
         self.parser.framesetOK = False
 
-    # the dispatcher is a descriptor: read it from the class dict that holds it
-    ends = next(
-        c.__dict__["endTagHandler"] for c in phase_class.__mro__ if "endTagHandler" in c.__dict__
-    )
-    end_handler = html5lib._utils.MethodDispatcher(ends.items())
-    end_handler.default = ends.default
-    end_handler["br"] = endTagBr
-    body = {"__slots__": (), "endTagHandler": end_handler}
-    return type(phase_class.__name__, (phase_class,), body)
+    return _with_end_tags(phase_class, {"br": endTagBr})
+
+
+# parse5 gathers a table's text apart only while the current node is one of these
+# (by name: it gives a foreign element the id of its tag name too)
+_TABLE_TEXT_PARENTS = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
+
+
+def _table_phase(phase_class: type) -> type:
+    """Text in a table, and EOF, as parse5 takes them.
+
+    Text is gathered apart (then put before the table) only under a table element
+    itself; under anything else, such as a MathML <mi> put before the table, it goes in
+    as in the body, at once. html5lib always gathers it, and text held back so can land
+    after later content. EOF stops parsing; html5lib asserts on the way that the current
+    node is no <html> (a fragment), but a foreign element of that name can be."""
+
+    def processCharacters(self, token):  # html5lib names its methods so
+        if self.tree.openElements[-1].name in _TABLE_TEXT_PARENTS:
+            return phase_class.processCharacters(self, token)
+        return self.insertText(token)  # foster parenting on, in the body
+
+    def processSpaceCharacters(self, token):
+        if self.tree.openElements[-1].name in _TABLE_TEXT_PARENTS:
+            return phase_class.processSpaceCharacters(self, token)
+        self.tree.insertFromTable = True
+        self.parser.phases["inBody"].processSpaceCharacters(token)
+        self.tree.insertFromTable = False
+        return None
+
+    def processEOF(self):
+        return None
+
+    methods = {
+        "processCharacters": processCharacters,
+        "processSpaceCharacters": processSpaceCharacters,
+        "processEOF": processEOF,
+    }
+    return type(phase_class.__name__, (phase_class,), {"__slots__": (), **methods})
+
+
+def _row_phase(phase_class: type) -> type:
+    """parse5 closes the row at ``</tbody>``, ``</thead>`` or ``</tfoot>`` when that
+    element or a <tr> is in table scope (the spec asks for the element itself): the
+    stack is cleared back to the row, whatever foreign content was open in it."""
+
+    def endTagTableRowGroup(self, token):  # html5lib names its methods so
+        tree = self.tree
+        if tree.elementInScope(token["name"], variant="table") or tree.elementInScope(
+            "tr", variant="table"
+        ):
+            self.endTagTr(html5lib.html5parser.impliedTagToken("tr"))
+            return token
+        return None
+
+    handlers = dict.fromkeys(("tbody", "tfoot", "thead"), endTagTableRowGroup)
+    return _with_end_tags(phase_class, handlers)
 
 
 class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
@@ -203,6 +268,8 @@ class _Parser(html5lib.HTMLParser):
         self.phases["inBody"] = body(self, self.tree)
         foreign = _foreign_phase(type(self.phases["inForeignContent"]))
         self.phases["inForeignContent"] = foreign(self, self.tree)
+        self.phases["inTable"] = _table_phase(type(self.phases["inTable"]))(self, self.tree)
+        self.phases["inRow"] = _row_phase(type(self.phases["inRow"]))(self, self.tree)
         self.skip_newline = False
 
     def _parse(self, stream, innerHTML=False, container="div", scripting=False, **kwargs):
