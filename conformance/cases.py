@@ -67,6 +67,7 @@ TAG_SOUP += [
 TAG_SOUP += ["<frameset>", "<![CDATA[c]]>", "<svg><foreignObject>", "<math><mi>", "<dt>", "<th>"]
 TAG_SOUP += ["&#13;", "&#32;", "&#10;", "<pre>&#10;"]
 TAG_SOUP += ["<math><html>", "<svg><tr>", "</tfoot>", "<mi>x<mglyph>", "<colgroup>", "<style>"]
+TAG_SOUP += ["\x00\x00", "<svg>\x00\x00x", "<math><![CDATA[\x00\x00]]>"]
 PUNCT = [". ", "! ", "? ", "... ", ".\n", "; ", ": ", ", ", " - "]
 # the markup READMEs and web pages carry (semantic-chunking parses every text as HTML);
 # no <template>: its insertion modes are a known difference (README, Conformance)

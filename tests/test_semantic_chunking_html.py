@@ -33,6 +33,9 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
         ("<table><tr><math><annotation-xml></tfoot><style>x</body>v", ["x</body>v"]),
         # text under <mi> in a table goes in at once, not held back as table text
         ("<table><colgroup><svg><title><math><mi>x<mglyph><dialog><caption>xx<td>q", ["xxxq"]),
+        # a run of NULs in foreign content, or in its CDATA, is one U+FFFD
+        ("<svg>a\x00\x00b", ["a\ufffdb"]),
+        ("<svg><![CDATA[a\x00\x00b\x00]\x00\ufffd]]>c", ["a\ufffdb\ufffd]\ufffd\ufffdc"]),
     ],
 )
 def test_html_parsed_as_parse5_parses_it(text, expected):

@@ -48,6 +48,7 @@ _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _LETTER_RE = regex.compile(r"\p{L}")
 _NEEDS_HTML_RE = re.compile("[<&\x00]")
 _LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")  # after from_units only lone ones remain
+_NUL_RUN_RE = re.compile("\x00+")
 
 
 # ----- §5.2 HTML to text ------------------------------------------------------------------
@@ -232,15 +233,46 @@ class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
                 self.parser = parser
         return super().markupDeclarationOpenState()
 
+    def cdataSectionState(self):  # html5lib names its methods so
+        """html5lib's CDATA section, with one U+FFFD for each run of NULs, as parse5
+        gives (a run is one NUL token, which foreign content replaces as a whole)."""
+        data = []
+        while True:
+            data.append(self.stream.charsUntil("]"))
+            data.append(self.stream.charsUntil(">"))
+            char = self.stream.char()
+            if char == html5lib.constants.EOF:
+                break
+            if data[-1][-2:] == "]]":
+                data[-1] = data[-1][:-2]
+                break
+            data.append(char)
+        text = _NUL_RUN_RE.sub("\ufffd", "".join(data))
+        if text:
+            characters = html5lib.constants.tokenTypes["Characters"]
+            self.tokenQueue.append({"type": characters, "data": text})
+        self.state = self.dataState
+        return True
+
     def __iter__(self):
         space, characters, parse_error = (
             html5lib.constants.tokenTypes[t]
             for t in ("SpaceCharacters", "Characters", "ParseError")
         )
+        after_nul = False
         for token in super().__iter__():
+            if token["type"] == parse_error:
+                yield token
+                continue
+            # parse5 makes one token of a run of NULs, and in foreign content one U+FFFD
+            # of it (elsewhere a NUL is dropped, so one stands for all)
+            nul = token["type"] == characters and token["data"] == "\x00"
+            if nul and after_nul:
+                continue
+            after_nul = nul
             if token["type"] == space and token["data"] == "\r":
                 token["type"] = characters  # &#13;: see _Parser
-            if token["type"] != parse_error and self.parser.skip_newline:
+            if self.parser.skip_newline:
                 self.parser.skip_newline = False  # any next token ends the chance
                 if token["type"] == space and token["data"].startswith("\n"):
                     token["data"] = token["data"][1:]
