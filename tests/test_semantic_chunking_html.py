@@ -36,6 +36,8 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
         # a run of NULs in foreign content, or in its CDATA, is one U+FFFD
         ("<svg>a\x00\x00b", ["a\ufffdb"]),
         ("<svg><![CDATA[a\x00\x00b\x00]\x00\ufffd]]>c", ["a\ufffdb\ufffd]\ufffd\ufffdc"]),
+        # ... and the run goes on across "]]>" and "<![CDATA["
+        ("<svg>\x00<![CDATA[\x00a\x00]]>\x00b", ["\ufffda\ufffdb"]),
     ],
 )
 def test_html_parsed_as_parse5_parses_it(text, expected):

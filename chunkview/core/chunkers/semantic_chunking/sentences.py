@@ -247,10 +247,14 @@ class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
                 data[-1] = data[-1][:-2]
                 break
             data.append(char)
-        text = _NUL_RUN_RE.sub("\ufffd", "".join(data))
-        if text:
+        raw = "".join(data)
+        if raw:
             characters = html5lib.constants.tokenTypes["Characters"]
-            self.tokenQueue.append({"type": characters, "data": text})
+            token = {"type": characters, "data": _NUL_RUN_RE.sub("\ufffd", raw)}
+            # where the section starts or ends with NULs: parse5's NUL token goes on
+            # across "]]>" and "<![CDATA[" (neither emits a token), see __iter__
+            token["nul_ends"] = (raw[0] == "\x00", raw[-1] == "\x00")
+            self.tokenQueue.append(token)
         self.state = self.dataState
         return True
 
@@ -269,6 +273,13 @@ class _Tokenizer(html5lib._tokenizer.HTMLTokenizer):
             nul = token["type"] == characters and token["data"] == "\x00"
             if nul and after_nul:
                 continue
+            ends = token.pop("nul_ends", None)  # a CDATA section's (see cdataSectionState)
+            if ends is not None:
+                if ends[0] and after_nul:  # its first run goes on from the NULs before
+                    token["data"] = token["data"][1:]
+                    if not token["data"]:
+                        continue
+                nul = ends[1]
             after_nul = nul
             if token["type"] == space and token["data"] == "\r":
                 token["type"] = characters  # &#13;: see _Parser
