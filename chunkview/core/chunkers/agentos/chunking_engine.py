@@ -756,7 +756,6 @@ def _hierarchical(units: str, windows: _Windows) -> None:
     plain = text is str  # no surrogates: the unit strings are the chunk strings
     cut: Any = None  # the windows regex, compiled for the first long body (a size past
     # the regex's repeat limit never needs it: no text is that long)
-    spaces = repeat(W_CHARS)
     for number, (level, title, body, ancestors) in enumerate(outline.sections):
         meta: dict[str, Any] = {"headingLevel": level}
         if ancestors:
@@ -766,7 +765,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             if cut is None:
                 cut = _raw_window_re(size).findall
             found = cut(body)  # the body's trailing white space is in the last window
-            trimmed = list(map(str.strip, found, spaces))
+            trimmed = _trimmed(found, plain_strip=False)
             if places is not None:
                 windows._note_places(found, trimmed, outline.body_start(number), 0)
             for piece in trimmed:  # a few windows: a loop costs least
