@@ -6,10 +6,14 @@ import gc
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,38 +65,171 @@ def timed_once(fn: Callable[[], object]) -> float:
     return seconds
 
 
+def _timed_turn(fn: Callable[[], object], runs: int) -> list[float]:
+    """Seconds of ``runs`` calls of ``fn`` one after another, the collector off, each
+    result freed after its clock stops; the collector runs after the last."""
+    enabled = gc.isenabled()
+    gc.disable()
+    seconds = []
+    try:
+        for _ in range(runs):
+            began = time.perf_counter()
+            result = fn()
+            seconds.append(time.perf_counter() - began)
+            del result
+    finally:
+        if enabled:
+            gc.enable()
+    gc.collect()
+    return seconds
+
+
 def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     """The shortest of ``repeat`` calls of ``fn``, each timed by ``timed_once``."""
     return min(timed_once(fn) for _ in range(repeat))
 
 
-def node_seconds(script: str, text: str) -> float | None:
-    """Run a node snippet that reads the text from stdin and prints seconds, if node and the
-    JS packages are installed under JS_REF; None otherwise."""
-    printed = node_json(script, text)
-    return None if printed is None else float(printed)
+#: the node side of a pair: the snippet's imports and ``prepare(text)``, which returns the
+#: call to time (anything built before it, such as a document object, is not timed)
+NODE_WORKER = """
+import fs from 'node:fs';
+import readline from 'node:readline';
+%s
+const text = fs.readFileSync(process.env.CHUNKVIEW_BENCH_TEXT, 'utf8');
+await prepare(text.slice(0, 10000))();  // loads the library, compiles its first tier
+let call = prepare(text); let began = performance.now(); await call();
+console.log(JSON.stringify((performance.now() - began) / 1000));
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  const times = [];
+  for (let i = 0; i < Number(line); i++) {
+    call = prepare(text); began = performance.now(); await call();
+    times.push((performance.now() - began) / 1000);
+  }
+  console.log(JSON.stringify(times));
+}
+"""
 
 
-def node_json(script: str, text: str) -> Any:
-    """Run a node snippet that reads the text from stdin and prints one JSON value on its
-    last line, if node and the JS packages are installed under JS_REF; None otherwise."""
+class NodePeer:
+    """The original library in a node process kept open beside this one, so that the
+    port and the original are timed in turns (``paired``): this machine's speed swings
+    by half for a fraction of a second at a time, and a side timed in a spell of its own
+    caught a different speed than the other (one build measured 0.27x and 1.07x).
+
+    ``setup`` is ESM code that imports the library and defines ``prepare(text)``; node
+    times ``await prepare(text)()``. ``first`` is the seconds of its first call on the
+    whole text, after one on its first 10 KB (the library loaded and compiled)."""
+
+    def __init__(self, setup: str, text: str, timeout: float = 600) -> None:
+        self.timeout = timeout
+        self._file = tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8")
+        self._file.write(text)
+        self._file.flush()
+        self._process = subprocess.Popen(
+            ["node", "--input-type=module", "-e", NODE_WORKER % setup],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=JS_REF,
+            env={**os.environ, "CHUNKVIEW_BENCH_TEXT": self._file.name},
+        )
+        self.first: float = self._read()
+
+    def _read(self) -> Any:
+        """The next JSON line node prints; RuntimeError if it fails or takes too long."""
+        assert self._process.stdout is not None
+        watchdog = threading.Timer(self.timeout, self._process.kill)
+        watchdog.start()
+        try:
+            line = self._process.stdout.readline()
+        finally:
+            watchdog.cancel()
+        if not line:
+            assert self._process.stderr is not None
+            error = self._process.stderr.read().strip().splitlines()[-1:]
+            raise RuntimeError(f"node peer failed: {error or 'no output'}")
+        return json.loads(line)
+
+    def times(self, runs: int) -> list[float]:
+        """The seconds of ``runs`` more calls, one after another."""
+        assert self._process.stdin is not None
+        self._process.stdin.write(f"{runs}\n")
+        self._process.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+        self._file.close()
+
+
+def node_peer(setup: str, text: str) -> NodePeer | None:
+    """A ``NodePeer`` if node and the JS packages are installed under JS_REF (and the
+    snippet runs); None otherwise."""
     if not shutil.which("node") or not (JS_REF / "node_modules").is_dir():
         return None
     try:
-        done = subprocess.run(
-            ["node", "--input-type=module", "-e", script],
-            input=text,
-            capture_output=True,
-            text=True,
-            cwd=JS_REF,
-            timeout=600,
-        )
-    except subprocess.TimeoutExpired:
+        return NodePeer(setup, text)
+    except RuntimeError as error:
+        print(f"    ({error})")
         return None
-    if done.returncode != 0:
-        print(f"    (node peer failed: {done.stderr.strip().splitlines()[-1:]})")
-        return None
-    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@dataclass
+class Paired:
+    """Best seconds of each side over the same spell of turns, and each turn's ratio."""
+
+    seconds: float
+    peer_seconds: float | None
+    #: each turn's peer best / port best: the machine's speed is about the same within a
+    #: turn, so their median moves less from run to run than the bests' ratio
+    turn_ratios: list[float] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float | None:
+        """The peer's best over the port's best (above 1: the port is faster)."""
+        return self.peer_seconds / self.seconds if self.peer_seconds else None
+
+    @property
+    def median_turn_ratio(self) -> float | None:
+        return statistics.median(self.turn_ratios) if self.turn_ratios else None
+
+
+def paired(
+    fn: Callable[[], object],
+    peer: NodePeer | None,
+    *,
+    turns: int = 5,
+    spell: float = 2.0,
+    most_turns: int = 40,
+) -> Paired:
+    """Time ``fn`` and ``peer`` in turns, a few calls each, for at least ``turns`` turns
+    and ``spell`` seconds: both sides' bests then come from the same stretch of time,
+    whatever the machine's speed did in it. A call over a third of a second is timed
+    once a turn, a shorter one three times. Each side's calls in a turn run one after
+    another (the port's with the cyclic collector off, as in the app's chunking process;
+    it collects after the turn, while node waits for its next turn)."""
+    began = time.perf_counter()
+    runs = 1 if timed_once(fn) > 0.33 else 3
+    port_bests: list[float] = []
+    peer_bests: list[float] = []
+    while len(port_bests) < most_turns and (
+        len(port_bests) < turns or time.perf_counter() - began < spell
+    ):
+        port_bests.append(min(_timed_turn(fn, runs)))
+        if peer is not None:
+            peer_bests.append(min(peer.times(runs)))
+    return Paired(
+        seconds=min(port_bests),
+        peer_seconds=min(peer_bests) if peer_bests else None,
+        turn_ratios=[b / a for a, b in zip(port_bests, peer_bests)],
+    )
 
 
 def report(

@@ -2,14 +2,16 @@
 (measured in the same run when `npm i @mastra/rag@1.3.6` was run under $CHUNKVIEW_JS_REF)
 and beside LangChain's Python RecursiveCharacterTextSplitter (`pip install
 langchain-text-splitters`), the peer a Python user would otherwise reach for.
-Each strategy is timed best of 3 runs in this process and best of 3 in node (after a
-first run), on the same text, in the same run, so the machine's load weighs on both
-alike (the port's best of 3 reads the levels a long text keeps from its second run on,
+Each strategy is timed in this process and in a node process kept open beside it, in
+turns, on the same text, for at least two seconds (``_common.paired``), so the machine's
+speed weighs on both alike: each side's best, and the median of the turns' ratios (the
+port's runs after its first read the levels a long text keeps from its second run on,
 as the app's runs at each option change do: recursive.py ``_KeptLevels``); and the first
 run on a text never chunked before beside node's first run on it (both sides having
 chunked 10 KB of it before, so neither counts loading or compiling).
 Run: python bench/mastra.py [--quick] [--all] [--json]
     --json: one JSON object: <strategy>_<size>_mb_per_s, ..._node_mb_per_s, ..._over_node,
+            ..._median_turn_over_node,
             ..._first_run_ms, ..._node_first_run_ms, ..._first_run_over_node
 """
 
@@ -21,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
-from _common import best_of, corpus_text, node_json, report, timed_once
+from _common import best_of, corpus_text, node_peer, paired, report, timed_once
 
 import chunkview
 
@@ -32,7 +34,6 @@ CASES = {
     "sentence": {"strategy": "sentence", "maxSize": 1000},
     "token": {"strategy": "token", "maxSize": 500, "overlap": 50},
 }
-REPEAT = 3  # runs per side, the best one counted
 QUOTED = {  # MB/s of the node original measured earlier here, at 1 MB / 10 MB
     "recursive": (113, 40),
     "markdown": (148, 36),
@@ -42,16 +43,12 @@ QUOTED = {  # MB/s of the node original measured earlier here, at 1 MB / 10 MB
 }
 NODE = """
 import { MDocument } from '@mastra/rag';
-let text = ''; for await (const c of process.stdin) text += c;
 const options = %s;
-await MDocument.fromMarkdown(text.slice(0, 10000)).chunk(options);  // loads, compiles
-const fresh = MDocument.fromMarkdown(text); const t0 = performance.now();
-await fresh.chunk(options); const first = (performance.now() - t0) / 1000;
-let best = Infinity;
-for (let i = 0; i < REPEAT; i++) {
-  const doc = MDocument.fromMarkdown(text); const t = performance.now();
-  await doc.chunk(options); best = Math.min(best, (performance.now() - t) / 1000); }
-console.log(JSON.stringify([first, best]));
+// the document (it keeps the text) is built before the clock starts
+const prepare = (text) => {
+  const doc = MDocument.fromMarkdown(text);
+  return () => doc.chunk(options);
+};
 """
 
 
@@ -71,32 +68,39 @@ def main() -> None:
     for mb_target in sizes:
         text = corpus_text(mb_target * 1_000_000)
         mb = len(text.encode("utf-8")) / 1e6
-        peer = langchain_rate(text, mb)
-        figures[f"langchain_recursive_{mb_target}mb_mb_per_s"] = peer
-        if peer and not as_json:
-            print(f"LangChain RecursiveCharacterTextSplitter, {mb_target} MB: {peer:.1f} MB/s")
+        langchain = langchain_rate(text, mb)
+        figures[f"langchain_recursive_{mb_target}mb_mb_per_s"] = langchain
+        if langchain and not as_json:
+            print(f"LangChain RecursiveCharacterTextSplitter, {mb_target} MB: {langchain:.1f} MB/s")
         for name, options in CASES.items():
             if name == "token" and mb_target > 1 and "--all" not in sys.argv:
                 continue  # minutes in the original at 10 MB; pass --all to include it
             # the first run on a text never chunked before (a new string), each side
-            # having chunked 10 KB of it first; then the best of REPEAT on one text
+            # having chunked 10 KB of it first; then in turns with node on one text
             chunkview.run("mastra.chunk", text[:10_000], options, doc="markdown")
             fresh = (text + " ")[:-1]
             first = timed_once(
                 lambda o=options, t=fresh: chunkview.run("mastra.chunk", t, o, doc="markdown")
             )
             del fresh
-            seconds = best_of(
-                lambda o=options, t=text: chunkview.run("mastra.chunk", t, o, doc="markdown"),
-                repeat=REPEAT,
-            )
-            printed = node_json(NODE.replace("REPEAT", str(REPEAT)) % json.dumps(options), text)
-            node_first, node = printed if printed else (None, None)
+            peer = node_peer(NODE % json.dumps(options), text)
+            try:
+                timing = paired(
+                    lambda o=options, t=text: chunkview.run("mastra.chunk", t, o, doc="markdown"),
+                    peer,
+                )
+            finally:
+                if peer is not None:
+                    peer.close()
+            seconds, node = timing.seconds, timing.peer_seconds
+            node_first = peer.first if peer else None
             quoted = QUOTED[name][0 if mb_target == 1 else 1]
             key = f"{name}_{mb_target}mb"
             figures[f"{key}_mb_per_s"] = round(mb / seconds, 2)
             figures[f"{key}_node_mb_per_s"] = round(mb / node, 2) if node else None
             figures[f"{key}_over_node"] = round(node / seconds, 3) if node else None
+            turn_ratio = timing.median_turn_ratio
+            figures[f"{key}_median_turn_over_node"] = round(turn_ratio, 3) if turn_ratio else None
             figures[f"{key}_first_run_ms"] = round(first * 1000, 1)
             figures[f"{key}_node_first_run_ms"] = (
                 round(node_first * 1000, 1) if node_first else None
@@ -114,13 +118,17 @@ def main() -> None:
                 mb / node if node else None,
                 quoted,
             )
+            if turn_ratio:
+                print(
+                    f"{'':44} median of {len(timing.turn_ratios)} turns' ratios: {turn_ratio:5.2f}x"
+                )
             if node_first:
                 print(
                     f"{'':44} first run: {first * 1000:7.1f} ms, node "
                     f"{node_first * 1000:7.1f} ms, ratio {node_first / first:5.2f}x"
                 )
-            if name == "recursive" and peer:
-                print(f"{'':44} vs LangChain: ratio {mb / seconds / peer:5.2f}x")
+            if name == "recursive" and langchain:
+                print(f"{'':44} vs LangChain: ratio {mb / seconds / langchain:5.2f}x")
     if as_json:
         print(json.dumps(figures))
 
