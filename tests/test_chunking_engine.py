@@ -544,6 +544,47 @@ def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim(
         assert engine._last_split[1] is (odd == ""), repr(odd)  # asked on the second run
 
 
+@pytest.mark.parametrize("strategy", ["hierarchical", "layout"])
+def test_sections_and_blocks_trim_with_python_strip_only_where_it_agrees_with_js_trim(
+    strategy,
+):
+    # hierarchical bodies and layout prose are trimmed by str.strip() from a long text's
+    # second run on, as the fixed windows are: a text holding a character the two trims
+    # disagree on keeps the set, and every run gives the first run's chunks
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    rng = random.Random(29)
+    for odd in ("", "\x1c", "\x85", "\ufeff"):
+        pad = [" ", "\n", " " + odd, odd + " ", odd + "\n", "\n" + odd]
+        lines = []
+        while sum(map(len, lines)) < 80_000:
+            roll = rng.random()
+            if roll < 0.1:
+                lines.append(f"{'#' * rng.randint(1, 3)} Heading {odd}{rng.choice(pad)}")
+            elif roll < 0.15:
+                lines.append(f"| a | b {odd}|")
+            elif roll < 0.18:
+                lines.append(f"```\ncode {odd}\n```")
+            else:
+                words = [rng.choice(["word", "ab", "\u3042\u3044", odd]) for _ in range(30)]
+                lines.append("".join(w + rng.choice(pad) for w in words))
+        text = "\n".join(lines)
+        options = {"strategy": strategy, "chunkSize": 60, "chunkOverlap": 0}
+        first = engine.chunking_engine(text, options)
+        assert len(first) > 500
+        for run in (2, 3):
+            assert engine.chunking_engine(text, options) == first, (repr(odd), run)
+        assert engine._last_split is not None and engine._last_split[0] is text
+        assert engine._last_split[1] is (odd == ""), repr(odd)
+    # one text where the set matters: \x85 is white space to str.strip() only
+    text = ("# T\n\n" + "\x85word " * 20 + "\n\n") * 2000
+    options = {"strategy": strategy, "chunkSize": 60, "chunkOverlap": 0}
+    assert engine.chunking_engine(text, options) == engine.chunking_engine(text, options)
+    assert any(c["content"].startswith("\x85") for c in engine.chunking_engine(text, options))
+
+
 def test_a_hard_cut_far_into_a_long_text_takes_the_plain_windows():
     # the windows after each cut end in "" where a hard cut took the rest: the plain
     # windows then give every piece, as the loop does

@@ -89,6 +89,9 @@ class _Windows:
         #: Each place is noted where its chunk is emitted; a chunk emitted without one
         #: leaves the list short, and the chunks are searched for instead
         self.places: list[int] | None = None
+        #: whether ``str.strip()`` trims every piece of this run as JS does
+        #: (``_plain_strip`` of the whole input: every piece's characters come from it)
+        self.plain_strip = False
         # back to Python strings; a text without surrogates needs no conversion per piece
         if surrogates is None:
             surrogates = has_surrogates(origin_units)
@@ -132,7 +135,7 @@ class _Windows:
                     else _overlapping_windows(content, size, overlap)
                 )
             if windows is not None:
-                pieces = _trimmed(windows, _plain_strip(content))
+                pieces = _trimmed(windows, self.plain_strip)
                 if self.places is not None:
                     # each window starts where the one before ended, less the overlap; after
                     # a soft cut matched without its white space, one unit further on
@@ -754,6 +757,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
         else:
             windows.split(preamble, raw.find(preamble[0]), base={}, extra={})
     plain = text is str  # no surrogates: the unit strings are the chunk strings
+    plain_strip = windows.plain_strip
     cut: Any = None  # the windows regex, compiled for the first long body (a size past
     # the regex's repeat limit never needs it: no text is that long)
     for number, (level, title, body, ancestors) in enumerate(outline.sections):
@@ -765,7 +769,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             if cut is None:
                 cut = _raw_window_re(size).findall
             found = cut(body)  # the body's trailing white space is in the last window
-            trimmed = _trimmed(found, plain_strip=False)
+            trimmed = _trimmed(found, plain_strip)
             if places is not None:
                 windows._note_places(found, trimmed, outline.body_start(number), 0)
             for piece in trimmed:  # a few windows: a loop costs least
@@ -779,7 +783,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
                         }
                     )
             continue
-        body = body.rstrip(W_CHARS)
+        body = body.rstrip() if plain_strip else body.rstrip(W_CHARS)
         if notes is not None:
             why.section(windows, title, level, body, list(ancestors))
         if places is not None and (not body or len(body) <= size):
@@ -815,7 +819,7 @@ def _layout(units: str, windows: _Windows) -> None:
     find = units.find
     # a text without surrogate halves needs no conversion: its slices are the chunks
     convert = text is not str
-    places = windows.places
+    places, plain_strip = windows.places, windows.plain_strip
     bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
     while position <= length:
         line_end = find("\n", position)
@@ -863,7 +867,7 @@ def _layout(units: str, windows: _Windows) -> None:
                 fence_line = length if fence_line < 0 else fence_line
             end = min(units.rfind("\n", line_end, bar) if bar < length else length, fence_line)
             raw = units[position:end]
-            prose = raw.strip(W_CHARS)
+            prose = raw.strip() if plain_strip else raw.strip(W_CHARS)
             if prose:
                 if notes is not None:
                     why.block(windows, "prose", len(prose))
@@ -907,6 +911,7 @@ def chunking_engine(
     if ctx is not None and ctx.explain is not None:
         windows.notes = ctx.explain
     windows.places = places
+    windows.plain_strip = _plain_strip(units)
     if strategy == "fixed":
         windows.split(units, 0)
     elif strategy == "semantic":
