@@ -168,10 +168,16 @@ def test_a_table_from_spans_gives_them_back_with_their_reasons():
     table = SpanTable.from_spans(spans, document.text)
     assert [_fields(s) for s in table] == [_fields(s) for s in spans]
     assert table.overlaps() == _overlaps(spans)
-    # a reason given to a built span crosses with the table
-    table[3].reason = "because"  # type: ignore[assignment]
+    # a reason given to a built span crosses with the table, as columns (Reason objects
+    # by the ten thousand are slow to unpickle on the UI side)
+    from chunkview.core.explain import Reason, ReasonColumns, Stage
+
+    because = Reason(7, "cut", "because ≤ 300", (Stage("split", 0, 9, "a piece", (2, 4)),))
+    table[3].reason = because
+    state = table.__getstate__()
+    assert isinstance(state["reasons"], ReasonColumns) and list(state["reasons"]) == [3]
     again = pickle.loads(pickle.dumps(table)).bind(document.text)
-    assert again[3].reason == "because" and again[2].reason is None
+    assert again[3].reason == because and again[2].reason is None
 
 
 @pytest.mark.parametrize(

@@ -71,14 +71,26 @@ class Reason(NamedTuple):
         return (tuple.__new__, (Reason, (self.at, self.rule, self.text, stages)))
 
 
+def _utf8_column(texts: Iterable[str]) -> tuple[bytes, array]:
+    """Texts as one UTF-8 blob and the end of each in it: bytes unpickle as one copy,
+    where a long string with any non-ASCII character is decoded again on arrival."""
+    encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
+    return b"".join(encoded), array("q", accumulate(map(len, encoded)))
+
+
+def _utf8_at(blob: bytes, ends: array, k: int) -> str:
+    return blob[ends[k - 1] if k else 0 : ends[k]].decode("utf-8", "surrogatepass")
+
+
 class ReasonColumns(Mapping[int, Reason]):
     """Reasons by span index, kept as columns and each made into a Reason when read.
 
     What crosses the pipe with a layout's details: tens of thousands of reasons as
     Reason objects took the worker thread 160 ms to unpickle (holding the interpreter
     lock) and the UI thread's collector 55 ms to walk once (smartchunk, 10 MB). As
-    columns they are a few arrays, one string of all their texts, and the stages of
-    the reasons that have any."""
+    columns they are a few arrays and two UTF-8 blobs: the reasons' texts and their
+    stages' (the stages as columns too: as tuples, SemanticChunker's 27,000 took 21 ms
+    to unpickle at 10 MB, a stall of the UI thread when a drag supersedes the job)."""
 
     def __init__(self, reasons: Mapping[int, Reason]) -> None:
         indexes = sorted(reasons)
@@ -89,19 +101,44 @@ class ReasonColumns(Mapping[int, Reason]):
         self.indexes = array("q", indexes)
         self.ats = array("q", [reason.at for reason in ordered])
         self.rule_ids = array("I", [rule_id[reason.rule] for reason in ordered])
-        self.texts = "".join(reason.text for reason in ordered)
-        self.text_ends = array("q", accumulate(len(reason.text) for reason in ordered))
-        #: position -> stages, for the reasons that have any (as plain tuples)
-        self.stages = {
-            k: tuple(tuple(stage) for stage in reason.stages)
-            for k, reason in enumerate(ordered)
-            if reason.stages
-        }
+        self.texts, self.text_ends = _utf8_column(reason.text for reason in ordered)
+        # the stages of reason k are stages stage_ends[k - 1] to stage_ends[k]
+        self.stage_ends = array("q", accumulate(len(reason.stages) for reason in ordered))
+        stages = [stage for reason in ordered for stage in reason.stages]
+        names = {stage[0]: 0 for stage in stages}
+        self.stage_names = tuple(names)
+        name_id = {name: i for i, name in enumerate(self.stage_names)}
+        self.stage_name_ids = array("I", [name_id[stage[0]] for stage in stages])
+        self.stage_starts = array("q", [stage[1] for stage in stages])
+        self.stage_stops = array("q", [stage[2] for stage in stages])
+        self.stage_texts, self.stage_text_ends = _utf8_column(stage[3] for stage in stages)
+        #: the focus of each stage as two numbers, and whether it has one
+        focuses = [stage[4] if len(stage) > 4 else None for stage in stages]
+        self.stage_focused = bytes(focus is not None for focus in focuses)
+        self.stage_focus = array(
+            "q", [n for focus in focuses for n in (focus if focus is not None else (0, 0))]
+        )
+
+    def _stage(self, j: int) -> tuple:
+        focus = (
+            (self.stage_focus[2 * j], self.stage_focus[2 * j + 1])
+            if self.stage_focused[j]
+            else None
+        )
+        return (
+            self.stage_names[self.stage_name_ids[j]],
+            self.stage_starts[j],
+            self.stage_stops[j],
+            _utf8_at(self.stage_texts, self.stage_text_ends, j),
+            focus,
+        )
 
     def _reason(self, k: int) -> Reason:
-        text = self.texts[self.text_ends[k - 1] if k else 0 : self.text_ends[k]]
+        text = _utf8_at(self.texts, self.text_ends, k)
         rule = self.rules[self.rule_ids[k]]
-        return Reason(self.ats[k], rule, text, self.stages.get(k, ()))  # type: ignore[arg-type]
+        first = self.stage_ends[k - 1] if k else 0
+        stages = tuple(self._stage(j) for j in range(first, self.stage_ends[k]))
+        return Reason(self.ats[k], rule, text, stages)  # type: ignore[arg-type]
 
     def __getitem__(self, index: int) -> Reason:
         k = bisect_left(self.indexes, index)

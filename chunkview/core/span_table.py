@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkview.core.explain import Reason
+from chunkview.core.explain import Reason, ReasonColumns
 from chunkview.core.locate import locate_columns
 from chunkview.core.spans import LOCATED, Pairs, Span
 
@@ -148,8 +148,12 @@ class SpanTable(Sequence[Span]):
         state = self.__dict__.copy()
         del state["_text"], state["_built"]
         given = {i: s.reason for i, s in enumerate(self._built) if s is not None and s.reason}
-        if given:
-            state["reasons"] = {**self.reasons, **given}
+        reasons = {**self.reasons, **given} if given else self.reasons
+        if reasons and not isinstance(reasons, ReasonColumns):
+            # as columns: Reason objects by the ten thousand take the receiving thread a
+            # hundred ms to unpickle, holding the interpreter lock the UI thread needs
+            reasons = ReasonColumns(reasons)
+        state["reasons"] = reasons
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
