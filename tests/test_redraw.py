@@ -157,6 +157,26 @@ def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     assert ed.chunk_ranges()
 
 
+def test_a_long_text_keeps_its_utf16_copy_from_the_load_so_the_first_key_is_cheap(
+    qtbot, window, monkeypatch
+):
+    # the copy the edits are kept in is made piece by piece as the text loads (at 10 MB
+    # it took the first key 30 ms and more); the first key only edits it
+    monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
+    monkeypatch.setattr(editor, "LOAD_PIECE", 1500)
+    text = ("# T\n\n" + PARAGRAPH + " 😀 é\n") * 120
+    window.set_document(Document(text, None, "markdown"))
+    ed = window.editor
+    assert ed.loading and ed._mirror is not None and len(ed._mirror) < 2 * len(text)
+    settle(qtbot, window)
+    mirror = ed._mirror
+    assert mirror == text.encode("utf-16-le")  # whole once loaded
+    type_at(qtbot, window, 5, "xy")
+    assert ed._mirror is mirror  # edited where it is, not made again
+    expected = ed.document().toRawText().replace("\u2029", "\n")
+    assert ed.plain_text() == expected and "xy" in expected
+
+
 def test_one_long_line_loads_at_one_go_and_only_what_is_on_view_is_decorated(
     qtbot, window, monkeypatch
 ):

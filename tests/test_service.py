@@ -266,6 +266,30 @@ def test_an_option_change_sends_no_document(service):
     assert service.documents_sent == sent + 2
 
 
+def test_a_long_document_crosses_in_pieces_whole():
+    """A document crosses as its fields and then its text in pieces of DOCUMENT_PIECE
+    characters, each pickled on its own (so no one pickle holds the interpreter lock for
+    long): put together it is the text sent, astral characters and lone surrogates at the
+    joins included, with every other field."""
+    from multiprocessing import Pipe
+
+    from chunkview.core.service.child import DOCUMENT_PIECE, receive_document, send_document
+
+    piece = DOCUMENT_PIECE
+    text = "ab\U0001f600 c\n" * (piece // 2)
+    text = text[: piece - 1] + "\U0001f600\ud800" + text[piece + 1 : 2 * piece] + "\udc00x"
+    document = Document(text, "/tmp/a.md", "markdown", bom=True, encoding="utf-16")
+    sending, receiving = Pipe()
+    sender = threading.Thread(target=send_document, args=(sending, document), daemon=True)
+    sender.start()
+    first = receiving.recv()
+    assert first[0] == "document" and first[2].text == "" and first[3] == 3
+    got = receive_document(receiving, first)
+    sender.join()
+    assert got == document and got.text == text and got.newline == document.newline
+    assert not receiving.poll()  # nothing left over
+
+
 def test_tokens_are_counted_in_the_process(service):
     document = Document("one two three. " * 50)
     result = service.run(ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": 100}))

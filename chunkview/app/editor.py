@@ -140,9 +140,13 @@ class ChunkEditor(QPlainTextEdit):
         self._offsets = None
         # the text as the editor holds it ("\n" between blocks), and once edited the same
         # as UTF-16 bytes kept in step with each edit: reading the text for a run is then
-        # one decode, not a walk of the whole QTextDocument
+        # one decode, not a walk of the whole QTextDocument. A long text's bytes are made
+        # piece by piece as it loads, so that the first key does not make them all at
+        # once (10 MB: 30 ms and more of the UI thread); a short text's at its first edit
         self._shown_text = shown if not self.loading else self._load_text
-        self._mirror: bytearray | None = None
+        self._mirror: bytearray | None = (
+            bytearray(shown.encode("utf-16-le", "surrogatepass")) if self.loading else None
+        )
         self._edited = False  # since the text was set
         self._mirror_ok = True
         self._spans, self._result = [], None
@@ -184,11 +188,14 @@ class ChunkEditor(QPlainTextEdit):
         cursor = QTextCursor(document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
         document.contentsChange.disconnect(self._on_contents_change)  # not an edit
+        piece = self._load_text[self._loaded : end]
         try:
-            cursor.insertText(self._load_text[self._loaded : end])
+            cursor.insertText(piece)
         finally:
             document.contentsChange.connect(self._on_contents_change)
         self._loaded = end
+        if self._mirror is not None:
+            self._mirror += piece.encode("utf-16-le", "surrogatepass")
         if self.loading:
             self._load_timer.start()
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -55,7 +55,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
         received = time.perf_counter()
         kind, job = message[0], message[1]
         if kind == "document":
-            document = message[2]
+            document = receive_document(conn, message)
             continue
 
         last_sent = [0.0]
@@ -152,6 +152,28 @@ def child_main(conn: Connection, cancel: Any) -> None:
         except Exception as error:  # an unpicklable result
             conn.send(("error", job, type(error).__name__, str(error), None))
         collect_between_jobs()
+
+
+#: a document crosses in pieces of this many characters, each pickled on its own: one
+#: pickle of a 10 MB text holds the interpreter lock for 30 ms or more (its UTF-8
+#: encoding), which the UI thread waits out; between pieces the lock changes hands
+DOCUMENT_PIECE = 1 << 20
+
+
+def send_document(conn: Connection, document: Document) -> None:
+    """Send ``document`` as ``("document", 0, its fields but the text, piece count)``,
+    then its text piece by piece (``receive_document`` puts it together)."""
+    text = document.text
+    starts = range(0, len(text), DOCUMENT_PIECE)
+    conn.send(("document", 0, replace(document, text=""), len(starts)))
+    for start in starts:
+        conn.send(text[start : start + DOCUMENT_PIECE])
+
+
+def receive_document(conn: Connection, message: tuple) -> Document:
+    """The document ``send_document`` sent, whose first message is ``message``."""
+    shell, pieces = message[2], message[3]
+    return replace(shell, text="".join([conn.recv() for _ in range(pieces)]))
 
 
 def collect_between_jobs() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, ChunkerError
-from chunkview.core.service.child import ChunkSpec, child_main
+from chunkview.core.service.child import ChunkSpec, child_main, send_document
 from chunkview.core.service.limits import (
     DEFAULT_TIMEOUT,
     Stopped,
@@ -364,7 +364,7 @@ class ChunkService:
             if document is not None and not (
                 self._document is document or self._document == document
             ):
-                self._conn.send(("document", 0, document))
+                send_document(self._conn, document)
                 self._document = document
                 self.documents_sent += 1
             self._conn.send((message[0], job, message[1]))
