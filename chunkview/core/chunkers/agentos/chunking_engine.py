@@ -820,6 +820,9 @@ def _layout(units: str, windows: _Windows) -> None:
     # a text without surrogate halves needs no conversion: its slices are the chunks
     convert = text is not str
     places, plain_strip = windows.places, windows.plain_strip
+    # whole size, no overlap, no reasons: a short prose block is cut here (see below)
+    adjacent, few_windows = windows.adjacent(), _FEW_WINDOWS * (size if whole else 0)
+    cut: Any = None  # the windows regex, compiled for the first long prose block
     bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
     while position <= length:
         line_end = find("\n", position)
@@ -876,6 +879,20 @@ def _layout(units: str, windows: _Windows) -> None:
                     if places is not None:
                         places.append(position + len(raw) - len(raw.lstrip(W_CHARS)))
                     chunks.append({"content": content, "index": len(chunks)})
+                elif adjacent and len(prose) < few_windows:
+                    # ``split`` inlined for a prose block of a few windows (most of them):
+                    # the plain windows tile it, each trimmed to its piece
+                    if cut is None:
+                        cut = _window_re(size).findall
+                    found = cut(prose)
+                    trimmed = _trimmed(found, plain_strip)
+                    if places is not None:
+                        windows._note_places(found, trimmed, position + raw.find(prose[0]), 0)
+                    for piece in trimmed:
+                        if piece:
+                            chunks.append(
+                                {"content": text(piece) if convert else piece, "index": len(chunks)}
+                            )
                 else:
                     windows.split(prose, position + raw.find(prose[0]))
         position = end + 1
