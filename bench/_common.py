@@ -134,7 +134,11 @@ class NodePeer:
             cwd=JS_REF,
             env={**os.environ, "CHUNKVIEW_BENCH_TEXT": self._file.name},
         )
-        self.first: float = self._read()
+        try:
+            self.first: float = self._read()
+        except RuntimeError:
+            self.close()
+            raise
 
     def _read(self) -> Any:
         """The next JSON line node prints; RuntimeError if it fails or takes too long."""
@@ -149,7 +153,10 @@ class NodePeer:
             assert self._process.stderr is not None
             error = self._process.stderr.read().strip().splitlines()[-1:]
             raise RuntimeError(f"node peer failed: {error or 'no output'}")
-        return json.loads(line)
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError:
+            raise RuntimeError(f"node peer printed {line.strip()[:80]!r}") from None
 
     def times(self, runs: int) -> list[float]:
         """The seconds of ``runs`` more calls, one after another."""
@@ -159,13 +166,18 @@ class NodePeer:
         return self._read()
 
     def close(self) -> None:
-        if self._process.poll() is None:
-            assert self._process.stdin is not None
-            self._process.stdin.close()
+        process = self._process
+        if process.poll() is None:
+            assert process.stdin is not None
+            process.stdin.close()
             try:
-                self._process.wait(timeout=10)
+                process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self._process.kill()
+                process.kill()
+                process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
         self._file.close()
 
 
@@ -224,7 +236,11 @@ def paired(
     ):
         port_bests.append(min(_timed_turn(fn, runs)))
         if peer is not None:
-            peer_bests.append(min(peer.times(runs)))
+            try:
+                peer_bests.append(min(peer.times(runs)))
+            except RuntimeError as error:  # the port's figures stand; the peer's so far
+                print(f"    ({error})")
+                peer = None
     return Paired(
         seconds=min(port_bests),
         peer_seconds=min(peer_bests) if peer_bests else None,

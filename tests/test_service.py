@@ -290,6 +290,33 @@ def test_a_long_document_crosses_in_pieces_whole():
     assert not receiving.poll()  # nothing left over
 
 
+def test_a_document_stopped_half_way_across_leaves_no_broken_process(service, monkeypatch):
+    """An interrupt (or any error but a broken pipe) while a document crosses piece by
+    piece: the process, which would read the next job as the rest of the text, is
+    replaced, and the next job runs."""
+    from chunkview.core.service import child
+
+    monkeypatch.setattr(child, "DOCUMENT_PIECE", 1000)  # the sending side's pieces
+    service.run(ChunkRequest(1, "agentos.SemanticChunker", Document("one two. " * 100), {}))
+    conn, sent = service._conn, [0]
+    real_send = conn.send
+
+    def send(message):
+        sent[0] += 1
+        if sent[0] == 3:  # the shell and one piece have gone
+            raise KeyboardInterrupt
+        return real_send(message)
+
+    monkeypatch.setattr(conn, "send", send)
+    with pytest.raises(KeyboardInterrupt):
+        service.run(ChunkRequest(2, "agentos.SemanticChunker", Document("four five. " * 300), {}))
+    assert service._conn is None  # the half-fed process is gone
+    result = service.run(
+        ChunkRequest(3, "agentos.SemanticChunker", Document("Seven eight. " * 300), {})
+    )
+    assert result.layout.document.text == "Seven eight. " * 300 and result.layout.spans
+
+
 def test_tokens_are_counted_in_the_process(service):
     document = Document("one two three. " * 50)
     result = service.run(ChunkRequest(1, "agentos.SemanticChunker", document, {"targetSize": 100}))

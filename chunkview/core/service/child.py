@@ -55,7 +55,10 @@ def child_main(conn: Connection, cancel: Any) -> None:
         received = time.perf_counter()
         kind, job = message[0], message[1]
         if kind == "document":
-            document = receive_document(conn, message)
+            try:
+                document = receive_document(conn, message)
+            except (EOFError, OSError):
+                return
             continue
 
         last_sent = [0.0]

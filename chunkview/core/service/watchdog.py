@@ -371,6 +371,11 @@ class ChunkService:
         except (BrokenPipeError, OSError):
             self._kill()
             raise Stopped("crash", f"the chunking process ended unexpectedly: {what}") from None
+        except BaseException:
+            # stopped half-way through a message (an interrupt, out of memory): the rest of
+            # it would never come, and the process would read the next one as its rest
+            self._kill()
+            raise
         now = time.monotonic()
         budget = timeout if timeout is not None else self.timeout
         deadline = now + budget if budget else math.inf
