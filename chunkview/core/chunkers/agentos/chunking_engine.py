@@ -829,8 +829,11 @@ def _layout(units: str, windows: _Windows) -> None:
         if line_end < 0:
             line_end = length
         if units.startswith("```", position):
-            fence = _BACKTICKS_RE.match(units, position).group()  # type: ignore[union-attr]
-            closing = find("\n" + fence, line_end)
+            if units.startswith("````", position):  # a longer fence than most
+                fence = _BACKTICKS_RE.match(units, position).group()  # type: ignore[union-attr]
+                closing = find("\n" + fence, line_end)
+            else:
+                closing = find("\n```", line_end)
             end = find("\n", closing + 1) if closing >= 0 else length
             if end < 0:
                 end = length
