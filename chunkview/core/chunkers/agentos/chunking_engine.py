@@ -769,9 +769,14 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             if cut is None:
                 cut = _raw_window_re(size).findall
             found = cut(body)  # the body's trailing white space is in the last window
-            trimmed = _trimmed(found, plain_strip)
+            trimmed: Any
             if places is not None:
+                trimmed = _trimmed(found, plain_strip)
                 windows._note_places(found, trimmed, outline.body_start(number), 0)
+            else:  # each window trimmed as the loop takes it
+                trimmed = (
+                    map(str.strip, found) if plain_strip else map(str.strip, found, repeat(W_CHARS))
+                )
             for piece in trimmed:  # a few windows: a loop costs least
                 if piece:
                     chunks.append(
