@@ -82,3 +82,28 @@ def test_folding_block_by_block_equals_folding_the_whole_text(monkeypatch):
         assert module.folded_text(text) == whole(text)
         folded += folding.folded is not None and steps > 0  # in two steps or more
     assert folded > 100
+
+
+def test_a_chunk_is_read_from_where_a_query_word_first_occurs_with_the_same_hits():
+    # each matching chunk's words are read from the start of the word that holds the
+    # first place a query word occurs in the folded text, not from the chunk's start:
+    # random texts where query words occur inside other words, overlap each other (one
+    # starts before another's first place and ends after it), follow marks and digits
+    import random
+
+    rng = random.Random(31)
+    atoms = [
+        "sec", "section", "tion", "ionic", "Sect", "ab", "abc", "b", "x1", "1x", "é",
+        "e\u0301", "\u0301b", "Ω", " ", " ", "\n", ", ", "-", "_", "'", "😀",
+    ]  # fmt: skip
+    queries = ["sec", "section tion", "tion sec", "ion", "ab b", "b ab", "x", "1", "ωb", "é"]
+    compared = hits = 0
+    for _ in range(400):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 120)))
+        layout = layout_of(text, rng.randrange(3, 40))
+        for query in rng.sample(queries, 3):
+            expected = naive(layout, query)
+            assert search(layout, query) == expected, (text, query)
+            compared += 1
+            hits += len(expected)
+    assert compared == 1200 and hits > 1000

@@ -129,9 +129,19 @@ class HitSearch:
             i += 1
             if missing[i - 1]:
                 continue
-            if folded is not None and all(folded.find(word, start, end) < 0 for word in words):
-                continue
-            snippet = snippet_around(text[start:end], words)
+            near = 0  # no matching word starts before this offset in the chunk
+            if folded is not None:
+                # where a query word first occurs in the folded text: a matching word
+                # starts there or later (none: the chunk cannot match)
+                near = end
+                for word in words:  # (one that starts before ``near`` ends before this)
+                    at = folded.find(word, start, min(end, near + len(word) - 1))
+                    if at >= 0:
+                        near = at
+                if near == end:
+                    continue
+                near -= start
+            snippet = snippet_around(text[start:end], words, near=near)
             if snippet.at >= 0:
                 found.append(SearchHit(indexes[i - 1], start + snippet.at, snippet.text))
         self._next = i
