@@ -51,23 +51,12 @@ def timed_once(fn: Callable[[], object]) -> float:
     the cyclic collector off (it runs between jobs there, here after the clock stops),
     and the result freed after the clock stops (node's collector frees a dead result
     later, at almost no cost: it copies the live objects only)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        began = time.perf_counter()
-        result = fn()
-        seconds = time.perf_counter() - began
-        del result
-    finally:
-        if enabled:
-            gc.enable()
-    gc.collect()
-    return seconds
+    return _timed_turn(fn, 1)[0]
 
 
 def _timed_turn(fn: Callable[[], object], runs: int) -> list[float]:
-    """Seconds of ``runs`` calls of ``fn`` one after another, the collector off, each
-    result freed after its clock stops; the collector runs after the last."""
+    """Seconds of ``runs`` calls of ``fn`` one after another, each timed as ``timed_once``
+    times one; the collector runs after the last."""
     enabled = gc.isenabled()
     gc.disable()
     seconds = []
