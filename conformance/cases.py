@@ -602,10 +602,13 @@ class Generator:
                 options.update(chunkPrefix="(x", excludeChunkPrefixInResults=True)
 
 
+#: the words ``_words`` draws from
+_WORDS = ["lorem", "Ipsum", "dolor.", "Sit", "amet,", "x", "The", "end!", "why?", "A"]
+_WORDS += ["😀", "👍🏽x", "中文句子。", "e\u0301", "tab\there", "a|b"]
+
+
 def _words(rng: random.Random, low: int, high: int) -> str:
-    words = ["lorem", "Ipsum", "dolor.", "Sit", "amet,", "x", "The", "end!", "why?", "A"]
-    words += ["😀", "👍🏽x", "中文句子。", "e\u0301", "tab\there", "a|b"]
-    text = " ".join(rng.choice(words) for _ in range(rng.randint(low, high)))
+    text = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(low, high)))
     return text if rng.random() < 0.8 else text.replace(" ", rng.choice(["  ", "\u00a0", " \n"]))
 
 

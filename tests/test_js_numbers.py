@@ -161,3 +161,13 @@ def test_mastra_json_writes_small_fractions_as_json_stringify_does():
         "1152921504606847000",
         "1e+21",
     ]
+
+
+def test_js_string_is_what_string_value_shows():
+    from chunkview.core.text.js import js_string
+
+    assert js_string(None) == "null" and js_string(True) == "true" and js_string(5.0) == "5"
+    assert js_string(["recursive"]) == "recursive"
+    assert js_string([1, None, [2, "a"], {"k": 1}]) == "1,,2,a,[object Object]"
+    assert js_string(float("nan")) == "NaN" and js_string(1e21) == "1e+21"
+    assert js_string({}) == "[object Object]" and js_string("x y") == "x y"

@@ -247,6 +247,21 @@ def number_text(value: Any) -> str:
     return str(value)
 
 
+def js_string(value: Any) -> str:
+    """A JSON value as JS ``String(value)`` shows it (a template literal, a property
+    key): null is "null", an array its items joined by "," (null items empty), an object
+    "[object Object]"."""
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, int, float)):
+        return number_text(value)
+    if isinstance(value, list):  # Array.prototype.join
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
 def float_text(value: float) -> str:
     """Number::toString of a finite non-zero float: the same shortest digits as Python's
     repr, written with an exponent only below 1e-6 or from 1e21 on (1e-7, 0.00001,

@@ -1072,7 +1072,7 @@ class ChunkingEngineEntry(Entry):
             raise
 
     def chunk_texts(self, native: Any) -> list[str]:
-        return [c["content"] for c in native]
+        return list(map(itemgetter("content"), native))
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return _kind(chunk, chunk.get("metadata") or {}, str(options.get("strategy") or "fixed"))
@@ -1105,7 +1105,7 @@ class ChunkingEngineEntry(Entry):
                     if "type" in given:
                         kinds[i] = given["type"]
                     metadata[i] = dict(given)
-        texts = list(map(itemgetter("content"), native))
+        texts = self.chunk_texts(native)
         places = getattr(native, "places", None)
         if places is not None:
             table = placed_table(document.text, texts, places, kinds, metadata)

@@ -19,7 +19,7 @@ from chunkview.core.chunkers.mastra.semantic_markdown import semantic_markdown_c
 from chunkview.core.chunkers.mastra.sentence import sentence_chunks
 from chunkview.core.chunkers.mastra.token import token_chunks
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import number_text, to_units, truthy, unit_view
+from chunkview.core.text.js import js_string, to_units, truthy, unit_view
 
 Strategy = Callable[[str, dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 
@@ -64,9 +64,7 @@ def chunk_document(
     strategy = params.pop("strategy", None)
     if truthy(params.pop("extract", None)):  # `if (extract)`: false, 0 or "" run nothing
         _refuse_extract()
-    strategy = (
-        property_key(strategy) if truthy(strategy) else DEFAULT_STRATEGY.get(doc, "recursive")
-    )
+    strategy = js_string(strategy) if truthy(strategy) else DEFAULT_STRATEGY.get(doc, "recursive")
     if strategy in OBJECT_PROTOTYPE:  # validationSchemas[strategy] is inherited, no schema
         raise ChunkerError("TypeError", "schema.safeParse is not a function")
     if strategy not in STRATEGIES:
@@ -75,18 +73,6 @@ def chunk_document(
     metadata = spread(metadata)
     units = unit_view(text)[0]
     return STRATEGY_CHUNKS[strategy](units, params, metadata)
-
-
-def property_key(value: Any) -> str:
-    """``String(value)``, the key ``validationSchemas[value]`` looks up: ["recursive"] is
-    "recursive", 5 is "5", true is "true"."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return ",".join("" if v is None else property_key(v) for v in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return number_text(value)
 
 
 def spread(metadata: Any) -> dict[str, Any]:

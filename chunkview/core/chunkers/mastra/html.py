@@ -305,7 +305,7 @@ def query(root: Node, selectors: str) -> list[Node]:
     """querySelectorAll: each comma part in turn, duplicates removed (first kept)."""
     found: list[Node] = []
     seen: set[int] = set()
-    parts = [trim(p) for p in selectors.split(",") if trim(p)]
+    parts = [part for p in selectors.split(",") if (part := trim(p))]
     for part in parts:
         if not _SELECTOR_PART_RE.match(part).group(0):  # type: ignore[union-attr]
             # the Matcher's exec loop finds an empty match at 0 and never moves past it

@@ -23,7 +23,7 @@ from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
 from chunkview.core.embed import cosine_rows, embed_cached
 from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import W_CLASS, is_blank, number_text, option, truthy
+from chunkview.core.text.js import W_CLASS, is_blank, js_string, number_text, option, truthy
 from chunkview.core.text.tokens import counter
 
 DEFAULTS: dict[str, Any] = {
@@ -84,8 +84,7 @@ def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
     if not _is_cache_mode(cache):
         raise ChunkerError(
             "Error",
-            f'Invalid cache mode "{_template_text(cache)}". '
-            "Expected 'request', 'instance', or false.",
+            f"Invalid cache mode \"{js_string(cache)}\". Expected 'request', 'instance', or false.",
         )
     embedder = ctx.embedder or "hash64"
     via_provider = embedder.endswith(PROVIDER_SUFFIX) or embedder == "minilm"
@@ -103,21 +102,6 @@ def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
 def _is_cache_mode(value: Any) -> bool:
     """Membership in ``new Set(['request', 'instance', false])``: 0 and null are not false."""
     return value is False or (isinstance(value, str) and value in ("request", "instance"))
-
-
-def _template_text(value: Any) -> str:
-    """A JSON value as a JS template literal shows it (``String(value)``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return number_text(value)
-    if isinstance(value, list):  # Array.prototype.join: null items are empty
-        return ",".join("" if v is None else _template_text(v) for v in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
 
 
 @lru_cache(maxsize=4)

@@ -75,15 +75,21 @@ def _special_elements() -> frozenset[tuple[str, str]]:
     )
 
 
+def _dispatcher(phase_class: type, name: str) -> Any:
+    """A copy of an html5lib phase's tag dispatcher (``startTagHandler`` or
+    ``endTagHandler``), its default handler included, for a subclass to change. The
+    dispatcher is a descriptor: it is read from the class dict that holds it."""
+    held = next(c.__dict__[name] for c in phase_class.__mro__ if name in c.__dict__)
+    copy = html5lib._utils.MethodDispatcher(held.items())
+    copy.default = held.default
+    return copy
+
+
 def _with_handlers(phase_class: type, starts: dict[str, str], ends: dict[str, str]) -> type:
     """A subclass of an html5lib phase whose start and end tags in ``starts`` / ``ends``
     go to the named handler methods of the phase instead."""
-    start_handler = html5lib._utils.MethodDispatcher(
-        phase_class.__dict__["startTagHandler"].items()
-    )
-    start_handler.default = phase_class.__dict__["startTagHandler"].default
-    end_handler = html5lib._utils.MethodDispatcher(phase_class.__dict__["endTagHandler"].items())
-    end_handler.default = phase_class.__dict__["endTagHandler"].default
+    start_handler = _dispatcher(phase_class, "startTagHandler")
+    end_handler = _dispatcher(phase_class, "endTagHandler")
     for name, method in starts.items():
         start_handler[name] = getattr(phase_class, method)
     for name, method in ends.items():
@@ -121,28 +127,20 @@ def _newline_after_pre(phase_class: type) -> type:
         self.processSpaceCharacters = self.processSpaceCharactersNonPre
         self.parser.skip_newline = True
 
-    start_handler = html5lib._utils.MethodDispatcher(
-        phase_class.__dict__["startTagHandler"].items()
-    )
-    start_handler.default = phase_class.__dict__["startTagHandler"].default
+    start_handler = _dispatcher(phase_class, "startTagHandler")
     start_handler["pre"] = start_handler["listing"] = startTagPreListing
     body = {"__slots__": (), "startTagHandler": start_handler}
     return type(phase_class.__name__, (phase_class,), body)
 
 
-def _with_end_tags(phase_class: type, handlers: dict[str, Any], **methods: Any) -> type:
+def _with_end_tags(phase_class: type, handlers: dict[str, Any]) -> type:
     """A subclass of an html5lib phase whose end tags in ``handlers`` go to the given
-    functions, with ``methods`` added (the tag dispatchers hold functions, so a
-    subclass's method alone would not be called)."""
-    # the dispatcher is a descriptor: read it from the class dict that holds it
-    ends = next(
-        c.__dict__["endTagHandler"] for c in phase_class.__mro__ if "endTagHandler" in c.__dict__
-    )
-    end_handler = html5lib._utils.MethodDispatcher(ends.items())
-    end_handler.default = ends.default
+    functions (the tag dispatchers hold functions, so a subclass's method alone would
+    not be called)."""
+    end_handler = _dispatcher(phase_class, "endTagHandler")
     for name, function in handlers.items():
         end_handler[name] = function
-    body = {"__slots__": (), "endTagHandler": end_handler, **methods}
+    body = {"__slots__": (), "endTagHandler": end_handler}
     return type(phase_class.__name__, (phase_class,), body)
 
 
