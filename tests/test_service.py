@@ -530,3 +530,24 @@ def test_a_hung_job_does_not_outlive_a_killed_app():
     if alive:
         os.kill(child, 9)
     assert not alive, "the chunking process outlived the app"
+
+
+def test_a_read_cut_short_by_close_from_another_thread_is_the_pipe_ending():
+    """``close`` from the UI thread (the window closing) closes the pipe while the worker
+    thread may be reading a reply: multiprocessing then reads a handle set to None
+    (TypeError). On a connection closed under it that is the pipe's end, as EOFError
+    is; on an open one the error stays an error."""
+    from multiprocessing import Pipe
+
+    from chunkview.core.service.watchdog import _reading
+
+    mine, theirs = Pipe()
+    theirs.close()
+    with _reading(mine):
+        mine.recv()  # EOFError: the other end is gone
+    mine.close()
+    with _reading(mine):
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
+    reader, _writer = Pipe()
+    with pytest.raises(TypeError), _reading(reader):
+        raise TypeError("a bug, not a closed pipe")

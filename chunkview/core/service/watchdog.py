@@ -9,7 +9,8 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -59,6 +60,20 @@ def describe_options(entry_id: str, options: Mapping[str, Any], limit: int = 6) 
             shown[name] = value
     parts = [f"{k} {json.dumps(v, default=str)}" for k, v in list(shown.items())[:limit]]
     return f"{entry_id} with {', '.join(parts)}" if parts else entry_id
+
+
+@contextmanager
+def _reading(conn: Connection) -> Iterator[None]:
+    """Reading the process's pipe: its end (the process died or was killed) is no error
+    here, nor a read cut short by ``close`` from another thread (the window closing while
+    the worker thread waits for a reply): the connection was closed under it."""
+    try:
+        yield
+    except (EOFError, OSError):
+        pass
+    except (TypeError, ValueError):  # multiprocessing reading a handle set to None
+        if not conn.closed:
+            raise
 
 
 @dataclass
@@ -403,7 +418,7 @@ class ChunkService:
         assert running is not None
         conn = self._conn
         if conn is not None and (conn in ready or conn.poll()):
-            try:
+            with _reading(conn):  # the process died: the sentinel says how
                 while conn.poll():
                     reply = conn.recv()
                     if reply[1] != running.job:
@@ -419,8 +434,6 @@ class ChunkService:
                     if reply[0] == "cancelled":
                         raise Cancelled()
                     raise ChunkerError(reply[2], reply[3], reply[4])
-            except (EOFError, OSError):
-                pass  # the process died: the sentinel says how
         process = self._process
         if process is None or not process.is_alive():
             code = None if process is None else process.exitcode
@@ -477,15 +490,14 @@ class ChunkService:
         expected_end = running.began + 1.5 * self._last_seconds
         deadline = min(max(now + CANCEL_GRACE, expected_end), running.deadline)
         conn = self._conn
-        try:
-            while (left := deadline - time.monotonic()) > 0 and conn is not None:
-                if not conn.poll(left):
-                    break
-                reply = conn.recv()
-                if reply[1] == running.job and reply[0] != "progress":
-                    raise Cancelled()  # the process is free again
-        except (EOFError, OSError):
-            pass
+        if conn is not None:
+            with _reading(conn):
+                while (left := deadline - time.monotonic()) > 0:
+                    if not conn.poll(left):
+                        break
+                    reply = conn.recv()
+                    if reply[1] == running.job and reply[0] != "progress":
+                        raise Cancelled()  # the process is free again
         self._kill()
         raise Cancelled()
 
