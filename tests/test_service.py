@@ -80,6 +80,16 @@ def freed() -> int:
     return len(FREED)
 
 
+def results_alive() -> int:
+    """How many chunking results the process holds (each ChunkResult, found by the
+    collector, which tracks every container)."""
+    import gc
+
+    from chunkview.core.pipeline import ChunkResult
+
+    return sum(isinstance(o, ChunkResult) for o in gc.get_objects())
+
+
 @pytest.fixture(scope="module")
 def service():
     with ChunkService(timeout=20, max_memory=1500 * MB) as svc:
@@ -232,6 +242,20 @@ def test_details_follow_the_layout_and_equal_the_in_process_ones(service):
     # the details of a layout that is no longer the last one are not sent
     service.run(ChunkRequest(2, "agentos.SemanticChunker", document, {"targetSize": 500}))
     assert service.details(layout) is None
+
+
+def test_a_replaced_result_is_not_kept_after_the_reply(service):
+    """The result a run replaces is freed once its reply is sent, also when a details or
+    tokens message read it: at 10 MB one is tens of MB of chunks."""
+    document = load_document(CORPUS / "redis-readme.md")
+    first = service.run(
+        ChunkRequest(1, "agentos.SemanticChunker", document, {}), details_later=True
+    )
+    assert service.details(first.layout) is not None  # the process reads its result
+    assert service.tokens(first.layout) is not None
+    for size in (300, 500):
+        service.run(ChunkRequest(size, "agentos.SemanticChunker", document, {"targetSize": size}))
+        assert service.call(results_alive) == 1
 
 
 def test_reasons_follow_the_layout_and_equal_the_in_process_ones(service):

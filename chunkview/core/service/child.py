@@ -47,6 +47,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
     layout_id = 0  # the job whose run made the pipeline's last layout
     in_job = _stop_on_signal(cancel)
     gc.disable()  # collected between jobs (collect_between_jobs)
+    last: Any = None  # the result a tokens or details message was answered from
     while True:
         try:
             message = conn.recv()
@@ -62,6 +63,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
             continue
 
         last_sent = [0.0]
+        replaced: Any = None
 
         def progress(done: int, total: int, job: int = job, last_sent: list = last_sent) -> None:
             now = time.monotonic()
@@ -98,6 +100,10 @@ def child_main(conn: Connection, cancel: Any) -> None:
                     )
                     if pipeline.last_key() != request.chunking_key():
                         layout_id = job
+                    # the result this run replaces is freed after the reply is sent:
+                    # tens of thousands of chunks take 10-15 ms to free at 10 MB, which
+                    # the window would otherwise wait for
+                    replaced = pipeline.last_result()
                     later = spec.details_later and spec.output == "layout"
                     result = pipeline.run(request, ctx, details=not later)
                     result.stamps["received"] = received
@@ -154,6 +160,10 @@ def child_main(conn: Connection, cancel: Any) -> None:
             return
         except Exception as error:  # an unpicklable result
             conn.send(("error", job, type(error).__name__, str(error), None))
+        # a result the run replaced (or the one the last message read) is freed now,
+        # while the window takes the reply
+        del replaced, reply
+        last = None
         collect_between_jobs()
 
 
