@@ -512,6 +512,39 @@ def test_layout_blocks_equal_the_line_by_line_translation():
         assert chunkview.run("agentos.ChunkingEngine", text, options) == expected, repr(text)
 
 
+def test_layout_blocks_of_a_long_text_are_kept_for_the_next_options():
+    # the blocks of a long text are found once and kept while the same text comes back
+    # with other options; each run equals a first reading of the text, chunks and
+    # places, and changing one run's chunks changes nothing in the next
+    import random
+
+    from chunkview.core.chunkers.agentos import chunking_engine as engine
+
+    rng = random.Random(5)
+    atoms = ["word ", "a b\n", "\n\n", "```py\nx = 1\n```\n", "| a | b |\n", "\t", "x" * 30]
+    for pair in ("", "\ud83d\ude00"):  # chunk strings as they are, and converted back
+        text = "".join(rng.choice([*atoms, pair]) for _ in range(12000))
+        assert len(text) >= 65536  # long enough to be kept
+        document = chunkview.Document(text)
+        for size, overlap in [(512, 0), (40, 0), (7, 0), (300, 3), (5000.5, 0), (512, 0)]:
+            options = {"strategy": "layout", "chunkSize": size, "chunkOverlap": overlap}
+            fresh = chunkview.Document((text + " ")[:-1])  # another string: read anew
+            expected = chunkview.run("agentos.ChunkingEngine", fresh, options)
+            expected_spans = chunkview.spans("agentos.ChunkingEngine", fresh, options).spans
+            for _ in range(2):  # the second run on the text takes its kept blocks
+                got = chunkview.run("agentos.ChunkingEngine", document, options)
+                assert got == expected, (size, overlap)
+                for chunk in got:  # a caller may change what it was given
+                    chunk["content"] = ""
+                    chunk.get("metadata", {})["type"] = "changed"
+            spans = chunkview.spans("agentos.ChunkingEngine", document, options).spans
+            assert [(s.start, s.end, s.kind) for s in spans] == [
+                (s.start, s.end, s.kind) for s in expected_spans
+            ]
+        units = engine.unit_view(text)[0]
+        assert engine._blocks(units, False) is engine._blocks(units, True)
+
+
 def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim():
     # from a long text's second run on, its windows are trimmed by str.strip() without a
     # set of characters, which differs from JS trim on \x1c-\x1f and \x85 (Python's white

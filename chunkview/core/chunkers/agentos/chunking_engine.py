@@ -811,23 +811,22 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             windows.split(body, where, base=meta, extra={"heading": heading})
 
 
-def _layout(units: str, windows: _Windows) -> None:
-    """Code fences at column 0, runs of lines holding '|', and the prose between them.
+#: a layout block: its kind ("code", "table" or "prose"), its text (a prose block's
+#: trimmed) and where that text starts in the units
+_Block = tuple[str, str, int]
+
+
+def _layout_blocks(units: str, plain_strip: bool) -> list[_Block]:
+    """Code fences at column 0, runs of lines holding '|', and the prose between them
+    (§2.5), empty prose left out: what 'layout' reads from a text before any option counts.
 
     Works on line offsets: a run of lines joined with LF is the slice that spans them.
     Prose runs to the next "|" or "\n```" (each found once with str.find and kept until
     passed), a table to the first line without "|".
     """
+    blocks: list[_Block] = []
     position, length = 0, len(units)
-    text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
-    whole = type(size) is int and size >= 1  # a prose block that fits is one chunk
     find = units.find
-    # a text without surrogate halves needs no conversion: its slices are the chunks
-    convert = text is not str
-    places, plain_strip = windows.places, windows.plain_strip
-    # whole size, no overlap, no reasons: a short prose block is cut here (see below)
-    adjacent, few_windows = windows.adjacent(), _FEW_WINDOWS * (size if whole else 0)
-    cut: Any = None  # the windows regex, compiled for the first long prose block
     bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
     while position <= length:
         line_end = find("\n", position)
@@ -842,33 +841,11 @@ def _layout(units: str, windows: _Windows) -> None:
             end = find("\n", closing + 1) if closing >= 0 else length
             if end < 0:
                 end = length
-            if notes is not None:
-                why.block(windows, "code", end - position)
-            block = units[position:end]
-            if places is not None:
-                places.append(position)
-            chunks.append(
-                {
-                    "content": text(block) if convert else block,
-                    "metadata": {"type": "code"},
-                    "index": len(chunks),
-                }
-            )
+            blocks.append(("code", units[position:end], position))
         elif find("|", position, line_end) >= 0:
             following = _TABLE_END_RE.search(units, line_end)
             end = following.start() if following else length
-            if notes is not None:
-                why.block(windows, "table", end - position)
-            block = units[position:end]
-            if places is not None:
-                places.append(position)
-            chunks.append(
-                {
-                    "content": text(block) if convert else block,
-                    "metadata": {"type": "table"},
-                    "index": len(chunks),
-                }
-            )
+            blocks.append(("table", units[position:end], position))
         else:  # prose up to the LF before the next line that holds "|" or opens "```"
             if bar < line_end and bar != length:
                 bar = find("|", line_end)
@@ -880,30 +857,72 @@ def _layout(units: str, windows: _Windows) -> None:
             raw = units[position:end]
             prose = raw.strip() if plain_strip else raw.strip(W_CHARS)
             if prose:
-                if notes is not None:
-                    why.block(windows, "prose", len(prose))
-                if whole and len(prose) <= size:
-                    content = text(prose) if convert else prose
-                    if places is not None:
-                        places.append(position + len(raw) - len(raw.lstrip(W_CHARS)))
-                    chunks.append({"content": content, "index": len(chunks)})
-                elif adjacent and len(prose) < few_windows:
-                    # ``split`` inlined for a prose block of a few windows (most of them):
-                    # the plain windows tile it, each trimmed to its piece
-                    if cut is None:
-                        cut = _window_re(size).findall
-                    found = cut(prose)
-                    trimmed = _trimmed(found, plain_strip)
-                    if places is not None:
-                        windows._note_places(found, trimmed, position + raw.find(prose[0]), 0)
-                    for piece in trimmed:
-                        if piece:
-                            chunks.append(
-                                {"content": text(piece) if convert else piece, "index": len(chunks)}
-                            )
-                else:
-                    windows.split(prose, position + raw.find(prose[0]))
+                blocks.append(("prose", prose, position + len(raw) - len(raw.lstrip(W_CHARS))))
         position = end + 1
+    return blocks
+
+
+#: the blocks of the last long text, kept by identity: the app chunks one document again
+#: and again (every option change), and finding the blocks is most of a run
+_last_blocks: tuple[str, list[_Block]] | None = None
+
+
+def _blocks(units: str, plain_strip: bool) -> list[_Block]:
+    """``_layout_blocks`` of ``units``, read once for a long text."""
+    global _last_blocks
+    last = _last_blocks
+    if last is not None and last[0] is units:
+        return last[1]
+    blocks = _layout_blocks(units, plain_strip)
+    if len(units) >= 65536:  # worth keeping; small texts are read in microseconds
+        _last_blocks = (units, blocks)
+    return blocks
+
+
+def _layout(units: str, windows: _Windows) -> None:
+    """Each block a chunk: code and tables whole, prose whole when it fits, else cut
+    into windows."""
+    text, size, chunks, notes = windows.text, windows.size, windows.chunks, windows.notes
+    whole = type(size) is int and size >= 1  # a prose block that fits is one chunk
+    # a text without surrogate halves needs no conversion: its slices are the chunks
+    convert = text is not str
+    places, plain_strip = windows.places, windows.plain_strip
+    # whole size, no overlap, no reasons: a short prose block is cut here (see below)
+    adjacent, few_windows = windows.adjacent(), _FEW_WINDOWS * (size if whole else 0)
+    cut: Any = None  # the windows regex, compiled for the first long prose block
+    for kind, block, start in _blocks(units, plain_strip):
+        if notes is not None:
+            why.block(windows, kind, len(block))
+        if kind != "prose":
+            if places is not None:
+                places.append(start)
+            chunks.append(
+                {
+                    "content": text(block) if convert else block,
+                    "metadata": {"type": kind},
+                    "index": len(chunks),
+                }
+            )
+        elif whole and len(block) <= size:
+            if places is not None:
+                places.append(start)
+            chunks.append({"content": text(block) if convert else block, "index": len(chunks)})
+        elif adjacent and len(block) < few_windows:
+            # ``split`` inlined for a prose block of a few windows (most of them): the
+            # plain windows tile it, each trimmed to its piece
+            if cut is None:
+                cut = _window_re(size).findall
+            found = cut(block)
+            trimmed = _trimmed(found, plain_strip)
+            if places is not None:
+                windows._note_places(found, trimmed, start, 0)
+            for piece in trimmed:
+                if piece:
+                    chunks.append(
+                        {"content": text(piece) if convert else piece, "index": len(chunks)}
+                    )
+        else:
+            windows.split(block, start)
 
 
 def chunking_engine(
