@@ -234,6 +234,15 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                 kinds = [span.kind for span in one_by_one]
                 # every place, not the spread the app's guard compares
                 assert all(map(document.text.startswith, texts, native.places))
+                assert native.lengths == [len(t) for t in texts]  # noted beside each place
+                if strategy == "hierarchical":  # its chunks carry their own metadata
+                    assert native.blocks is None
+                else:  # the layout blocks, noted by kind, are the chunks that say so
+                    noted = {i: kind for kind, at in native.blocks.items() for i in at}
+                    told = {
+                        i: c["metadata"]["type"] for i, c in enumerate(native) if "metadata" in c
+                    }
+                    assert noted == told
                 assert placed_table(document.text, texts, native.places, kinds, {}) is not None
                 placed += 1
     assert runs > 30 and placed > runs // 2
@@ -457,6 +466,11 @@ def test_placed_chunks_are_searched_for_when_a_place_goes_wrong():
     for wrong_from in (1, len(texts) // 2, len(texts) - 1):
         shifted = native.places[:wrong_from] + [p + 1 for p in native.places[wrong_from:]]
         assert placed_table(text, texts, shifted, kinds, {}) is None, wrong_from
+    # so does a length noted wrong where the guard looks (the first and the last)
+    assert placed_table(text, texts, native.places, kinds, {}, native.lengths) is not None
+    for wrong in (0, len(texts) - 1):
+        lengths = [n + (k == wrong) for k, n in enumerate(native.lengths)]
+        assert placed_table(text, texts, native.places, kinds, {}, lengths) is None, wrong
     spans = engine.spans(document, native, {"strategy": "fixed"})
     assert list(spans.starts) == native.places
 

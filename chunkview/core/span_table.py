@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -292,13 +293,22 @@ def located_table(
     return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
 
 
+@dataclass(frozen=True)
+class KindColumn:
+    """Each span's kind as a number into ``names`` (the kinds in the order they first
+    come): what ``ordered_table`` makes of a list of kinds, from a port that knows it."""
+
+    names: tuple[str, ...]
+    ids: array
+
+
 def ordered_table(
     text: str,
     chunks: Sequence[str],
     starts: Sequence[int] | np.ndarray,
     ends: Sequence[int] | np.ndarray,
     located: Sequence[int],
-    kinds: Sequence[str],
+    kinds: Sequence[str] | KindColumn,
     metadata: dict[int, dict],
     reported: dict[int, int] | None = None,
 ) -> SpanTable:
@@ -312,11 +322,15 @@ def ordered_table(
     # own part: from the end of the chunk before (no further than the chunk's end)
     ends_before = np.concatenate((start_column[:1], end_column[:-1]))
     own_starts = np.minimum(np.maximum(start_column, ends_before), end_column)
-    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
-    if len(kind_of) == 1:  # one kind (a strategy's windows): all ids 0
-        kind_ids = array("I", bytes(4 * count))
+    if isinstance(kinds, KindColumn):
+        kind_names, kind_ids = kinds.names, kinds.ids
     else:
-        kind_ids = array("I", map(kind_of.__getitem__, kinds))
+        kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
+        kind_names = tuple(kind_of)
+        if len(kind_of) == 1:  # one kind (a strategy's windows): all ids 0
+            kind_ids = array("I", bytes(4 * count))
+        else:
+            kind_ids = array("I", map(kind_of.__getitem__, kinds))
     located_ids = array("B", located)
     text_starts, text_ends = _column(count), _column(count)
     sent, offset = [], 0
@@ -329,7 +343,7 @@ def ordered_table(
         array("q", start_column.tobytes()),
         array("q", end_column.tobytes()),
         array("q", own_starts.tobytes()),
-        tuple(kind_of),
+        kind_names,
         kind_ids,
         located_ids,
         text,

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from array import array
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, count, repeat
 from operator import add, itemgetter, lt
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import regex
@@ -24,7 +25,7 @@ from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
 from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.span_table import SpanTable, located_table, ordered_table
+from chunkview.core.span_table import KindColumn, SpanTable, located_table, ordered_table
 from chunkview.core.text.js import (
     W_CHARS,
     W_CLASS,
@@ -89,6 +90,11 @@ class _Windows:
         #: Each place is noted where its chunk is emitted; a chunk emitted without one
         #: leaves the list short, and the chunks are searched for instead
         self.places: list[int] | None = None
+        #: the length of each noted chunk's content, in units, beside ``places``
+        self.lengths: list[int] = []
+        #: with ``places``, for a strategy whose chunks carry no metadata but a layout
+        #: block's: the chunk numbers of each kind of block; None: not noted
+        self.blocks: dict[str, list[int]] | None = None
         #: whether ``str.strip()`` trims every piece of this run as JS does
         #: (``_plain_strip`` of the whole input: every piece's characters come from it)
         self.plain_strip = False
@@ -229,6 +235,7 @@ class _Windows:
                     if places is not None:
                         lead = len(window) - len(window.lstrip(W_CHARS))
                         places.append(origin + position + lead)
+                        self.lengths.append(len(piece))
                     chunks.append({"content": piece, "index": len(chunks)})
             else:
                 self._piece(content[position:end], base, extra, at=origin + position)
@@ -375,7 +382,7 @@ class _Windows:
         starts at the sum of len + ``step`` over the windows before it, its piece after
         its leading white space. Most windows lose nothing to the trim: only the others
         are measured (and many windows' starts are summed in C)."""
-        places = self.places
+        places, lengths = self.places, self.lengths
         assert places is not None
         if len(windows) < _FEW_WINDOWS:  # a prose block or a body: a loop costs less
             start = origin
@@ -385,17 +392,20 @@ class _Windows:
                     places.append(
                         start if whole else start + len(window) - len(window.lstrip(W_CHARS))
                     )
+                    lengths.append(len(piece))
                 start += len(window) + step
             return
         count = len(windows)
-        lengths = np.fromiter(map(len, windows), np.int64, count)
+        window_lengths = np.fromiter(map(len, windows), np.int64, count)
         piece_lengths = np.fromiter(map(len, pieces), np.int64, count)
-        strides = lengths + step
+        strides = window_lengths + step
         starts = np.cumsum(strides) - strides + origin
-        for k in np.flatnonzero(piece_lengths != lengths).tolist():
+        for k in np.flatnonzero(piece_lengths != window_lengths).tolist():
             window = windows[k]
             starts[k] += len(window) - len(window.lstrip(W_CHARS))
-        places.extend(starts[piece_lengths > 0].tolist())
+        kept = piece_lengths > 0
+        places.extend(starts[kept].tolist())
+        lengths.extend(piece_lengths[kept].tolist())
 
     def _piece(
         self,
@@ -411,6 +421,7 @@ class _Windows:
             return
         if at is not None and self.places is not None:
             self.places.append(at + len(text) - len(text.lstrip(W_CHARS)))
+            self.lengths.append(len(piece))
         chunk: dict[str, Any] = {"content": self.text(piece)}
         if extra:
             chunk.update(extra)
@@ -741,6 +752,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             if len(units) <= size:
                 if places is not None:
                     places.append(0)
+                    windows.lengths.append(len(units))
                 chunks.append({"content": text(units), "index": len(chunks)})
             else:
                 windows.split(units, 0, base={}, extra={})
@@ -753,6 +765,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
         if len(preamble) <= size:
             if places is not None:
                 places.append(raw.find(preamble[0]))
+                windows.lengths.append(len(preamble))
             chunks.append({"content": text(preamble), "index": len(chunks)})
         else:
             windows.split(preamble, raw.find(preamble[0]), base={}, extra={})
@@ -793,6 +806,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
             why.section(windows, title, level, body, list(ancestors))
         if places is not None and (not body or len(body) <= size):
             places.append(outline.body_start(number) if body else outline.title_start(number))
+            windows.lengths.append(len(body) if body else len(title))
         if not body:
             chunks.append(
                 {"content": heading, "heading": heading, "metadata": meta, "index": len(chunks)}
@@ -886,7 +900,8 @@ def _layout(units: str, windows: _Windows) -> None:
     whole = type(size) is int and size >= 1  # a prose block that fits is one chunk
     # a text without surrogate halves needs no conversion: its slices are the chunks
     convert = text is not str
-    places, plain_strip = windows.places, windows.plain_strip
+    places, lengths, plain_strip = windows.places, windows.lengths, windows.plain_strip
+    blocks = windows.blocks  # where the code and table blocks are among the chunks
     # whole size, no overlap, no reasons: a short prose block is cut here (see below)
     adjacent, few_windows = windows.adjacent(), _FEW_WINDOWS * (size if whole else 0)
     cut: Any = None  # the windows regex, compiled for the first long prose block
@@ -896,6 +911,9 @@ def _layout(units: str, windows: _Windows) -> None:
         if kind != "prose":
             if places is not None:
                 places.append(start)
+                lengths.append(len(block))
+                if blocks is not None:
+                    blocks.setdefault(kind, []).append(len(chunks))
             chunks.append(
                 {
                     "content": text(block) if convert else block,
@@ -906,6 +924,7 @@ def _layout(units: str, windows: _Windows) -> None:
         elif whole and len(block) <= size:
             if places is not None:
                 places.append(start)
+                lengths.append(len(block))
             chunks.append({"content": text(block) if convert else block, "index": len(chunks)})
         elif adjacent and len(block) < few_windows:
             # ``split`` inlined for a prose block of a few windows (most of them): the
@@ -936,6 +955,18 @@ def chunking_engine(
     embedder (none: 'semantic' runs as 'fixed'). Returns the DocumentChunk list.
     ``places``: filled with where each chunk's content starts in the UTF-16 units, in
     chunk order, while the port knows each chunk's place."""
+    return _engine_run(content, options, embedder, ctx, places).chunks
+
+
+def _engine_run(
+    content: str,
+    options: dict[str, Any] | None,
+    embedder: str | None,
+    ctx: RunContext | None,
+    places: list[int] | None,
+) -> _Windows:
+    """``chunking_engine``'s run: the windows routine, holding the chunks and what was
+    noted of them (``places`` and beside them ``_Windows.lengths`` and ``blocks``)."""
     if options is None:
         raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'chunkSize')")
     strategy = options.get("strategy")
@@ -955,6 +986,8 @@ def chunking_engine(
     if ctx is not None and ctx.explain is not None:
         windows.notes = ctx.explain
     windows.places = places
+    if places is not None and strategy != "hierarchical":  # the rest carry no metadata
+        windows.blocks = {}  # but a layout block's
     windows.plain_strip = _plain_strip(units)
     if strategy == "fixed":
         windows.split(units, 0)
@@ -964,7 +997,7 @@ def chunking_engine(
         _hierarchical(units, windows)
     else:
         _layout(units, windows)
-    return windows.chunks
+    return windows
 
 
 def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> str:
@@ -975,30 +1008,48 @@ def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> 
 
 
 class PlacedChunks(list):
-    """The DocumentChunk list, with where the port cut each chunk (``places``)."""
+    """The DocumentChunk list, with where the port cut each chunk (``places``), each
+    one's length there (``lengths``) and, for a strategy whose chunks carry no metadata
+    but a layout block's, the chunk numbers of each kind of block (``blocks``; None for
+    another)."""
 
-    def __init__(self, chunks: list[dict[str, Any]], places: list[int]) -> None:
+    def __init__(
+        self,
+        chunks: list[dict[str, Any]],
+        places: list[int],
+        lengths: list[int] | None = None,
+        blocks: dict[str, list[int]] | None = None,
+    ) -> None:
         super().__init__(chunks)
         self.places = places
+        self.lengths = lengths
+        self.blocks = blocks
 
 
 def placed_table(
     text: str,
-    chunks: list[str],
+    chunks: Sequence[str],
     places: list[int],
-    kinds: list[str],
+    kinds: Sequence[str] | KindColumn,
     metadata: dict[int, dict],
+    lengths: list[int] | None = None,
 ) -> SpanTable | None:
     """The spans of chunks cut from ``text`` where ``places`` says (UTF-16 units, one
     per chunk, in order), each the text there, its own part from the end of the one
     before; None when the units are not the code points (astral characters) or a chunk
-    is not the text at its place: then they are searched for."""
+    is not the text at its place: then they are searched for. ``lengths``: each chunk's
+    length as the port noted it (else each chunk is measured)."""
     if len(places) != len(chunks) or len(unit_string(text)) != len(text):
         return None  # a place not noted, or astral characters: units are no offsets
-    if not _at_places(text, chunks, places):
+    if lengths is not None and len(lengths) != len(places):
+        return None
+    if not _at_places(text, chunks, places, lengths):
         return None
     starts = np.array(places, dtype=np.int64)
-    ends = starts + np.fromiter(map(len, chunks), np.int64, len(chunks))
+    if lengths is not None:
+        ends = starts + np.array(lengths, dtype=np.int64)
+    else:
+        ends = starts + np.fromiter(map(len, chunks), np.int64, len(chunks))
     exact = bytes(len(chunks))  # LOCATED index 0 for all
     return ordered_table(text, chunks, starts, ends, exact, kinds, metadata)
 
@@ -1007,8 +1058,11 @@ def placed_table(
 _COMPARED = 2048
 
 
-def _at_places(text: str, chunks: list[str], places: list[int]) -> bool:
-    """True when the chunks are the text at their places: all of them when there are up
+def _at_places(
+    text: str, chunks: Sequence[str], places: list[int], lengths: list[int] | None = None
+) -> bool:
+    """True when the chunks are the text at their places (and of the ``lengths`` noted
+    with them, if given): all of them when there are up
     to ``_COMPARED``, else that many spread over the list, the last one included. The
     port notes a place only where it cut the chunk from the text itself (the tests hold
     every place to the text; a semantic group joined otherwise notes none), and sums
@@ -1018,9 +1072,52 @@ def _at_places(text: str, chunks: list[str], places: list[int]) -> bool:
     character is compared with a text stored two, unit by unit (about 10 ms a run at
     10 MB)."""
     if len(chunks) <= _COMPARED:
-        return all(map(text.startswith, chunks, places))
-    spread = [*range(0, len(chunks), -(-len(chunks) // _COMPARED)), len(chunks) - 1]
-    return all(text.startswith(chunks[k], places[k]) for k in spread)
+        compared: Any = range(len(chunks))
+    else:
+        compared = [*range(0, len(chunks), -(-len(chunks) // _COMPARED)), len(chunks) - 1]
+    if lengths is None:
+        return all(text.startswith(chunks[k], places[k]) for k in compared)
+    return all(
+        len(chunk := chunks[k]) == lengths[k] and text.startswith(chunk, places[k])
+        for k in compared
+    )
+
+
+class _Contents(Sequence[str]):
+    """The chunks' contents, each read from its chunk when asked for: placing a run's
+    chunks where the port noted them compares a few thousand of them with the text, and
+    tens of thousands read at once cost more than the rest of the placing."""
+
+    def __init__(self, native: list[dict[str, Any]]) -> None:
+        self._native = native
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [chunk["content"] for chunk in self._native[i]]
+        return self._native[i]["content"]
+
+
+def _block_kinds(strategy: str, count: int, blocks: dict[str, list[int]]) -> KindColumn:
+    """Each chunk's kind: the strategy's, but for the layout blocks (``blocks``: the chunk
+    numbers of each kind of block), named in the order they first come."""
+    ids = np.zeros(count, dtype=np.uint32)
+    firsts = {kind: numbers[0] for kind, numbers in blocks.items() if numbers}
+    if count > sum(map(len, blocks.values())):  # some chunk is the strategy's own
+        for numbers in blocks.values():
+            ids[numbers] = 1  # marked, to find the first unmarked one
+        firsts[strategy] = int(np.argmin(ids))
+    names = tuple(sorted(firsts, key=firsts.__getitem__))
+    ids[:] = names.index(strategy) if strategy in firsts else 0
+    for kind, numbers in blocks.items():
+        ids[numbers] = names.index(kind)
+    return KindColumn(names, array("I", ids.tobytes()))
 
 
 class ChunkingEngineEntry(Entry):
@@ -1067,12 +1164,13 @@ class ChunkingEngineEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        return self._run(document, options, ctx)
+        return self._run(document, options, ctx).chunks
 
     def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         """``run``, noting where the port cut each chunk it can tell (``spans`` reads it)."""
         places: list[int] = []
-        return PlacedChunks(self._run(document, options, ctx, places), places)
+        windows = self._run(document, options, ctx, places)
+        return PlacedChunks(windows.chunks, places, windows.lengths, windows.blocks)
 
     def _run(
         self,
@@ -1080,9 +1178,9 @@ class ChunkingEngineEntry(Entry):
         options: dict[str, Any],
         ctx: RunContext,
         places: list[int] | None = None,
-    ) -> Any:
+    ) -> _Windows:
         try:
-            return chunking_engine(document.text, options, ctx.embedder, ctx, places)
+            return _engine_run(document.text, options, ctx.embedder, ctx, places)
         except ChunkerError as error:
             if error.name == "Hang" and error.position is not None:
                 line = document.text.count("\n", 0, error.position) + 1
@@ -1099,6 +1197,21 @@ class ChunkingEngineEntry(Entry):
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
         """The located spans as columns: tens of thousands of windows on a long text."""
         strategy = str(options.get("strategy") or "fixed")
+        noted = getattr(native, "blocks", None)
+        if noted is not None:  # what the port noted: no chunk need be read but a few
+            by_block: dict[int, dict] = {}
+            for kind, numbers in noted.items():  # one object for each kind (see below)
+                by_block.update(dict.fromkeys(numbers, {"type": kind}))  # noqa: RUF024
+            placed = placed_table(
+                document.text,
+                _Contents(native),
+                native.places,
+                _block_kinds(strategy, len(native), noted),
+                by_block,
+                native.lengths,
+            )
+            if placed is not None:
+                return placed
         kinds = [strategy] * len(native)
         metadata: dict[int, dict] = {}
         # a layout block's metadata, {"type": kind}, one object for each kind: tens of
@@ -1124,13 +1237,14 @@ class ChunkingEngineEntry(Entry):
                     if "type" in given:
                         kinds[i] = given["type"]
                     metadata[i] = dict(given)
-        texts = self.chunk_texts(native)
         places = getattr(native, "places", None)
         if places is not None:
-            table = placed_table(document.text, texts, places, kinds, metadata)
+            lengths = getattr(native, "lengths", None)
+            contents = _Contents(native)
+            table = placed_table(document.text, contents, places, kinds, metadata, lengths)
             if table is not None:
                 return table
-        return located_table(document.text, texts, kinds, metadata)
+        return located_table(document.text, self.chunk_texts(native), kinds, metadata)
 
     def code(self, options: dict[str, Any]) -> str:
         return (
