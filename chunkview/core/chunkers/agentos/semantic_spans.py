@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from array import array
 from itertools import repeat
-from operator import getitem, itemgetter, sub
+from operator import attrgetter, getitem, itemgetter, sub
 from typing import Any
+
+import numpy as np
 
 from chunkview.core.chunkers.agentos.semantic_chunker import Segment, is_plain, overlap_prefix
 from chunkview.core.document import Document
@@ -79,23 +81,42 @@ class Chunks(list):
 
 
 def place_by_source(
-    text: str, owns: list[str], segments: list[Segment], hints: list[Any]
-) -> tuple[list[int], list[int], list[int]]:
+    text: str, segments: list[Segment], overlap: int
+) -> tuple[list[int], list[int], list[int], list[int], Any]:
     """Where each own part lies, as ``locate_columns`` says it, from where the port took
     it: ``exact`` where the port cut it as the text is there (``Segment.exact``: nothing
     to compare); ``normalized`` where only the white space differs, from its first to
     its last non-space character; searched for where the port does not know
     (``Segment.source_end``). Where a search would differ, it would have found the text
     somewhere else in its window (a repeated passage): the place the port took it from
-    is the right one."""
+    is the right one. Returns the own parts' starts, ends and how each was placed, each
+    chunk's prefix (the last ``overlap`` units of the own part before it) and each one's
+    startOffset.
+
+    The segments are read a field at a time and the columns worked out in numpy; only
+    the segments not cut as the text is are read one by one (at 10 MB a loop over all of
+    them costs more than the rest of the table)."""
     exact, normalized = LOCATED.index("exact"), LOCATED.index("normalized")
-    ends = [segment.source_end for segment in segments]
-    # a segment whose end is not known has a reckoned offset, maybe a fraction: unused
-    own_starts = [int(s.offset) if end >= 0 else 0 for s, end in zip(segments, ends)]
-    located = [exact if segment.exact else normalized for segment in segments]
-    searched = []
-    for i in [i for i, at in enumerate(located) if at != exact]:
-        start, end = own_starts[i], ends[i]
+    count = len(segments)
+    ends = np.fromiter(map(_SOURCE_END, segments), np.int64, count)
+    try:
+        reported: Any = array("q", map(_START_OFFSET, segments))
+        own_starts = np.frombuffer(reported, np.int64).copy()
+    except TypeError:  # a fraction: a segment whose end is not known has a reckoned
+        # offset, maybe a fraction, which is not used to place it
+        reported = list(map(_START_OFFSET, segments))
+        own_starts = np.array([int(at) if end >= 0 else 0 for at, end in zip(reported, ends)])
+    as_is = np.fromiter(map(_EXACT, segments), bool, count)
+    # each own part's length: where it is the text as it is, its place's
+    sizes = ends - own_starts
+    others = np.flatnonzero(~as_is).tolist()
+    starts_list, ends_list = own_starts.tolist(), ends.tolist()
+    located = np.where(as_is, exact, normalized).astype(np.uint8).tolist()
+    searched, measured = [], []
+    for i in others:
+        own = segments[i].text
+        measured.append(len(own))
+        start, end = starts_list[i], ends_list[i]
         region = text[start:end] if end >= 0 else ""
         # the own part is this region but for its white space, by the way the port cut
         # it; a byte order mark is white space to the search but not to strip()
@@ -103,17 +124,24 @@ def place_by_source(
         if end < 0 or not stripped or "\ufeff" in region:
             searched.append(i)
             continue
-        own_starts[i] = end - len(stripped)
-        ends[i] = start + len(region.rstrip())
-        if ends[i] - own_starts[i] == len(owns[i]) and text.startswith(owns[i], own_starts[i]):
+        starts_list[i] = end - len(stripped)
+        ends_list[i] = start + len(region.rstrip())
+        if ends_list[i] - starts_list[i] == len(own) and text.startswith(own, starts_list[i]):
             located[i] = exact  # a piece trimmed from its window: the text there
     # the rest as the search finds them, each run after the chunk placed before it
     for run in _runs(searched):
         first, last = run[0], run[-1] + 1
-        after = (own_starts[first - 1], ends[first - 1]) if first else None
-        found = locate_columns(text, owns[first:last], False, hints[first:last], after=after)
-        own_starts[first:last], ends[first:last], located[first:last] = found
-    return own_starts, ends, located
+        after = (starts_list[first - 1], ends_list[first - 1]) if first else None
+        owns = [segment.text for segment in segments[first:last]]
+        hints = list(reported[first:last])
+        found = locate_columns(text, owns, False, hints, after=after)
+        starts_list[first:last], ends_list[first:last], located[first:last] = found
+    if overlap > 0 and count:
+        sizes[others] = measured
+        prefixes = [0, *np.minimum(sizes[:-1], overlap).tolist()]
+    else:
+        prefixes = [0] * count
+    return starts_list, ends_list, located, prefixes, reported
 
 
 def _runs(indexes: list[int]) -> list[list[int]]:
@@ -135,6 +163,24 @@ def _column_or_dict(values: list[Any]) -> array | dict[int, Any]:
         return dict(enumerate(values))
 
 
+_START_OFFSET, _SOURCE_END, _EXACT, _BOUNDARY_TYPE = (
+    attrgetter("offset"),
+    attrgetter("source_end"),
+    attrgetter("exact"),
+    attrgetter("boundary"),
+)
+
+
+class _ChunkTexts:
+    """The chunks' texts, each read from its chunk when asked for."""
+
+    def __init__(self, native: list[dict[str, Any]]) -> None:
+        self._native = native
+
+    def __getitem__(self, i: int) -> str:
+        return self._native[i]["text"]
+
+
 def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTable:
     """The spans of ``native`` on ``text`` as columns, for a text whose units are its code
     points and a whole ``overlap``. Each own part is placed where the port cut it from
@@ -142,21 +188,30 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
     as the hint; the prefix lies before it. A span's text is two slices of ``text`` when
     its own part and the one before are the text there (the prefix ends the one before);
     around any other, as ``SpanTable.from_spans`` finds it."""
-    texts = list(map(itemgetter("text"), native))
-    count = len(texts)
-    reported = list(map(itemgetter("startOffset"), native))
+    count = len(native)
     segments = getattr(native, "own_segments", None)
+    texts: Any
     if segments is not None and len(segments) == count:
-        # each own part is its segment's text: after its prefix, the rest of the chunk
-        owns = [segment.text for segment in segments]
-        prefixes = list(map(sub, map(len, texts), map(len, owns)))
-        own_starts, ends, located = place_by_source(text, owns, segments, reported)
+        # each own part is its segment's text, after a prefix of the own part before;
+        # the chunk objects are read only for the spans whose text is not in place
+        own_starts, ends, located, prefixes, reported = place_by_source(text, segments, overlap)
+        texts = _ChunkTexts(native)
+        boundaries = list(map(_BOUNDARY_TYPE, segments))  # each chunk's boundaryType
+        indexes = None  # a SemanticChunker numbers its chunks in order
     else:
-        prefixes = prefix_sizes(list(map(len, texts)), overlap)
-        owns = (
-            list(map(getitem, texts, map(slice, prefixes, repeat(None)))) if overlap > 0 else texts
+        chunk_texts: list[str] = list(map(itemgetter("text"), native))
+        texts = chunk_texts
+        reported = list(map(itemgetter("startOffset"), native))
+        boundaries = list(map(itemgetter("boundaryType"), native))
+        prefixes = prefix_sizes(list(map(len, chunk_texts)), overlap)
+        owns: list[str] = (
+            list(map(getitem, chunk_texts, map(slice, prefixes, repeat(None))))
+            if overlap > 0
+            else chunk_texts
         )
         own_starts, ends, located = locate_columns(text, owns, overlapping=False, hints=reported)
+        numbers = list(map(itemgetter("index"), native))
+        indexes = None if numbers == list(range(count)) else array("q", numbers)
     exact, missing = LOCATED.index("exact"), LOCATED.index("missing")
     starts = list(map(sub, own_starts, prefixes))
     if missing in located or (starts and min(starts) < 0):
@@ -187,9 +242,7 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
             text_starts[i] = offset
             offset += len(chunk)
             text_ends[i] = offset
-    boundaries = list(map(itemgetter("boundaryType"), native))
     kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(boundaries))}
-    indexes = list(map(itemgetter("index"), native))
     with_metadata = bool(native) and "metadata" in native[0]  # all or none have it
     return SpanTable(
         array("q", starts),
@@ -199,7 +252,7 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
         array("I", map(kind_of.__getitem__, boundaries)),
         array("B", located),
         text,
-        indexes=None if indexes == list(range(count)) else array("q", indexes),
+        indexes=indexes,
         text_blob="".join(sent),
         text_starts=text_starts,
         text_ends=text_ends,
@@ -208,5 +261,5 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
         metadata={i: m for i, c in enumerate(native) if (m := chunk_metadata(c))}
         if with_metadata
         else {},
-        reported=_column_or_dict(reported),
+        reported=reported if isinstance(reported, array) else _column_or_dict(reported),
     )
