@@ -448,6 +448,30 @@ def test_located_kinds_read_from_columns_skip_the_missing_in_order():
     assert SpanTable.from_spans([], text).located_kinds() == []
 
 
+def test_a_table_sends_no_column_that_says_nothing():
+    """The columns of span texts sent and of heads are left out of what crosses the pipe
+    where no span needs them (windows cut from the text), made again on the other side,
+    and sent where one does; a layout block's metadata goes once for its kind."""
+    engine = registry.get("agentos.ChunkingEngine")
+    document = Document((CORPUS / "redis-readme.md").read_text(encoding="utf-8"))
+    options = {"strategy": "layout", "chunkSize": 200, "chunkOverlap": 0}
+    table = engine.chunk(document, options, RunContext()).spans
+    state = table.__getstate__()
+    assert [state[name] for name in ("text_starts", "text_ends", "head_starts")] == [None] * 3
+    assert state["head_sizes"] is None and state["metadata"] == {}
+    assert {"code", "table"} <= {table.kinds[k] for k in state["kind_metadata"]}
+    again = pickle.loads(pickle.dumps(table)).bind(document.text)
+    assert [_fields(s) for s in again] == [_fields(s) for s in table]
+    assert list(again.head_sizes) == [0] * len(table)
+    blocks = [s for s in again if s.kind in ("code", "table")]
+    assert blocks and all(s.metadata == {"type": s.kind} for s in blocks)
+    # a SemanticChunker's chunks carry heads and texts the text does not hold as they are
+    entry = registry.get("agentos.SemanticChunker")
+    native = entry.run_to_place(document, {"targetSize": 300}, RunContext())
+    state = entry.spans(document, native, {"targetSize": 300}).__getstate__()
+    assert state["text_starts"] is not None and state["head_sizes"] is not None
+
+
 def test_placed_chunks_are_searched_for_when_a_place_goes_wrong():
     """The app's guard compares a spread of chunks with the text at their places: a
     place gone wrong, and the places after it with it, sends the chunks to the search."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,6 +24,10 @@ MISSING, EXACT = LOCATED.index("missing"), LOCATED.index("exact")
 
 def _column(count: int, value: int = -1) -> array:
     return array("q", [value]) * count
+
+
+#: the columns a table fills with one value where no span needs them, and that value
+_DEFAULTS = {"text_starts": -1, "text_ends": -1, "head_starts": -1, "head_sizes": 0}
 
 
 def head_of(text: str, chunk: str, own: int, end: int) -> int:
@@ -63,6 +67,7 @@ class SpanTable(Sequence[Span]):
         head_sizes: array | None = None,
         metadata: dict[int, dict] | None = None,
         metadata_columns: dict[str, array] | None = None,
+        kind_metadata: dict[int, dict] | None = None,
         reported: dict[int, int] | array | None = None,
         reasons: Mapping[int, Reason] | None = None,
     ) -> None:
@@ -78,6 +83,9 @@ class SpanTable(Sequence[Span]):
         self.metadata = metadata or {}
         #: metadata every span has, one column per name (smartchunk's byte ranges)
         self.metadata_columns = metadata_columns or {}
+        #: by kind id, the metadata of each span of that kind with none in ``metadata``
+        #: (a layout block's type: one entry, not one for each of thousands of blocks)
+        self.kind_metadata = kind_metadata or {}
         self.reported = reported or {}
         self.reasons = reasons or {}
         self._text = text
@@ -148,6 +156,12 @@ class SpanTable(Sequence[Span]):
         # reason given to a built span (the explain pass) goes with the table
         state = self.__dict__.copy()
         del state["_text"], state["_built"]
+        # a column that says nothing (no span's text sent, no head) is made again there:
+        # half of what a table of windows sends
+        for name, nothing in _DEFAULTS.items():
+            column = np.frombuffer(state[name], np.int64)
+            if not len(column) or (column.min() == nothing and column.max() == nothing):
+                state[name] = None
         given = {i: s.reason for i, s in enumerate(self._built) if s is not None and s.reason}
         reasons = {**self.reasons, **given} if given else self.reasons
         if reasons and not isinstance(reasons, ReasonColumns):
@@ -159,8 +173,12 @@ class SpanTable(Sequence[Span]):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        count = len(self.starts)
+        for name, nothing in _DEFAULTS.items():
+            if state[name] is None:
+                setattr(self, name, _column(count, nothing))
         self._text = ""
-        self._built = [None] * len(self.starts)
+        self._built = [None] * count
 
     def bind(self, text: str) -> SpanTable:
         """Read span texts from ``text`` (the shown text, after the table crossed)."""
@@ -252,10 +270,13 @@ class SpanTable(Sequence[Span]):
         return span
 
     def _metadata(self, i: int) -> dict[str, Any]:
+        own = self.metadata.get(i)
+        if own is None:
+            own = self.kind_metadata.get(self.kind_ids[i], {}) if self.kind_metadata else {}
         if not self.metadata_columns:
-            return self.metadata.get(i, {})
+            return own
         columns = {name: column[i] for name, column in self.metadata_columns.items()}
-        return {**columns, **self.metadata.get(i, {})}
+        return {**columns, **own}
 
     def __len__(self) -> int:
         return len(self._built)
@@ -296,10 +317,12 @@ def located_table(
 @dataclass(frozen=True)
 class KindColumn:
     """Each span's kind as a number into ``names`` (the kinds in the order they first
-    come): what ``ordered_table`` makes of a list of kinds, from a port that knows it."""
+    come): what ``ordered_table`` makes of a list of kinds, from a port that knows it;
+    ``metadata``: by kind id, what each span of that kind carries (``kind_metadata``)."""
 
     names: tuple[str, ...]
     ids: array
+    metadata: dict[int, dict] = field(default_factory=dict)
 
 
 def ordered_table(
@@ -322,8 +345,9 @@ def ordered_table(
     # own part: from the end of the chunk before (no further than the chunk's end)
     ends_before = np.concatenate((start_column[:1], end_column[:-1]))
     own_starts = np.minimum(np.maximum(start_column, ends_before), end_column)
+    kind_metadata = None
     if isinstance(kinds, KindColumn):
-        kind_names, kind_ids = kinds.names, kinds.ids
+        kind_names, kind_ids, kind_metadata = kinds.names, kinds.ids, kinds.metadata
     else:
         kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
         kind_names = tuple(kind_of)
@@ -351,5 +375,6 @@ def ordered_table(
         text_starts=text_starts,
         text_ends=text_ends,
         metadata=metadata,
+        kind_metadata=kind_metadata,
         reported=reported,
     )

@@ -1106,7 +1106,8 @@ class _Contents(Sequence[str]):
 
 def _block_kinds(strategy: str, count: int, blocks: dict[str, list[int]]) -> KindColumn:
     """Each chunk's kind: the strategy's, but for the layout blocks (``blocks``: the chunk
-    numbers of each kind of block), named in the order they first come."""
+    numbers of each kind of block), named in the order they first come; and a block's
+    metadata, by kind."""
     ids = np.zeros(count, dtype=np.uint32)
     firsts = {kind: numbers[0] for kind, numbers in blocks.items() if numbers}
     if count > sum(map(len, blocks.values())):  # some chunk is the strategy's own
@@ -1117,7 +1118,9 @@ def _block_kinds(strategy: str, count: int, blocks: dict[str, list[int]]) -> Kin
     ids[:] = names.index(strategy) if strategy in firsts else 0
     for kind, numbers in blocks.items():
         ids[numbers] = names.index(kind)
-    return KindColumn(names, array("I", ids.tobytes()))
+    # a block's metadata is its type: one object for each kind
+    metadata = {names.index(kind): {"type": kind} for kind in blocks}
+    return KindColumn(names, array("I", ids.tobytes()), metadata)
 
 
 class ChunkingEngineEntry(Entry):
@@ -1199,15 +1202,12 @@ class ChunkingEngineEntry(Entry):
         strategy = str(options.get("strategy") or "fixed")
         noted = getattr(native, "blocks", None)
         if noted is not None:  # what the port noted: no chunk need be read but a few
-            by_block: dict[int, dict] = {}
-            for kind, numbers in noted.items():  # one object for each kind (see below)
-                by_block.update(dict.fromkeys(numbers, {"type": kind}))  # noqa: RUF024
             placed = placed_table(
                 document.text,
                 _Contents(native),
                 native.places,
                 _block_kinds(strategy, len(native), noted),
-                by_block,
+                {},
                 native.lengths,
             )
             if placed is not None:
