@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, count, repeat
 from operator import add, itemgetter, lt
@@ -1075,12 +1075,13 @@ def _at_places(
         compared: Any = range(len(chunks))
     else:
         compared = [*range(0, len(chunks), -(-len(chunks) // _COMPARED)), len(chunks) - 1]
-    if lengths is None:
-        return all(text.startswith(chunks[k], places[k]) for k in compared)
-    return all(
-        len(chunk := chunks[k]) == lengths[k] and text.startswith(chunk, places[k])
-        for k in compared
-    )
+    if isinstance(chunks, _Contents):
+        sampled = chunks.pick(compared)
+    else:
+        sampled = [chunks[k] for k in compared]
+    if lengths is not None and list(map(len, sampled)) != [lengths[k] for k in compared]:
+        return False
+    return all(map(text.startswith, sampled, [places[k] for k in compared]))
 
 
 class _Contents(Sequence[str]):
@@ -1102,6 +1103,11 @@ class _Contents(Sequence[str]):
         if isinstance(i, slice):
             return [chunk["content"] for chunk in self._native[i]]
         return self._native[i]["content"]
+
+    def pick(self, numbers: Iterable[int]) -> list[str]:
+        """The contents of the chunks ``numbers``, at one go."""
+        native = self._native
+        return [native[i]["content"] for i in numbers]
 
 
 def _block_kinds(strategy: str, count: int, blocks: dict[str, list[int]]) -> KindColumn:
