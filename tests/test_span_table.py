@@ -235,8 +235,17 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                 # every place, not the spread the app's guard compares
                 assert all(map(document.text.startswith, texts, native.places))
                 assert native.lengths == [len(t) for t in texts]  # noted beside each place
-                if strategy == "hierarchical":  # its chunks carry their own metadata
+                if strategy == "hierarchical":  # each section's chunks, with its metadata
                     assert native.blocks is None
+                    noted = {
+                        i: meta for first, end, meta in native.sections for i in range(first, end)
+                    }
+                    told = {
+                        i: {**c["metadata"], "heading": c["heading"]}
+                        for i, c in enumerate(native)
+                        if "heading" in c
+                    }
+                    assert noted == told
                 else:  # the layout blocks, noted by kind, are the chunks that say so
                     noted = {i: kind for kind, at in native.blocks.items() for i in at}
                     told = {

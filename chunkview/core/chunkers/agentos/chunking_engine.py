@@ -95,6 +95,10 @@ class _Windows:
         #: with ``places``, for a strategy whose chunks carry no metadata but a layout
         #: block's: the chunk numbers of each kind of block; None: not noted
         self.blocks: dict[str, list[int]] | None = None
+        #: with ``places``, for 'hierarchical': each section's chunks (the numbers from
+        #: first to last, the last not included) and the metadata a span of it carries
+        #: (the chunk's and its heading); None: not noted
+        self.sections: list[tuple[int, int, dict[str, Any]]] | None = None
         #: whether ``str.strip()`` trims every piece of this run as JS does
         #: (``_plain_strip`` of the whole input: every piece's characters come from it)
         self.plain_strip = False
@@ -773,11 +777,14 @@ def _hierarchical(units: str, windows: _Windows) -> None:
     plain_strip = windows.plain_strip
     cut: Any = None  # the windows regex, compiled for the first long body (a size past
     # the regex's repeat limit never needs it: no text is that long)
+    sections = windows.sections
     for number, (level, title, body, ancestors) in enumerate(outline.sections):
         meta: dict[str, Any] = {"headingLevel": level}
         if ancestors:
             meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
         heading = title if plain else text(title)
+        if sections is not None:  # a section's chunks follow: from here to the next one's
+            sections.append((len(chunks), 0, {**meta, "heading": heading}))
         if adjacent and len(body) > size:  # _split_adjacent inlined: a third of the sections
             if cut is None:
                 cut = _raw_window_re(size).findall
@@ -986,8 +993,10 @@ def _engine_run(
     if ctx is not None and ctx.explain is not None:
         windows.notes = ctx.explain
     windows.places = places
-    if places is not None and strategy != "hierarchical":  # the rest carry no metadata
-        windows.blocks = {}  # but a layout block's
+    if places is not None and strategy == "hierarchical":
+        windows.sections = []
+    elif places is not None:  # the rest carry no metadata but a layout block's
+        windows.blocks = {}
     windows.plain_strip = _plain_strip(units)
     if strategy == "fixed":
         windows.split(units, 0)
@@ -997,6 +1006,13 @@ def _engine_run(
         _hierarchical(units, windows)
     else:
         _layout(units, windows)
+    if windows.sections:  # each section's chunks end where the next section's begin
+        ends = [first for first, _, _ in windows.sections[1:]] + [len(windows.chunks)]
+        windows.sections = [
+            (first, end, meta)
+            for (first, _, meta), end in zip(windows.sections, ends)
+            if end > first
+        ]
     return windows
 
 
@@ -1011,7 +1027,7 @@ class PlacedChunks(list):
     """The DocumentChunk list, with where the port cut each chunk (``places``), each
     one's length there (``lengths``) and, for a strategy whose chunks carry no metadata
     but a layout block's, the chunk numbers of each kind of block (``blocks``; None for
-    another)."""
+    another); for 'hierarchical', each section's chunks and metadata (``sections``)."""
 
     def __init__(
         self,
@@ -1019,11 +1035,13 @@ class PlacedChunks(list):
         places: list[int],
         lengths: list[int] | None = None,
         blocks: dict[str, list[int]] | None = None,
+        sections: list[tuple[int, int, dict[str, Any]]] | None = None,
     ) -> None:
         super().__init__(chunks)
         self.places = places
         self.lengths = lengths
         self.blocks = blocks
+        self.sections = sections
 
 
 def placed_table(
@@ -1110,12 +1128,15 @@ class _Contents(Sequence[str]):
         return [native[i]["content"] for i in numbers]
 
 
-def _block_kinds(strategy: str, count: int, blocks: dict[str, list[int]]) -> KindColumn:
+def _block_kinds(
+    strategy: str, count: int, blocks: dict[str, list[int]], typed: bool = True
+) -> KindColumn:
     """Each chunk's kind: the strategy's, but for the layout blocks (``blocks``: the chunk
     numbers of each kind of block), named in the order they first come; and a block's
     metadata, by kind."""
     ids = np.zeros(count, dtype=np.uint32)
-    firsts = {kind: numbers[0] for kind, numbers in blocks.items() if numbers}
+    blocks = {kind: numbers for kind, numbers in blocks.items() if numbers}
+    firsts = {kind: numbers[0] for kind, numbers in blocks.items()}
     if count > sum(map(len, blocks.values())):  # some chunk is the strategy's own
         for numbers in blocks.values():
             ids[numbers] = 1  # marked, to find the first unmarked one
@@ -1124,8 +1145,8 @@ def _block_kinds(strategy: str, count: int, blocks: dict[str, list[int]]) -> Kin
     ids[:] = names.index(strategy) if strategy in firsts else 0
     for kind, numbers in blocks.items():
         ids[numbers] = names.index(kind)
-    # a block's metadata is its type: one object for each kind
-    metadata = {names.index(kind): {"type": kind} for kind in blocks}
+    # a block's metadata is its type (``typed``): one object for each kind
+    metadata = {names.index(kind): {"type": kind} for kind in blocks} if typed else {}
     return KindColumn(names, array("I", ids.tobytes()), metadata)
 
 
@@ -1179,7 +1200,9 @@ class ChunkingEngineEntry(Entry):
         """``run``, noting where the port cut each chunk it can tell (``spans`` reads it)."""
         places: list[int] = []
         windows = self._run(document, options, ctx, places)
-        return PlacedChunks(windows.chunks, places, windows.lengths, windows.blocks)
+        return PlacedChunks(
+            windows.chunks, places, windows.lengths, windows.blocks, windows.sections
+        )
 
     def _run(
         self,
@@ -1214,6 +1237,21 @@ class ChunkingEngineEntry(Entry):
                 native.places,
                 _block_kinds(strategy, len(native), noted),
                 {},
+                native.lengths,
+            )
+            if placed is not None:
+                return placed
+        sections = getattr(native, "sections", None)
+        if sections is not None:  # each section's chunks carry its metadata and heading
+            by_chunk: dict[int, dict] = {}
+            for first, end, meta in sections:  # one object for each section
+                by_chunk.update(dict.fromkeys(range(first, end), meta))
+            placed = placed_table(
+                document.text,
+                _Contents(native),
+                native.places,
+                _block_kinds(strategy, len(native), {"heading": list(by_chunk)}, typed=False),
+                by_chunk,
                 native.lengths,
             )
             if placed is not None:
