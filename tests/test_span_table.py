@@ -534,3 +534,15 @@ def test_semantic_groups_joined_otherwise_than_the_text_are_searched_for():
     for k, chunk in enumerate(texts):
         if table.located_ids[k] == 0:  # exact: the span is the chunk's text
             assert text[table.starts[k] : table.ends[k]] == chunk, k
+
+
+def test_chunk_texts_read_each_chunk_when_asked():
+    from chunkview.core.span_table import ChunkTexts
+
+    native = [{"content": f"chunk {i}", "index": i} for i in range(5)]
+    texts = ChunkTexts(native, "content")
+    assert len(texts) == 5 and texts[3] == "chunk 3" and texts[-1] == "chunk 4"
+    assert texts[1:4] == ["chunk 1", "chunk 2", "chunk 3"] and texts[::-2] == list(texts)[::-2]
+    assert texts.pick([4, 0]) == ["chunk 4", "chunk 0"]
+    native[0]["content"] = "changed"  # read when asked, not copied
+    assert texts[0] == "changed"

@@ -9,9 +9,9 @@ where its chunks lie fills one without making a Span (the SemanticChunker does).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -312,6 +312,33 @@ def located_table(
     where the library says the chunk starts."""
     starts, ends, located = locate_columns(text, chunks)
     return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
+
+
+class ChunkTexts(Sequence[str]):
+    """The text of each chunk object of a port's result (its ``key``), read when asked
+    for: placing a run's chunks where the port noted them reads a few thousand of them,
+    and reading tens of thousands made moments ago, all over the heap, costs more than
+    the rest of the placing."""
+
+    def __init__(self, native: Sequence[Mapping[str, Any]], key: str) -> None:
+        self._native, self._key = native, key
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return self.pick(range(*i.indices(len(self._native))))
+        return self._native[i][self._key]
+
+    def pick(self, numbers: Iterable[int]) -> list[str]:
+        """The texts of the chunks ``numbers``, at one go."""
+        native, key = self._native, self._key
+        return [native[i][key] for i in numbers]
 
 
 @dataclass(frozen=True)

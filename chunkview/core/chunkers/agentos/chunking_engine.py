@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, count, repeat
 from operator import add, itemgetter, lt
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 import regex
@@ -25,7 +25,13 @@ from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
 from chunkview.core.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.span_table import KindColumn, SpanTable, located_table, ordered_table
+from chunkview.core.span_table import (
+    ChunkTexts,
+    KindColumn,
+    SpanTable,
+    located_table,
+    ordered_table,
+)
 from chunkview.core.text.js import (
     W_CHARS,
     W_CLASS,
@@ -1093,39 +1099,13 @@ def _at_places(
         compared: Any = range(len(chunks))
     else:
         compared = [*range(0, len(chunks), -(-len(chunks) // _COMPARED)), len(chunks) - 1]
-    if isinstance(chunks, _Contents):
+    if isinstance(chunks, ChunkTexts):
         sampled = chunks.pick(compared)
     else:
         sampled = [chunks[k] for k in compared]
     if lengths is not None and list(map(len, sampled)) != [lengths[k] for k in compared]:
         return False
     return all(map(text.startswith, sampled, [places[k] for k in compared]))
-
-
-class _Contents(Sequence[str]):
-    """The chunks' contents, each read from its chunk when asked for: placing a run's
-    chunks where the port noted them compares a few thousand of them with the text, and
-    tens of thousands read at once cost more than the rest of the placing."""
-
-    def __init__(self, native: list[dict[str, Any]]) -> None:
-        self._native = native
-
-    def __len__(self) -> int:
-        return len(self._native)
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[str]: ...
-    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
-        if isinstance(i, slice):
-            return [chunk["content"] for chunk in self._native[i]]
-        return self._native[i]["content"]
-
-    def pick(self, numbers: Iterable[int]) -> list[str]:
-        """The contents of the chunks ``numbers``, at one go."""
-        native = self._native
-        return [native[i]["content"] for i in numbers]
 
 
 def _block_kinds(
@@ -1233,7 +1213,7 @@ class ChunkingEngineEntry(Entry):
         if noted is not None:  # what the port noted: no chunk need be read but a few
             placed = placed_table(
                 document.text,
-                _Contents(native),
+                ChunkTexts(native, "content"),
                 native.places,
                 _block_kinds(strategy, len(native), noted),
                 {},
@@ -1248,7 +1228,7 @@ class ChunkingEngineEntry(Entry):
                 by_chunk.update(dict.fromkeys(range(first, end), meta))
             placed = placed_table(
                 document.text,
-                _Contents(native),
+                ChunkTexts(native, "content"),
                 native.places,
                 _block_kinds(strategy, len(native), {"heading": list(by_chunk)}, typed=False),
                 by_chunk,
@@ -1284,7 +1264,7 @@ class ChunkingEngineEntry(Entry):
         places = getattr(native, "places", None)
         if places is not None:
             lengths = getattr(native, "lengths", None)
-            contents = _Contents(native)
+            contents = ChunkTexts(native, "content")
             table = placed_table(document.text, contents, places, kinds, metadata, lengths)
             if table is not None:
                 return table

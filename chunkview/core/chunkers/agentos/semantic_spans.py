@@ -16,7 +16,7 @@ from chunkview.core.chunkers.agentos.semantic_chunker import Segment, is_plain, 
 from chunkview.core.document import Document
 from chunkview.core.entry import chunk_metadata
 from chunkview.core.locate import locate, locate_columns
-from chunkview.core.span_table import SpanTable, head_of
+from chunkview.core.span_table import ChunkTexts, SpanTable, head_of
 from chunkview.core.spans import LOCATED, Span
 from chunkview.core.text.js import from_units, to_units
 
@@ -171,16 +171,6 @@ _START_OFFSET, _SOURCE_END, _EXACT, _BOUNDARY_TYPE = (
 )
 
 
-class _ChunkTexts:
-    """The chunks' texts, each read from its chunk when asked for."""
-
-    def __init__(self, native: list[dict[str, Any]]) -> None:
-        self._native = native
-
-    def __getitem__(self, i: int) -> str:
-        return self._native[i]["text"]
-
-
 def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTable:
     """The spans of ``native`` on ``text`` as columns, for a text whose units are its code
     points and a whole ``overlap``. Each own part is placed where the port cut it from
@@ -195,7 +185,7 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
         # each own part is its segment's text, after a prefix of the own part before;
         # the chunk objects are read only for the spans whose text is not in place
         own_starts, ends, located, prefixes, reported = place_by_source(text, segments, overlap)
-        texts = _ChunkTexts(native)
+        texts = ChunkTexts(native, "text")
         boundaries = list(map(_BOUNDARY_TYPE, segments))  # each chunk's boundaryType
         indexes = None  # a SemanticChunker numbers its chunks in order
     else:
