@@ -542,7 +542,7 @@ def test_layout_blocks_of_a_long_text_are_kept_for_the_next_options():
                 (s.start, s.end, s.kind) for s in expected_spans
             ]
         units = engine.unit_view(text)[0]
-        assert engine._blocks(units, False) is engine._blocks(units, True)
+        assert engine._kept_layout_blocks(units) is engine._kept_layout_blocks(units)
 
 
 def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim():

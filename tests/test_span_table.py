@@ -236,9 +236,11 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                 assert all(map(document.text.startswith, texts, native.places))
                 assert native.lengths == [len(t) for t in texts]  # noted beside each place
                 if strategy == "hierarchical":  # each section's chunks, with its metadata
-                    assert native.blocks is None
+                    assert native.block_chunks is None
                     noted = {
-                        i: meta for first, end, meta in native.sections for i in range(first, end)
+                        i: meta
+                        for first, end, meta in native.section_chunks
+                        for i in range(first, end)
                     }
                     told = {
                         i: {**c["metadata"], "heading": c["heading"]}
@@ -247,7 +249,7 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                     }
                     assert noted == told
                 else:  # the layout blocks, noted by kind, are the chunks that say so
-                    noted = {i: kind for kind, at in native.blocks.items() for i in at}
+                    noted = {i: kind for kind, at in native.block_chunks.items() for i in at}
                     told = {
                         i: c["metadata"]["type"] for i, c in enumerate(native) if "metadata" in c
                     }

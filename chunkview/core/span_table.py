@@ -303,7 +303,7 @@ class SpanTable(Sequence[Span]):
 def located_table(
     text: str,
     chunks: Sequence[str],
-    kinds: Sequence[str],
+    kinds: Sequence[str] | KindColumn,
     metadata: dict[int, dict],
     reported: dict[int, int] | None = None,
 ) -> SpanTable:
@@ -365,7 +365,8 @@ def ordered_table(
     """The spans of chunks placed in order at ``starts``..``ends`` (``located``: how each
     was placed, an index in LOCATED), each one's own part from the end of the one before,
     its text a slice of ``text`` where it was found as it is (else sent as it is).
-    ``kinds``: each chunk's kind; ``metadata``: by chunk index, for those that have any."""
+    ``kinds``: each chunk's kind, or a ``KindColumn`` (whose metadata by kind the table
+    keeps as ``kind_metadata``); ``metadata``: by chunk index, for those that have any."""
     count = len(starts)
     start_column = np.asarray(starts, dtype=np.int64)
     end_column = np.asarray(ends, dtype=np.int64)

@@ -47,7 +47,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
     layout_id = 0  # the job whose run made the pipeline's last layout
     in_job = _stop_on_signal(cancel)
     gc.disable()  # collected between jobs (collect_between_jobs)
-    last: Any = None  # the result a tokens or details message was answered from
+    answered_from: Any = None  # the result a tokens or details message was answered from
     while True:
         try:
             message = conn.recv()
@@ -126,16 +126,16 @@ def child_main(conn: Connection, cancel: Any) -> None:
                         payload = (layout_id, packed, hits, result.seconds, result.stamps)
                     reply: tuple = ("ok", job, payload)
                 elif kind == "tokens":  # of the layout the caller holds, if still the last one
-                    last = pipeline.last_result()
+                    answered_from = pipeline.last_result()
                     tokens = None
-                    if last is not None and message[2] == layout_id:
-                        tokens = pipeline.tokens(last, ctx)
+                    if answered_from is not None and message[2] == layout_id:
+                        tokens = pipeline.tokens(answered_from, ctx)
                     reply = ("ok", job, tokens)
                 elif kind == "details":  # of the layout the caller holds, if still the last one
-                    last = pipeline.last_result()
+                    answered_from = pipeline.last_result()
                     details = None
-                    if last is not None and message[2] == layout_id:
-                        details = PackedDetails.pack(pipeline.details(last, ctx))
+                    if answered_from is not None and message[2] == layout_id:
+                        details = PackedDetails.pack(pipeline.details(answered_from, ctx))
                     reply = ("ok", job, details)
                 elif kind == "call":
                     function, args, kwargs = message[2]
@@ -163,7 +163,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
         # a result the run replaced (or the one the last message read) is freed now,
         # while the window takes the reply
         del replaced, reply
-        last = None
+        answered_from = None
         collect_between_jobs()
 
 

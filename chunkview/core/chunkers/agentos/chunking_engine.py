@@ -100,11 +100,11 @@ class _Windows:
         self.lengths: list[int] = []
         #: with ``places``, for a strategy whose chunks carry no metadata but a layout
         #: block's: the chunk numbers of each kind of block; None: not noted
-        self.blocks: dict[str, list[int]] | None = None
-        #: with ``places``, for 'hierarchical': each section's chunks (the numbers from
-        #: first to last, the last not included) and the metadata a span of it carries
-        #: (the chunk's and its heading); None: not noted
-        self.sections: list[tuple[int, int, dict[str, Any]]] | None = None
+        self.block_chunks: dict[str, list[int]] | None = None
+        #: with ``places``, for 'hierarchical': where each section's chunks start (its
+        #: first chunk's number) and the metadata a span of it carries (the chunk's and
+        #: its heading); None: not noted
+        self.section_starts: list[tuple[int, dict[str, Any]]] | None = None
         #: whether ``str.strip()`` trims every piece of this run as JS does
         #: (``_plain_strip`` of the whole input: every piece's characters come from it)
         self.plain_strip = False
@@ -563,8 +563,10 @@ def _trimmed(windows: list[str], plain_strip: bool) -> list[str]:
     return list(map(str.strip, windows, repeat(W_CHARS)))
 
 
-#: below this length a text's windows are too few for ``_plain_strip`` to pay
-_PLAIN_STRIP_LENGTH = 65_536
+#: a text this long or longer is worth reading things of once and keeping them by the
+#: text's identity for its next run (the app runs one document at each option change);
+#: below it, ``_plain_strip`` and the outline or blocks cost microseconds
+_LONG_TEXT = 65_536
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
 #: windows as JS does (None: not asked yet)
 _last_split: tuple[str, bool | None] | None = None
@@ -576,7 +578,7 @@ def _plain_strip(content: str) -> bool:
     change), so that its first run scans nothing more; False until then."""
     global _last_split
     last = _last_split
-    if len(content) < _PLAIN_STRIP_LENGTH:
+    if len(content) < _LONG_TEXT:
         return False
     if last is None or last[0] is not content:
         _last_split = (content, None)
@@ -730,7 +732,7 @@ def _outline(units: str, body_starts: bool) -> _Outline:
     if last is not None and last.units is units:
         return last
     outline = _Outline(units, body_starts)
-    if len(units) >= 65536:  # worth keeping; small texts are read in microseconds
+    if len(units) >= _LONG_TEXT:  # worth keeping; small texts are read in microseconds
         _last_outline = outline
     return outline
 
@@ -783,14 +785,14 @@ def _hierarchical(units: str, windows: _Windows) -> None:
     plain_strip = windows.plain_strip
     cut: Any = None  # the windows regex, compiled for the first long body (a size past
     # the regex's repeat limit never needs it: no text is that long)
-    sections = windows.sections
+    section_starts = windows.section_starts
     for number, (level, title, body, ancestors) in enumerate(outline.sections):
         meta: dict[str, Any] = {"headingLevel": level}
         if ancestors:
             meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
         heading = title if plain else text(title)
-        if sections is not None:  # a section's chunks follow: from here to the next one's
-            sections.append((len(chunks), 0, {**meta, "heading": heading}))
+        if section_starts is not None:  # its chunks follow, up to the next section's
+            section_starts.append((len(chunks), {**meta, "heading": heading}))
         if adjacent and len(body) > size:  # _split_adjacent inlined: a third of the sections
             if cut is None:
                 cut = _raw_window_re(size).findall
@@ -843,7 +845,7 @@ def _hierarchical(units: str, windows: _Windows) -> None:
 _Block = tuple[str, str, int]
 
 
-def _layout_blocks(units: str, plain_strip: bool) -> list[_Block]:
+def _layout_blocks(units: str) -> list[_Block]:
     """Code fences at column 0, runs of lines holding '|', and the prose between them
     (§2.5), empty prose left out: what 'layout' reads from a text before any option counts.
 
@@ -882,7 +884,7 @@ def _layout_blocks(units: str, plain_strip: bool) -> list[_Block]:
                 fence_line = length if fence_line < 0 else fence_line
             end = min(units.rfind("\n", line_end, bar) if bar < length else length, fence_line)
             raw = units[position:end]
-            prose = raw.strip() if plain_strip else raw.strip(W_CHARS)
+            prose = raw.strip(W_CHARS)
             if prose:
                 blocks.append(("prose", prose, position + len(raw) - len(raw.lstrip(W_CHARS))))
         position = end + 1
@@ -894,14 +896,14 @@ def _layout_blocks(units: str, plain_strip: bool) -> list[_Block]:
 _last_blocks: tuple[str, list[_Block]] | None = None
 
 
-def _blocks(units: str, plain_strip: bool) -> list[_Block]:
+def _kept_layout_blocks(units: str) -> list[_Block]:
     """``_layout_blocks`` of ``units``, read once for a long text."""
     global _last_blocks
     last = _last_blocks
     if last is not None and last[0] is units:
         return last[1]
-    blocks = _layout_blocks(units, plain_strip)
-    if len(units) >= 65536:  # worth keeping; small texts are read in microseconds
+    blocks = _layout_blocks(units)
+    if len(units) >= _LONG_TEXT:  # worth keeping; small texts are read in microseconds
         _last_blocks = (units, blocks)
     return blocks
 
@@ -914,19 +916,19 @@ def _layout(units: str, windows: _Windows) -> None:
     # a text without surrogate halves needs no conversion: its slices are the chunks
     convert = text is not str
     places, lengths, plain_strip = windows.places, windows.lengths, windows.plain_strip
-    blocks = windows.blocks  # where the code and table blocks are among the chunks
+    block_chunks = windows.block_chunks  # where the code and table blocks are, if noted
     # whole size, no overlap, no reasons: a short prose block is cut here (see below)
     adjacent, few_windows = windows.adjacent(), _FEW_WINDOWS * (size if whole else 0)
     cut: Any = None  # the windows regex, compiled for the first long prose block
-    for kind, block, start in _blocks(units, plain_strip):
+    for kind, block, start in _kept_layout_blocks(units):
         if notes is not None:
             why.block(windows, kind, len(block))
         if kind != "prose":
             if places is not None:
                 places.append(start)
                 lengths.append(len(block))
-                if blocks is not None:
-                    blocks.setdefault(kind, []).append(len(chunks))
+                if block_chunks is not None:
+                    block_chunks.setdefault(kind, []).append(len(chunks))
             chunks.append(
                 {
                     "content": text(block) if convert else block,
@@ -979,7 +981,8 @@ def _engine_run(
     places: list[int] | None,
 ) -> _Windows:
     """``chunking_engine``'s run: the windows routine, holding the chunks and what was
-    noted of them (``places`` and beside them ``_Windows.lengths`` and ``blocks``)."""
+    noted of them (``places`` and beside them ``_Windows.lengths``, ``block_chunks`` and
+    ``section_starts``)."""
     if options is None:
         raise ChunkerError("TypeError", "Cannot read properties of undefined (reading 'chunkSize')")
     strategy = options.get("strategy")
@@ -1000,9 +1003,9 @@ def _engine_run(
         windows.notes = ctx.explain
     windows.places = places
     if places is not None and strategy == "hierarchical":
-        windows.sections = []
+        windows.section_starts = []
     elif places is not None:  # the rest carry no metadata but a layout block's
-        windows.blocks = {}
+        windows.block_chunks = {}
     windows.plain_strip = _plain_strip(units)
     if strategy == "fixed":
         windows.split(units, 0)
@@ -1012,14 +1015,16 @@ def _engine_run(
         _hierarchical(units, windows)
     else:
         _layout(units, windows)
-    if windows.sections:  # each section's chunks end where the next section's begin
-        ends = [first for first, _, _ in windows.sections[1:]] + [len(windows.chunks)]
-        windows.sections = [
-            (first, end, meta)
-            for (first, _, meta), end in zip(windows.sections, ends)
-            if end > first
-        ]
     return windows
+
+
+def _section_chunks(
+    starts: list[tuple[int, dict[str, Any]]], count: int
+) -> list[tuple[int, int, dict[str, Any]]]:
+    """Each section's chunks, from the first to the next section's first (``starts``:
+    ``_Windows.section_starts``; ``count``: how many chunks there are), and its metadata."""
+    ends = [first for first, _ in starts[1:]] + [count]
+    return [(first, end, meta) for (first, meta), end in zip(starts, ends) if end > first]
 
 
 def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> str:
@@ -1032,22 +1037,23 @@ def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> 
 class PlacedChunks(list):
     """The DocumentChunk list, with where the port cut each chunk (``places``), each
     one's length there (``lengths``) and, for a strategy whose chunks carry no metadata
-    but a layout block's, the chunk numbers of each kind of block (``blocks``; None for
-    another); for 'hierarchical', each section's chunks and metadata (``sections``)."""
+    but a layout block's, the chunk numbers of each kind of block (``block_chunks``; None
+    for another); for 'hierarchical', each section's chunks, first to last (the last
+    not included), and its metadata (``section_chunks``)."""
 
     def __init__(
         self,
         chunks: list[dict[str, Any]],
         places: list[int],
         lengths: list[int] | None = None,
-        blocks: dict[str, list[int]] | None = None,
-        sections: list[tuple[int, int, dict[str, Any]]] | None = None,
+        block_chunks: dict[str, list[int]] | None = None,
+        section_chunks: list[tuple[int, int, dict[str, Any]]] | None = None,
     ) -> None:
         super().__init__(chunks)
         self.places = places
         self.lengths = lengths
-        self.blocks = blocks
-        self.sections = sections
+        self.block_chunks = block_chunks
+        self.section_chunks = section_chunks
 
 
 def placed_table(
@@ -1085,13 +1091,13 @@ _COMPARED = 2048
 def _at_places(
     text: str, chunks: Sequence[str], places: list[int], lengths: list[int] | None = None
 ) -> bool:
-    """True when the chunks are the text at their places (and of the ``lengths`` noted
-    with them, if given): all of them when there are up
-    to ``_COMPARED``, else that many spread over the list, the last one included. The
-    port notes a place only where it cut the chunk from the text itself (the tests hold
-    every place to the text; a semantic group joined otherwise notes none), and sums
-    window lengths into the places of a text's windows, so a place gone wrong there
-    takes the ones after it in that text along: this is the guard against that.
+    """True when the chunks are the text at their places, and of the ``lengths`` noted
+    with them if given: all of them when there are up to ``_COMPARED``, else that many
+    spread over the list, the last one included. The port notes a place only where it
+    cut the chunk from the text itself (the tests hold every place and length to the
+    text; a semantic group joined otherwise notes none), and sums window lengths into
+    the places of a text's windows, so a place gone wrong there takes the ones after it
+    in that text along: this is the guard against that.
     Comparing every chunk costs more than placing them: a chunk stored one byte a
     character is compared with a text stored two, unit by unit (about 10 ms a run at
     10 MB)."""
@@ -1108,26 +1114,68 @@ def _at_places(
     return all(map(text.startswith, sampled, [places[k] for k in compared]))
 
 
-def _block_kinds(
-    strategy: str, count: int, blocks: dict[str, list[int]], typed: bool = True
+def _kind_column(
+    strategy: str, count: int, chunks_by_kind: dict[str, list[int]], typed: bool = False
 ) -> KindColumn:
-    """Each chunk's kind: the strategy's, but for the layout blocks (``blocks``: the chunk
-    numbers of each kind of block), named in the order they first come; and a block's
-    metadata, by kind."""
+    """Each chunk's kind: the strategy's, but for the chunks of ``chunks_by_kind`` (their
+    numbers, by kind), named in the order they first come. ``typed``: those chunks carry
+    their kind as their metadata's "type" (layout blocks), given once for each kind."""
     ids = np.zeros(count, dtype=np.uint32)
-    blocks = {kind: numbers for kind, numbers in blocks.items() if numbers}
-    firsts = {kind: numbers[0] for kind, numbers in blocks.items()}
-    if count > sum(map(len, blocks.values())):  # some chunk is the strategy's own
-        for numbers in blocks.values():
+    chunks_by_kind = {kind: numbers for kind, numbers in chunks_by_kind.items() if numbers}
+    firsts = {kind: numbers[0] for kind, numbers in chunks_by_kind.items()}
+    if count > sum(map(len, chunks_by_kind.values())):  # some chunk is the strategy's own
+        for numbers in chunks_by_kind.values():
             ids[numbers] = 1  # marked, to find the first unmarked one
         firsts[strategy] = int(np.argmin(ids))
     names = tuple(sorted(firsts, key=firsts.__getitem__))
     ids[:] = names.index(strategy) if strategy in firsts else 0
-    for kind, numbers in blocks.items():
+    for kind, numbers in chunks_by_kind.items():
         ids[numbers] = names.index(kind)
-    # a block's metadata is its type (``typed``): one object for each kind
-    metadata = {names.index(kind): {"type": kind} for kind in blocks} if typed else {}
+    metadata = {names.index(kind): {"type": kind} for kind in chunks_by_kind} if typed else {}
     return KindColumn(names, array("I", ids.tobytes()), metadata)
+
+
+def _kinds_and_metadata(
+    native: Any, strategy: str
+) -> tuple[KindColumn | list[str], dict[int, dict]]:
+    """Each chunk's kind and, by chunk number, the metadata its span carries: what
+    ``chunk_metadata`` and ``_kind`` say. From what the port noted while it cut them
+    (``PlacedChunks``), where it did, reading no chunk; else from each chunk."""
+    block_chunks = getattr(native, "block_chunks", None)
+    if block_chunks is not None:  # the strategy's windows, and the layout blocks
+        return _kind_column(strategy, len(native), block_chunks, typed=True), {}
+    section_chunks = getattr(native, "section_chunks", None)
+    if section_chunks is not None:  # each section's chunks carry its metadata and heading
+        by_chunk: dict[int, dict] = {}
+        for first, end, meta in section_chunks:  # one object for each section
+            by_chunk.update(dict.fromkeys(range(first, end), meta))
+        return _kind_column(strategy, len(native), {"heading": list(by_chunk)}), by_chunk
+    kinds = [strategy] * len(native)
+    metadata: dict[int, dict] = {}
+    # a layout block's metadata, {"type": kind}, one object for each kind: tens of
+    # thousands of equal dicts cost the pipe and the receiving thread's unpickling
+    blocks: dict[str, dict] = {}
+    # only sections and layout blocks carry more than their content and index (the
+    # others are passed over in C: a dict's len). What each gives is what
+    # ``chunk_metadata`` and ``_kind`` say, without a call per chunk
+    for i in compress(count(), map(lt, repeat(2), map(len, native))):
+        chunk = native[i]
+        given = chunk.get("metadata")
+        if "heading" in chunk:  # a section: its metadata and heading
+            meta = dict(given) if isinstance(given, dict) else {}
+            kinds[i] = meta["type"] if "type" in meta else "heading"
+            meta["heading"] = chunk["heading"]
+            metadata[i] = meta
+        elif isinstance(given, dict) and given:
+            kind = given.get("type")
+            if len(given) == 1 and type(kind) is str:  # a layout block
+                kinds[i] = kind
+                metadata[i] = blocks.get(kind) or blocks.setdefault(kind, {"type": kind})
+            else:
+                if "type" in given:
+                    kinds[i] = given["type"]
+                metadata[i] = dict(given)
+    return kinds, metadata
 
 
 class ChunkingEngineEntry(Entry):
@@ -1180,9 +1228,9 @@ class ChunkingEngineEntry(Entry):
         """``run``, noting where the port cut each chunk it can tell (``spans`` reads it)."""
         places: list[int] = []
         windows = self._run(document, options, ctx, places)
-        return PlacedChunks(
-            windows.chunks, places, windows.lengths, windows.blocks, windows.sections
-        )
+        starts, count = windows.section_starts, len(windows.chunks)
+        sections = None if starts is None else _section_chunks(starts, count)
+        return PlacedChunks(windows.chunks, places, windows.lengths, windows.block_chunks, sections)
 
     def _run(
         self,
@@ -1208,59 +1256,7 @@ class ChunkingEngineEntry(Entry):
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
         """The located spans as columns: tens of thousands of windows on a long text."""
-        strategy = str(options.get("strategy") or "fixed")
-        noted = getattr(native, "blocks", None)
-        if noted is not None:  # what the port noted: no chunk need be read but a few
-            placed = placed_table(
-                document.text,
-                ChunkTexts(native, "content"),
-                native.places,
-                _block_kinds(strategy, len(native), noted),
-                {},
-                native.lengths,
-            )
-            if placed is not None:
-                return placed
-        sections = getattr(native, "sections", None)
-        if sections is not None:  # each section's chunks carry its metadata and heading
-            by_chunk: dict[int, dict] = {}
-            for first, end, meta in sections:  # one object for each section
-                by_chunk.update(dict.fromkeys(range(first, end), meta))
-            placed = placed_table(
-                document.text,
-                ChunkTexts(native, "content"),
-                native.places,
-                _block_kinds(strategy, len(native), {"heading": list(by_chunk)}, typed=False),
-                by_chunk,
-                native.lengths,
-            )
-            if placed is not None:
-                return placed
-        kinds = [strategy] * len(native)
-        metadata: dict[int, dict] = {}
-        # a layout block's metadata, {"type": kind}, one object for each kind: tens of
-        # thousands of equal dicts cost the pipe and the receiving thread's unpickling
-        blocks: dict[str, dict] = {}
-        # only sections and layout blocks carry more than their content and index (the
-        # others are passed over in C: a dict's len). What each gives is what
-        # ``chunk_metadata`` and ``_kind`` say, without a call per chunk
-        for i in compress(count(), map(lt, repeat(2), map(len, native))):
-            chunk = native[i]
-            given = chunk.get("metadata")
-            if "heading" in chunk:  # a section: its metadata and heading
-                meta = dict(given) if isinstance(given, dict) else {}
-                kinds[i] = meta["type"] if "type" in meta else "heading"
-                meta["heading"] = chunk["heading"]
-                metadata[i] = meta
-            elif isinstance(given, dict) and given:
-                kind = given.get("type")
-                if len(given) == 1 and type(kind) is str:  # a layout block
-                    kinds[i] = kind
-                    metadata[i] = blocks.get(kind) or blocks.setdefault(kind, {"type": kind})
-                else:
-                    if "type" in given:
-                        kinds[i] = given["type"]
-                    metadata[i] = dict(given)
+        kinds, metadata = _kinds_and_metadata(native, str(options.get("strategy") or "fixed"))
         places = getattr(native, "places", None)
         if places is not None:
             lengths = getattr(native, "lengths", None)

@@ -89,9 +89,9 @@ def place_by_source(
     its last non-space character; searched for where the port does not know
     (``Segment.source_end``). Where a search would differ, it would have found the text
     somewhere else in its window (a repeated passage): the place the port took it from
-    is the right one. Returns the own parts' starts, ends and how each was placed, each
-    chunk's prefix (the last ``overlap`` units of the own part before it) and each one's
-    startOffset.
+    is the right one. Returns the own parts' starts, ends and how each was placed, the
+    length of each chunk's prefix (the last ``overlap`` units of the own part before it)
+    and each one's startOffset.
 
     The segments are read a field at a time and the columns worked out in numpy; only
     the segments not cut as the text is are read one by one (at 10 MB a loop over all of
@@ -100,20 +100,20 @@ def place_by_source(
     count = len(segments)
     ends = np.fromiter(map(_SOURCE_END, segments), np.int64, count)
     try:
-        reported: Any = array("q", map(_START_OFFSET, segments))
+        reported: Any = array("q", map(_OFFSET, segments))
         own_starts = np.frombuffer(reported, np.int64).copy()
     except TypeError:  # a fraction: a segment whose end is not known has a reckoned
         # offset, maybe a fraction, which is not used to place it
-        reported = list(map(_START_OFFSET, segments))
+        reported = list(map(_OFFSET, segments))
         own_starts = np.array([int(at) if end >= 0 else 0 for at, end in zip(reported, ends)])
     as_is = np.fromiter(map(_EXACT, segments), bool, count)
     # each own part's length: where it is the text as it is, its place's
-    sizes = ends - own_starts
-    others = np.flatnonzero(~as_is).tolist()
+    own_lengths = ends - own_starts
+    not_as_is = np.flatnonzero(~as_is).tolist()
     starts_list, ends_list = own_starts.tolist(), ends.tolist()
     located = np.where(as_is, exact, normalized).astype(np.uint8).tolist()
     searched, measured = [], []
-    for i in others:
+    for i in not_as_is:
         own = segments[i].text
         measured.append(len(own))
         start, end = starts_list[i], ends_list[i]
@@ -137,8 +137,8 @@ def place_by_source(
         found = locate_columns(text, owns, False, hints, after=after)
         starts_list[first:last], ends_list[first:last], located[first:last] = found
     if overlap > 0 and count:
-        sizes[others] = measured
-        prefixes = [0, *np.minimum(sizes[:-1], overlap).tolist()]
+        own_lengths[not_as_is] = measured
+        prefixes = [0, *np.minimum(own_lengths[:-1], overlap).tolist()]
     else:
         prefixes = [0] * count
     return starts_list, ends_list, located, prefixes, reported
@@ -163,7 +163,7 @@ def _column_or_dict(values: list[Any]) -> array | dict[int, Any]:
         return dict(enumerate(values))
 
 
-_START_OFFSET, _SOURCE_END, _EXACT, _BOUNDARY_TYPE = (
+_OFFSET, _SOURCE_END, _EXACT, _BOUNDARY = (
     attrgetter("offset"),
     attrgetter("source_end"),
     attrgetter("exact"),
@@ -183,10 +183,11 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
     texts: Any
     if segments is not None and len(segments) == count:
         # each own part is its segment's text, after a prefix of the own part before;
-        # the chunk objects are read only for the spans whose text is not in place
+        # the chunk objects are read only for the spans whose text is not in place (and
+        # for their metadata, when the run was given any)
         own_starts, ends, located, prefixes, reported = place_by_source(text, segments, overlap)
         texts = ChunkTexts(native, "text")
-        boundaries = list(map(_BOUNDARY_TYPE, segments))  # each chunk's boundaryType
+        boundaries = list(map(_BOUNDARY, segments))  # each chunk's boundaryType
         indexes = None  # a SemanticChunker numbers its chunks in order
     else:
         chunk_texts: list[str] = list(map(itemgetter("text"), native))
