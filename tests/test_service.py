@@ -258,6 +258,22 @@ def test_a_replaced_result_is_not_kept_after_the_reply(service):
         assert service.call(results_alive) == 1
 
 
+def test_a_new_document_lets_go_of_what_was_kept_of_the_last_text(service):
+    """A long text's readings (layout blocks, outline) are kept for its next run in the
+    process; a new document lets go of them and of the text they were made of."""
+    from chunkview.core.text.kept import kept_names
+
+    long_text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8") * 8
+    assert len(long_text) >= 65536
+    options = {"strategy": "layout", "chunkSize": 300, "chunkOverlap": 0}
+    engine = "agentos.ChunkingEngine"
+    service.run(ChunkRequest(1, engine, Document(long_text), options))
+    assert "agentos.layout-blocks" in service.call(kept_names)
+    short = Document("# A short one\n\nNothing here is kept.\n")
+    service.run(ChunkRequest(2, engine, short, options))
+    assert service.call(kept_names) == []
+
+
 def test_reasons_follow_the_layout_and_equal_the_in_process_ones(service):
     """Recording why each boundary is there costs about a chunking run: a run whose details
     come later records the reasons later too, and they are the ones of a run in one go."""

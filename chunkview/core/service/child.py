@@ -13,6 +13,7 @@ from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.service.packed import PackedDetails, PackedLayout
 from chunkview.core.service.start import die_with_parent
+from chunkview.core.text.kept import forget
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ def child_main(conn: Connection, cancel: Any) -> None:
         received = time.perf_counter()
         kind, job = message[0], message[1]
         if kind == "document":
+            document = None
+            forget()  # the last text's kept readings: a new text is coming
             try:
                 document = receive_document(conn, message)
             except (EOFError, OSError):

@@ -47,6 +47,7 @@ from chunkview.core.text.js import (
     unit_string,
     unit_view,
 )
+from chunkview.core.text.kept import LONG_TEXT, kept
 
 STRATEGIES = ("fixed", "semantic", "hierarchical", "layout")
 _SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
@@ -563,10 +564,6 @@ def _trimmed(windows: list[str], plain_strip: bool) -> list[str]:
     return list(map(str.strip, windows, repeat(W_CHARS)))
 
 
-#: a text this long or longer is worth reading things of once and keeping them by the
-#: text's identity for its next run (the app runs one document at each option change);
-#: below it, ``_plain_strip`` and the outline or blocks cost microseconds
-_LONG_TEXT = 65_536
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
 #: windows as JS does (None: not asked yet)
 _last_split: tuple[str, bool | None] | None = None
@@ -578,7 +575,7 @@ def _plain_strip(content: str) -> bool:
     change), so that its first run scans nothing more; False until then."""
     global _last_split
     last = _last_split
-    if len(content) < _LONG_TEXT:
+    if len(content) < LONG_TEXT:
         return False
     if last is None or last[0] is not content:
         _last_split = (content, None)
@@ -720,21 +717,10 @@ class _Outline:
         return self._title_starts[number]
 
 
-#: the outline of the last long text, kept by identity: the app chunks one document again
-#: and again (every option change), and reading the outline is nearly half of a run
-_last_outline: _Outline | None = None
-
-
 def _outline(units: str, body_starts: bool) -> _Outline:
-    """The outline of ``units``; ``body_starts``: read where bodies start too."""
-    global _last_outline
-    last = _last_outline
-    if last is not None and last.units is units:
-        return last
-    outline = _Outline(units, body_starts)
-    if len(units) >= _LONG_TEXT:  # worth keeping; small texts are read in microseconds
-        _last_outline = outline
-    return outline
+    """The outline of ``units``, kept for a long text (reading it is nearly half of a
+    run); ``body_starts``: read where bodies start too."""
+    return kept("agentos.outline", units, lambda text: _Outline(text, body_starts))
 
 
 @lru_cache(maxsize=8)
@@ -891,21 +877,10 @@ def _layout_blocks(units: str) -> list[_Block]:
     return blocks
 
 
-#: the blocks of the last long text, kept by identity: the app chunks one document again
-#: and again (every option change), and finding the blocks is most of a run
-_last_blocks: tuple[str, list[_Block]] | None = None
-
-
 def _kept_layout_blocks(units: str) -> list[_Block]:
-    """``_layout_blocks`` of ``units``, read once for a long text."""
-    global _last_blocks
-    last = _last_blocks
-    if last is not None and last[0] is units:
-        return last[1]
-    blocks = _layout_blocks(units)
-    if len(units) >= _LONG_TEXT:  # worth keeping; small texts are read in microseconds
-        _last_blocks = (units, blocks)
-    return blocks
+    """``_layout_blocks`` of ``units``, kept for a long text (finding the blocks is most
+    of a run)."""
+    return kept("agentos.layout-blocks", units, _layout_blocks)
 
 
 def _layout(units: str, windows: _Windows) -> None:

@@ -34,6 +34,7 @@ from chunkview.core.text.js import (
     truthy,
     unit_string,
 )
+from chunkview.core.text.kept import kept
 
 _HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
 _PARAGRAPH_CUT_RE = re.compile(f"(\n[{W_CLASS}]*\n)")  # split() keeps the cuts
@@ -267,24 +268,10 @@ def _line_pass_jumps(text: str, config: Config) -> list[Segment]:
     return segments
 
 
-#: the fence and heading lines of the last long text, kept by identity: the app chunks one
-#: document again at every option change, and where these lines are depends on the text
-#: alone (their scans cost a third of a run)
-_kept: tuple[str, dict[Callable[[str], list[int]], list[int]]] = ("", {})
-
-
 def _kept_lines(text: str, find: Callable[[str], list[int]]) -> list[int]:
-    """``find(text)``, kept for the last long text (not to be changed)."""
-    global _kept
-    if len(text) < 65536:  # found in microseconds
-        return find(text)
-    kept = _kept  # this text's own (another thread may keep another text meanwhile)
-    if kept[0] is not text:
-        kept = _kept = (text, {})
-    lines = kept[1].get(find)
-    if lines is None:
-        lines = kept[1][find] = find(text)
-    return lines
+    """``find(text)``, kept for a long text (not to be changed): where the fence and
+    heading lines are depends on the text alone, and their scans cost a third of a run."""
+    return kept(f"agentos.semantic{find.__name__}", text, find)
 
 
 def _fence_lines(text: str) -> list[int]:
