@@ -23,7 +23,7 @@ import regex
 from chunkview.core.chunkers.agentos import engine_explain as why
 from chunkview.core.document import Document
 from chunkview.core.embed import cosine, embed_cached
-from chunkview.core.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
 from chunkview.core.span_table import (
     ChunkTexts,
@@ -1125,31 +1125,20 @@ def _kinds_and_metadata(
         for first, end, meta in section_chunks:  # one object for each section
             by_chunk.update(dict.fromkeys(range(first, end), meta))
         return _kind_column(strategy, len(native), {"heading": list(by_chunk)}), by_chunk
+    # a run the port did not note (``run``, not ``run_to_place``): read from each chunk.
+    # Only sections and layout blocks carry more than their content and index (the
+    # others are passed over in C: a dict's len)
     kinds = [strategy] * len(native)
     metadata: dict[int, dict] = {}
-    # a layout block's metadata, {"type": kind}, one object for each kind: tens of
-    # thousands of equal dicts cost the pipe and the receiving thread's unpickling
-    blocks: dict[str, dict] = {}
-    # only sections and layout blocks carry more than their content and index (the
-    # others are passed over in C: a dict's len). What each gives is what
-    # ``chunk_metadata`` and ``_kind`` say, without a call per chunk
     for i in compress(count(), map(lt, repeat(2), map(len, native))):
         chunk = native[i]
-        given = chunk.get("metadata")
-        if "heading" in chunk:  # a section: its metadata and heading
-            meta = dict(given) if isinstance(given, dict) else {}
-            kinds[i] = meta["type"] if "type" in meta else "heading"
-            meta["heading"] = chunk["heading"]
-            metadata[i] = meta
-        elif isinstance(given, dict) and given:
-            kind = given.get("type")
-            if len(given) == 1 and type(kind) is str:  # a layout block
-                kinds[i] = kind
-                metadata[i] = blocks.get(kind) or blocks.setdefault(kind, {"type": kind})
-            else:
-                if "type" in given:
-                    kinds[i] = given["type"]
-                metadata[i] = dict(given)
+        if "heading" in chunk or "metadata" in chunk:
+            meta = chunk_metadata(chunk)
+            kinds[i] = _kind(chunk, meta, strategy)
+            if "heading" in chunk:
+                meta["heading"] = chunk["heading"]
+            if meta:
+                metadata[i] = meta
     return kinds, metadata
 
 

@@ -155,8 +155,11 @@ def _runs(indexes: list[int]) -> list[list[int]]:
     return runs
 
 
-def _column_or_dict(values: list[Any]) -> array | dict[int, Any]:
-    """Whole numbers as one column; any other (a fraction) by span index."""
+def _column_or_dict(values: list[Any] | array) -> array | dict[int, Any]:
+    """Whole numbers as one column (as they are, if one already); any other (a fraction)
+    by span index."""
+    if isinstance(values, array):
+        return values
     try:
         return array("q", values)
     except (TypeError, OverflowError):
@@ -252,5 +255,5 @@ def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTab
         metadata={i: m for i, c in enumerate(native) if (m := chunk_metadata(c))}
         if with_metadata
         else {},
-        reported=reported if isinstance(reported, array) else _column_or_dict(reported),
+        reported=_column_or_dict(reported),
     )
