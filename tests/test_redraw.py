@@ -143,6 +143,37 @@ def test_the_chunk_table_hands_rows_over_in_batches(qtbot, window, monkeypatch):
     assert not model.canFetchMore()
 
 
+def test_a_new_layout_with_as_many_rows_to_show_changes_the_cells_not_the_rows(
+    qtbot, window, monkeypatch
+):
+    # a reset would repaint the header and scroll bars and drop the selected row
+    monkeypatch.setattr(chunk_table, "BATCH", 50)
+    open_text(qtbot, window, PARAGRAPH * 200)
+    table, model = window.table, window.table.chunk_model
+    window.model.select_chunk(3)
+    assert table.selected_chunk() == 3
+    before = window.result.layout.spans
+    resets = []
+    model.modelReset.connect(lambda: resets.append(1))
+    window.params.set_value("targetSize", 140)
+    window.submit()
+    settle(qtbot, window)
+    after = window.result.layout.spans
+    assert len(after) != len(before) and len(after) > 50
+    assert not resets and model.rowCount() == 50
+    assert table.selected_chunk() == 3 == window.model.selected
+    end = chunk_table.COLUMNS.index("end")
+    for row in (0, 3, 49):
+        shown = model.data(model.index(row, end))
+        assert shown == after[row].end
+    assert after[3].end != before[3].end  # the cells show the new layout, not the old
+    # fewer rows than shown: the rows go, by a reset
+    window.params.set_value("targetSize", 100_000)
+    window.submit()
+    settle(qtbot, window)
+    assert resets and model.rowCount() == len(window.result.layout.spans) < 50
+
+
 def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
     monkeypatch.setattr(editor, "LOAD_PIECE", 1500)

@@ -32,16 +32,29 @@ class ChunkTableModel(QAbstractTableModel):
         super().__init__()
         self._spans: Sequence[Any] = []
         self._tokens: list[int] | None = None
-        self._bytes: dict[int, int] = {}
+        #: each painted row's cells (display values, kind, placement), made once per
+        #: layout: a view asks seven roles of every visible cell on each paint, and a
+        #: span is made anew at each ``self._spans[row]``
+        self._rows: dict[int, _Row] = {}
         self._shown = 0
 
-    def set_result(self, result: ChunkResult | None) -> None:
+    def set_result(self, result: ChunkResult | None) -> bool:
+        """Show the rows of ``result``; True when the model was reset. A layout with as
+        many rows to show as the last (a long one: the first batch) only changes their
+        cells, so the view repaints its rows alone: not its header or scroll bars."""
+        spans = result.layout.spans if result else []
+        shown = min(len(spans), BATCH)
+        if shown and shown == self._shown:
+            self._spans, self._tokens, self._rows = spans, result.tokens if result else None, {}
+            self.dataChanged.emit(self.index(0, 0), self.index(shown - 1, len(COLUMNS) - 1))
+            return False
         self.beginResetModel()
-        self._spans = result.layout.spans if result else []
+        self._spans = spans
         self._tokens = result.tokens if result else None
-        self._bytes = {}
-        self._shown = min(len(self._spans), BATCH)
+        self._rows = {}
+        self._shown = shown
         self.endResetModel()
+        return True
 
     def set_tokens(self, tokens: list[int]) -> None:
         self._tokens = tokens
@@ -79,45 +92,57 @@ class ChunkTableModel(QAbstractTableModel):
             return COLUMNS[section]
         return None
 
+    def _row(self, row: int) -> _Row:
+        cells = self._rows.get(row)
+        if cells is None:
+            cells = self._rows[row] = _Row(self._spans[row])
+        return cells
+
     def _value(self, row: int, column: int) -> Any:
-        span = self._spans[row]
-        name = COLUMNS[column]
-        if name == "#":
-            return span.index
-        if name == "kind":
-            return span.kind
-        if name == "placed":
-            return PLACED.get(span.located, "?")
-        if name == "start":
-            return span.start
-        if name == "end":
-            return span.end
-        if name == "chars":
-            return len(span.text)
-        if name == "bytes":
-            if row not in self._bytes:
-                self._bytes[row] = len(span.text.encode("utf-8", "surrogatepass"))
-            return self._bytes[row]
-        if name == "tokens":
+        if column == _TOKENS_COLUMN:
             return self._tokens[row] if self._tokens is not None else "…"
-        words = " ".join(span.text[:160].split())
-        return words[:60] + ("…" if len(words) > 60 else "")
+        return self._row(row).values[column]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # called for every visible cell and role on each paint: keep the common path short
         if role == _DISPLAY:
             return self._value(index.row(), index.column())
         if role == _ALIGNMENT:
-            return _LEFT if index.column() in _TEXT_COLUMNS else _RIGHT
+            return _ALIGNMENTS[index.column()]
+        if role == _FOREGROUND:
+            return self._row(index.row()).foreground
         if role == _DECORATION and index.column() == 1:
-            return theme.kind_colour(self._spans[index.row()].kind)
+            return self._row(index.row()).decoration
         if role == _TOOLTIP and index.column() == _PLACED_COLUMN:
-            return PLACED_HELP.get(self._spans[index.row()].located)
+            return PLACED_HELP.get(self._row(index.row()).located)
         if role == _TOOLTIP:
             return ends_tooltip(self._spans, index.row())
-        if role == _FOREGROUND and self._spans[index.row()].located == "missing":
-            return QBrush(theme.kind_colour("code"))
         return None
+
+
+class _Row:
+    """What the table shows of one span: its cells but the token count (which comes
+    later), its kind's colour, how it was placed and the text colour that follows."""
+
+    __slots__ = ("decoration", "foreground", "located", "values")
+
+    def __init__(self, span: Any) -> None:
+        text = span.text
+        words = " ".join(text[:160].split())
+        self.values = (
+            span.index,
+            span.kind,
+            span.start,
+            span.end,
+            len(text),
+            len(text.encode("utf-8", "surrogatepass")),
+            None,  # tokens: read from the model
+            PLACED.get(span.located, "?"),
+            words[:60] + ("…" if len(words) > 60 else ""),
+        )
+        self.decoration = theme.kind_colour(span.kind)
+        self.located = span.located
+        self.foreground = QBrush(theme.kind_colour("code")) if self.located == "missing" else None
 
 
 _DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -128,7 +153,9 @@ _FOREGROUND = Qt.ItemDataRole.ForegroundRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _TEXT_COLUMNS = {COLUMNS.index("kind"), COLUMNS.index("first words")}
+_ALIGNMENTS = tuple(_LEFT if c in _TEXT_COLUMNS else _RIGHT for c in range(len(COLUMNS)))
 _PLACED_COLUMN = COLUMNS.index("placed")
+_TOKENS_COLUMN = COLUMNS.index("tokens")
 PLACED_HELP = {
     "exact": "the chunk's text is this slice of the document",
     "normalized": "the library rewrote the text (white space, joins); placed by a "
@@ -181,8 +208,8 @@ class ChunkTable(QTableView):
         """The rows of a new layout, laid out at once: left to the view's zero timer,
         the layout would come after the paint and paint the whole table a second time
         (header, rows and scroll bars)."""
-        self.chunk_model.set_result(result)
-        self.doItemsLayout()
+        if self.chunk_model.set_result(result):
+            self.doItemsLayout()
 
     def dataChanged(self, top_left: Index, bottom_right: Index, roles: Any = ()) -> None:
         # QAbstractItemView repaints the whole viewport for any range of changed cells:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import statistics
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -167,14 +166,16 @@ class Layout:
     #: False while the details (warnings, size statistics, sizes) are still to come: the
     #: app paints the spans first and adds those when they arrive (``add_details``)
     complete: bool = field(default=True, compare=False)
-    # the spans by start with running maximum ends, built on first use by spans_between
+    # the spans by start with running maximum ends (columns: a paint searches them, it
+    # does not walk them), built on first use by spans_between
     _prepared: bool = field(default=False, init=False, repr=False, compare=False)
-    _order: Sequence[int] = field(default=(), init=False, repr=False, compare=False)
-    _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
-    _max_ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _order: Any = field(default=(), init=False, repr=False, compare=False)
+    _starts: Any = field(default=None, init=False, repr=False, compare=False)
+    _max_ends: Any = field(default=None, init=False, repr=False, compare=False)
     _kinds: list[str] | None = field(default=None, init=False, repr=False, compare=False)
     _overlap_chars: int = field(default=0, init=False, repr=False, compare=False)
-    _boundaries: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _boundary_column: Any = field(default=None, init=False, repr=False, compare=False)
+    _boundaries: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,17 +211,17 @@ class Layout:
             # whole columns at once (tens of thousands of spans)
             placed_starts = own_starts if placed.all() else own_starts[placed]
             if bool((placed_starts[1:] > placed_starts[:-1]).all()):  # the usual order
-                self._boundaries = placed_starts.tolist()
+                self._boundary_column = placed_starts
             else:
-                self._boundaries = np.unique(placed_starts).tolist()
+                self._boundary_column = np.unique(placed_starts)
             if len(starts) < 2 or bool((starts[1:] >= starts[:-1]).all()):
                 self._order = range(len(starts))
             else:
                 order = np.argsort(starts, kind="stable")
                 starts, ends = starts[order], ends[order]
-                self._order = order.tolist()
-            self._starts = starts.tolist()
-            self._max_ends = np.maximum.accumulate(ends).tolist()
+                self._order = order
+            self._starts = starts
+            self._max_ends = np.maximum.accumulate(ends)
             self._kinds = kinds
             overlaps = self.overlaps
             self._overlap_chars = (
@@ -247,7 +248,9 @@ class Layout:
     @property
     def boundaries(self) -> list[int]:
         """Where the placed chunks' own parts start, sorted, each once (code points)."""
-        return self.prepare()._boundaries
+        if self._boundaries is None:
+            self._boundaries = self.prepare()._boundary_column.tolist()
+        return self._boundaries
 
     @property
     def overlap_chars(self) -> int:
@@ -259,12 +262,13 @@ class Layout:
         one at ``first`` does), in start order: a binary search, then a short scan."""
         self.prepare()
         found = []
-        i = bisect.bisect_right(self._max_ends, first)
-        while i < len(self._order) and self._starts[i] <= last:
-            span = self.spans[self._order[i]]
+        i = int(np.searchsorted(self._max_ends, first, side="right"))
+        j = int(np.searchsorted(self._starts, last, side="right"))
+        order = self._order[i:j]
+        for index in order if isinstance(order, range) else order.tolist():
+            span = self.spans[index]
             if span.end > first or span.start == span.end == first:
                 found.append(span)
-            i += 1
         return found
 
     def span_at(self, position: int) -> Span | None:
