@@ -156,7 +156,7 @@ class _Windows:
                 if self.places is not None:
                     # each window starts where the one before ended, less the overlap; after
                     # a soft cut matched without its white space, one unit further on
-                    tiled = overlap or sum(map(len, windows)) == len(content)
+                    tiled = overlap or not isinstance(windows, _AfterCuts)
                     self._note_places(windows, pieces, origin, -overlap if tiled else 1)
                 self._emit_windows(pieces, base, extra)
             elif size >= 1:
@@ -519,10 +519,12 @@ def _adjacent_windows(content: str, size: int) -> list[str]:
     After a soft cut the next window starts on the cut's white space, which its trim
     drops. Matching every window after the first without that unit (``_after_cut_re``)
     leaves most of them with nothing to trim, so the trim hands back the same string
-    instead of copying it: a third less copying on 10 MB. A hard cut anywhere (a run
-    of size units without white space) takes the plain windows of ``_window_re``, and
-    so does a text of a few windows (a section's body), where the saving is less than
-    the extra steps.
+    instead of copying it: a third less copying on 10 MB. The matching stops at the
+    last white space: the window from there takes the rest (``end >= length``), and so
+    may a few before it, which are joined into it. A hard cut anywhere (a run of size
+    units without white space) takes the plain windows of ``_window_re``, and so does a
+    text of a few windows (a section's body), where the saving is less than the extra
+    steps.
     """
     windows = _window_re(size)
     length = len(content)
@@ -535,25 +537,33 @@ def _adjacent_windows(content: str, size: int) -> list[str]:
         return [first.group()]
     if content[cut] not in _W_SET:  # a hard cut
         return windows.findall(content)
-    rest = _after_cut_re(size).findall(content, cut + 1)
-    if not rest:  # the cut is on the last unit
-        return [first.group()]
-    # each window but the last took its units and one white space after them
-    start = cut + sum(map(len, rest)) + len(rest) - len(rest[-1])  # the last one's
-    takes_the_rest = length - size + 1  # a window starting here or on has end >= length
-    if start < takes_the_rest:
-        if not rest[-1]:  # a hard cut (a window here holds size - 1 >= 1 units)
-            return windows.findall(content)
-        # the last window ends on the text's last unit, a white space
-    else:
-        # the first window that starts at takes_the_rest or later takes all the rest
-        last = len(rest) - 1
-        while last > 0 and start - len(rest[last - 1]) - 1 >= takes_the_rest:
-            last -= 1
-            start -= len(rest[last]) + 1
-        rest[last:] = [content[start:]]
+    # the window that starts on the last white space takes the rest; none within the
+    # last size units: the rest is too long for one window (a hard cut)
+    last_white = _LAST_W_RE.search(content, max(cut, length - size), length)
+    if last_white is None:
+        return windows.findall(content)
+    last = last_white.start()
+    rest = _after_cut_re(size).findall(content, cut + 1, last + 1)
+    # each took its units and the white space after them, up to the last; but where a
+    # hard cut took all that was left the last is "" (and so is an empty window)
+    if rest and not rest[-1] and cut + 1 + sum(map(len, rest)) + len(rest) != last + 1:
+        return windows.findall(content)
+    rest.append(content[last + 1 :])
+    # the windows that start at takes_the_rest or later: the first of them takes it all
+    start, takes_the_rest = last + 1, length - size + 1  # where the last one's text starts
+    final = len(rest) - 1
+    while final > 0 and start - len(rest[final - 1]) - 1 >= takes_the_rest:
+        final -= 1
+        start -= len(rest[final]) + 1
+    if final < len(rest) - 1:
+        rest[final:] = [content[start:]]
     rest.insert(0, first.group())
-    return rest
+    return _AfterCuts(rest)
+
+
+class _AfterCuts(list[str]):
+    """Windows of which each after the first starts one unit past where the loop's
+    does (on the white space of the cut before it): they do not tile the text."""
 
 
 def _trimmed(windows: list[str], plain_strip: bool) -> list[str]:
