@@ -188,6 +188,30 @@ def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     assert ed.chunk_ranges()
 
 
+@pytest.mark.parametrize("pace", ["quick", "slow"])
+def test_a_long_text_loads_in_pieces_sized_to_the_pace_of_the_last(
+    qtbot, window, monkeypatch, pace
+):
+    # pieces that load quicker than the slice grow (up to the most); slower ones shrink
+    # to the least: the window repaints between pieces, so fewer pieces load sooner
+    monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
+    monkeypatch.setattr(editor, "LOAD_PIECE", 1500)
+    monkeypatch.setattr(editor, "LOAD_PIECE_MOST", 9000)
+    monkeypatch.setattr(editor, "LOAD_SLICE", 60.0 if pace == "quick" else 1e-9)
+    text = PARAGRAPH * 1000
+    ed = window.editor
+    loaded: list[int] = []
+    ed._load_timer.timeout.connect(lambda: loaded.append(ed._loaded or len(text)))
+    window.set_document(Document(text, None, "markdown"))
+    settle(qtbot, window)
+    assert ed.document().toRawText().replace("\u2029", "\n") == text
+    sizes = [b - a for a, b in zip([2000 - len(PARAGRAPH), *loaded], loaded)][1:]
+    if pace == "quick":
+        assert max(sizes) <= 9000 and len(loaded) < len(text) / 7000
+    else:
+        assert max(sizes) <= 1500 + len(PARAGRAPH) and len(loaded) > len(text) / 1600
+
+
 def test_a_long_text_keeps_its_utf16_copy_from_the_load_so_the_first_key_is_cheap(
     qtbot, window, monkeypatch
 ):

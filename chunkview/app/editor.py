@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal
@@ -44,8 +45,13 @@ from chunkview.core.spans import Span
 DIFF_ORDER = ("removed", "added", "moved", "kept")
 
 #: characters shown at once when a text is set; the rest follows in pieces of LOAD_PIECE
+#: at first, then each sized to take about LOAD_SLICE seconds at the pace of the one
+#: before (at most LOAD_PIECE_MOST): between pieces the window repaints what a piece
+#: changed (scroll bar, gutter), which in pieces of 20,000 took twice the inserting
 LOAD_FIRST = 60_000
 LOAD_PIECE = 20_000
+LOAD_PIECE_MOST = 400_000
+LOAD_SLICE = 0.012
 #: at most this many lines a piece: each line is a block of the editor's document, and
 #: 20,000 empty lines took 0.2 s to make
 LOAD_LINES = 4_000
@@ -103,6 +109,7 @@ class ChunkEditor(QPlainTextEdit):
         # a long text being loaded: the text and how much of it the document holds
         self._load_text = ""
         self._loaded = 0
+        self._piece_size = LOAD_PIECE  # characters in the next piece loaded
         self._read_only_after = False
         self._load_timer = QTimer(self, singleShot=True, interval=0)
         self._load_timer.timeout.connect(self._load_piece)
@@ -127,6 +134,7 @@ class ChunkEditor(QPlainTextEdit):
             if len(shown) > LOAD_FIRST:
                 self._load_text = shown
                 self._loaded = self._cut(0, LOAD_FIRST)
+                self._piece_size = LOAD_PIECE
                 self._read_only_after = self.isReadOnly()
                 super().setReadOnly(True)
                 self.setUndoRedoEnabled(False)  # the pieces are not edits to undo
@@ -183,7 +191,8 @@ class ChunkEditor(QPlainTextEdit):
         return cut
 
     def _load_piece(self) -> None:
-        end = self._cut(self._loaded, LOAD_PIECE, whole_lines=True)
+        began = time.perf_counter()
+        end = self._cut(self._loaded, self._piece_size, whole_lines=True)
         document = self.document()
         cursor = QTextCursor(document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -196,6 +205,10 @@ class ChunkEditor(QPlainTextEdit):
         self._loaded = end
         if self._mirror is not None:
             self._mirror += piece.encode("utf-16-le", "surrogatepass")
+        took = max(time.perf_counter() - began, 1e-4)
+        self._piece_size = min(
+            LOAD_PIECE_MOST, max(LOAD_PIECE, int(len(piece) * LOAD_SLICE / took))
+        )
         if self.loading:
             self._load_timer.start()
         else:
