@@ -453,11 +453,37 @@ def smartchunk(text: str, options: dict[str, Any] | None = None) -> list[dict[st
 
 def _native(pieces: list[Piece], byte_map: _Bytes) -> list[dict[str, int]]:
     """The library's result: each piece's byte offset and length."""
-    offsets = byte_map.offsets
-    return [
-        {"offset": offsets[start], "length": offsets[end] - offsets[start]}
-        for start, end, _strategy in pieces
-    ]
+    return _native_of(_PieceColumns.of(pieces, byte_map))
+
+
+def _native_of(columns: _PieceColumns) -> list[dict[str, int]]:
+    offsets, lengths = columns.byte_starts.tolist(), columns.byte_lengths.tolist()
+    return [{"offset": offset, "length": length} for offset, length in zip(offsets, lengths)]
+
+
+class _PieceColumns(NamedTuple):
+    """The pieces as columns: where each starts and ends (code points), the strategy that
+    cut it, and its UTF-8 byte offset and length, read from the pieces in one pass."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    strategies: tuple[str, ...]
+    byte_starts: np.ndarray
+    byte_lengths: np.ndarray
+
+    @classmethod
+    def of(cls, pieces: list[Piece], byte_map: _Bytes) -> _PieceColumns:
+        starts, ends, strategies = zip(*pieces) if pieces else ((), (), ())
+        start_column = np.array(starts, dtype=np.int64)
+        end_column = np.array(ends, dtype=np.int64)
+        byte_starts = byte_map.prefix[start_column]
+        return cls(
+            start_column,
+            end_column,
+            strategies,
+            byte_starts,
+            byte_map.prefix[end_column] - byte_starts,
+        )
 
 
 class SmartchunkEntry(Entry):
@@ -515,46 +541,48 @@ class SmartchunkEntry(Entry):
     def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
         """The native result and its spans, each kind the cascade level that cut it
         (the native result, offsets and lengths only, does not say)."""
-        pieces, byte_map = smartchunk_pieces(document.text, options, ctx)
-        native = _native(pieces, byte_map)
-        spans = self._place(document, native, byte_map, [piece.strategy for piece in pieces])
+        columns = _PieceColumns.of(*smartchunk_pieces(document.text, options, ctx))
+        native = _native_of(columns)
+        spans = _table(document, columns)
         if ctx.explain is not None:
             attach_by_point(spans, ctx.explain)  # sets each Span's reason (kept by the table)
         return Chunking(native, spans, document)
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
         """Spans of a native result alone: the level that cut each is not known here."""
-        return self._place(document, native, _Bytes(document.text))
-
-    @staticmethod
-    def _place(
-        document: Document, native: Any, byte_map: _Bytes, kinds: list[str] | None = None
-    ) -> SpanTable:
-        """The chunks' byte ranges as code-point spans, in columns: every chunk is the
-        text there (exact), its own part from the end of the one before."""
-        count = len(native)
-        offsets = [chunk["offset"] for chunk in native]
-        lengths = [chunk["length"] for chunk in native]
-        byte_starts = np.array(offsets, dtype=np.int64)
-        starts = np.searchsorted(byte_map.prefix, byte_starts)  # bisect_left, all at once
-        ends = np.searchsorted(byte_map.prefix, byte_starts + np.array(lengths, dtype=np.int64))
-        previous_ends = np.concatenate((starts[:1], ends[:-1]))
-        own_starts = np.minimum(np.maximum(starts, previous_ends), ends)
-        kinds = kinds if kinds is not None else ["smartchunk"] * count
-        kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(kinds))}
-        return SpanTable(
-            array("q", starts.astype(np.int64).tobytes()),
-            array("q", ends.astype(np.int64).tobytes()),
-            array("q", own_starts.astype(np.int64).tobytes()),
-            tuple(kind_of),
-            array("I", map(kind_of.__getitem__, kinds)),
-            array("B", bytes(count)),  # all exact
-            document.text,
-            metadata_columns={"offset": array("q", offsets), "length": array("q", lengths)},
-        )
+        byte_map = _Bytes(document.text)
+        offsets = np.array([chunk["offset"] for chunk in native], dtype=np.int64)
+        lengths = np.array([chunk["length"] for chunk in native], dtype=np.int64)
+        # each byte range's code points (bisect_left, all at once)
+        starts = np.searchsorted(byte_map.prefix, offsets)
+        ends = np.searchsorted(byte_map.prefix, offsets + lengths)
+        columns = _PieceColumns(starts, ends, ("smartchunk",) * len(native), offsets, lengths)
+        return _table(document, columns)
 
     def code(self, options: dict[str, Any]) -> str:
         return (
             "import { smartchunk } from 'smartchunk';\n\n"
             f"const chunks = smartchunk(text, {js_literal(options)});\n"
         )
+
+
+def _table(document: Document, columns: _PieceColumns) -> SpanTable:
+    """The chunks as code-point spans, in columns: every chunk is the text there
+    (exact), its own part from the end of the one before."""
+    starts, ends = columns.starts.astype(np.int64), columns.ends.astype(np.int64)
+    previous_ends = np.concatenate((starts[:1], ends[:-1]))
+    own_starts = np.minimum(np.maximum(starts, previous_ends), ends)
+    kind_of = {kind: i for i, kind in enumerate(dict.fromkeys(columns.strategies))}
+    return SpanTable(
+        array("q", starts.tobytes()),
+        array("q", ends.tobytes()),
+        array("q", own_starts.tobytes()),
+        tuple(kind_of),
+        array("I", map(kind_of.__getitem__, columns.strategies)),
+        array("B", bytes(len(starts))),  # all exact
+        document.text,
+        metadata_columns={
+            "offset": array("q", columns.byte_starts.tobytes()),
+            "length": array("q", columns.byte_lengths.tobytes()),
+        },
+    )
