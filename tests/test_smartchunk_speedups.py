@@ -28,6 +28,28 @@ def test_byte_offsets_are_the_code_points_widths_summed(text):
     assert byte_map.size(0, len(text)) == len(text.encode("utf-8", "surrogatepass"))
 
 
+@settings(max_examples=100, deadline=None)
+@given(TEXTS)
+def test_byte_offsets_read_a_block_at_a_time_are_the_same(text):
+    # a block boundary may fall inside a character: each byte is read on its own
+    whole = sc._Bytes(text)
+    blocks, sc._BYTES_BLOCK = sc._BYTES_BLOCK, 3
+    try:
+        in_blocks = sc._Bytes(text)
+    finally:
+        sc._BYTES_BLOCK = blocks
+    assert list(in_blocks.offsets) == list(whole.offsets) == widths_prefix(text)
+
+
+def test_a_long_texts_byte_offsets_are_kept_for_its_next_run():
+    text = "ünïcode text " * 10_000
+    first = sc.bytes_of(text)
+    assert sc.bytes_of(text) is first
+    assert sc.bytes_of(text[:-1] + " ") is not first  # another text: read again
+    native = sc.smartchunk(text, {"maxSize": 300})
+    assert native == sc._native(*sc.smartchunk_pieces((text + " ")[:-1], {"maxSize": 300}))
+
+
 @settings(max_examples=300, deadline=None)
 @given(TEXTS.map(lambda t: t.replace("\r", "")), st.integers(0, 5), st.integers(0, 5))
 def test_lf_only_units_are_the_units(text, cut_start, cut_end):

@@ -38,6 +38,7 @@ from chunkview.core.entry import Chunking, Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
 from chunkview.core.explain import Reason, attach_by_point
 from chunkview.core.span_table import SpanTable
+from chunkview.core.text.kept import kept
 from chunkview.core.text.segment import boundaries
 
 STRATEGIES = ("paragraph", "line", "sentence", "word", "grapheme")
@@ -65,16 +66,25 @@ class Piece(NamedTuple):
 
 class _Bytes:
     """UTF-8 byte offsets of code points, by a prefix sum: ``prefix`` (numpy, for reading
-    many at once) and ``offsets``, an ``array`` of the same numbers for reading one at a
+    many at once) and ``offsets``, a memory view of the same numbers for reading one at a
     time: indexing it gives a Python int at once, where a numpy element costs a scalar
-    object and a conversion (that was most of the cascade's time)."""
+    object and a conversion (that was most of the cascade's time).
+
+    The offsets depend on the text alone: a long text's are kept for its next run
+    (``bytes_of``), four bytes a code point (eight past 2 GB of UTF-8)."""
 
     def __init__(self, text: str) -> None:
         # every code point (a lone surrogate too) starts with one byte that is not a
-        # continuation byte (10xxxxxx): their positions are the offsets, in one pass
+        # continuation byte (10xxxxxx): their positions are the offsets, found a block
+        # at a time so that no column of eight bytes a byte is made on the way
         data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-        self.prefix = np.empty(len(text) + 1, dtype=np.int64)
-        self.prefix[:-1] = np.flatnonzero((data & 0xC0) != 0x80)
+        wide = len(data) >= 2**31
+        self.prefix = np.empty(len(text) + 1, dtype=np.int64 if wide else np.int32)
+        filled = 0
+        for base in range(0, len(data), _BYTES_BLOCK):
+            leads = np.flatnonzero((data[base : base + _BYTES_BLOCK] & 0xC0) != 0x80)
+            self.prefix[filled : filled + len(leads)] = leads + base
+            filled += len(leads)
         self.prefix[-1] = len(data)
         self.offsets = self.prefix.data  # one at a time: a Python int, no numpy scalar
 
@@ -86,6 +96,15 @@ class _Bytes:
 
     def point(self, byte_offset: int) -> int:
         return bisect_left(self.offsets, byte_offset)
+
+
+#: bytes of UTF-8 read at a time for the offsets
+_BYTES_BLOCK = 1 << 20
+
+
+def bytes_of(text: str) -> _Bytes:
+    """The byte offsets of ``text``'s code points, kept for a long text's next run."""
+    return kept("smartchunk.bytes", text, _Bytes)
 
 
 def _units(
@@ -111,7 +130,7 @@ class _Cascade:
     ) -> None:
         self.text, self.max_size, self.locale = text, max_size, locale
         self.strategies = strategies
-        self.bytes = _Bytes(text)
+        self.bytes = bytes_of(text)
         self.has_cr = "\r" in text
         self.ctx = ctx
         #: where the reasons go (``ctx.explain``), or None when nobody asked
@@ -476,13 +495,13 @@ class _PieceColumns(NamedTuple):
         starts, ends, strategies = zip(*pieces) if pieces else ((), (), ())
         start_column = np.array(starts, dtype=np.int64)
         end_column = np.array(ends, dtype=np.int64)
-        byte_starts = byte_map.prefix[start_column]
+        byte_starts = byte_map.prefix[start_column].astype(np.int64)
         return cls(
             start_column,
             end_column,
             strategies,
             byte_starts,
-            byte_map.prefix[end_column] - byte_starts,
+            byte_map.prefix[end_column].astype(np.int64) - byte_starts,
         )
 
 
@@ -550,7 +569,7 @@ class SmartchunkEntry(Entry):
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
         """Spans of a native result alone: the level that cut each is not known here."""
-        byte_map = _Bytes(document.text)
+        byte_map = bytes_of(document.text)
         offsets = np.array([chunk["offset"] for chunk in native], dtype=np.int64)
         lengths = np.array([chunk["length"] for chunk in native], dtype=np.int64)
         # each byte range's code points (bisect_left, all at once)
