@@ -476,6 +476,7 @@ def _native(pieces: list[Piece], byte_map: _Bytes) -> list[dict[str, int]]:
 
 
 def _native_of(columns: _PieceColumns) -> list[dict[str, int]]:
+    """The library's result from the pieces' columns."""
     offsets, lengths = columns.byte_starts.tolist(), columns.byte_lengths.tolist()
     return [{"offset": offset, "length": length} for offset, length in zip(offsets, lengths)]
 
