@@ -174,6 +174,18 @@ def test_a_new_layout_with_as_many_rows_to_show_changes_the_cells_not_the_rows(
     assert resets and model.rowCount() == len(window.result.layout.spans) < 50
 
 
+def test_a_new_document_clears_the_selected_row_though_the_rows_stay(qtbot, window, monkeypatch):
+    # the rows are not reset when as many are shown, but the selection went with the
+    # old document: the table must not keep a row the inspector no longer shows
+    monkeypatch.setattr(chunk_table, "BATCH", 50)
+    open_text(qtbot, window, PARAGRAPH * 200)
+    window.model.select_chunk(3)
+    assert window.table.selected_chunk() == 3
+    open_text(qtbot, window, PARAGRAPH.replace("Apples", "Plums") * 200)
+    assert window.table.chunk_model.rowCount() == 50
+    assert window.model.selected is None and window.table.selected_chunk() is None
+
+
 def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
     monkeypatch.setattr(editor, "LOAD_PIECE", 1500)

@@ -44,8 +44,10 @@ class ChunkTableModel(QAbstractTableModel):
         cells, so the view repaints its rows alone: not its header or scroll bars."""
         spans = result.layout.spans if result else []
         shown = min(len(spans), BATCH)
-        if shown and shown == self._shown:
-            self._spans, self._tokens, self._rows = spans, result.tokens if result else None, {}
+        if result is not None and shown and shown == self._shown:
+            self._spans = spans
+            self._tokens = result.tokens
+            self._rows = {}
             self.dataChanged.emit(self.index(0, 0), self.index(shown - 1, len(COLUMNS) - 1))
             return False
         self.beginResetModel()

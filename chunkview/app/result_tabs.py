@@ -56,6 +56,9 @@ class ResultTabs(QTabWidget):
 
     def _show_result(self, result: ChunkResult) -> None:
         self.table.show_result(result)
+        # the table's rows may stay (as many to show): its selected row must still be the
+        # chunk selected, or none when the selection went (a new document)
+        self._show_selection(self.model.selected)
         self._show_stats()  # the warnings panel counts its own in the tab's title
 
     def _search_started(self, query: str) -> None:
@@ -103,7 +106,10 @@ class ResultTabs(QTabWidget):
         self.stats.show_result(result, limits, result.layout.size_unit, result.tokens)
 
     def _show_selection(self, index: int | None) -> None:
-        if index is not None and self.table.selected_chunk() != index:
+        if index is None:
+            if self.table.selected_chunk() is not None:
+                self.table.clearSelection()
+        elif self.table.selected_chunk() != index:
             self.table.select_chunk(index)
 
     def _hit_clicked(self, index: QModelIndex) -> None:

@@ -364,7 +364,7 @@ class InspectorModel:
             return []
         layout = result.layout
         if kind == "chunk":
-            return layout.boundaries  # indexed off the UI thread (Layout.prepare)
+            return layout.boundaries  # found off the UI thread (Layout.prepare)
         if kind == "warning":
             return sorted({w.start for w in layout.warnings})
         if kind == "hit":

@@ -149,6 +149,10 @@ class Pairs(Sequence[tuple[int, int]]):
         return int(flat[1::2].sum() - flat[0::2].sum())
 
 
+def _no_column() -> np.ndarray:
+    return np.zeros(0, dtype=np.int64)
+
+
 @dataclass
 class Layout:
     """Spans plus what follows from them: overlaps, gaps, warnings and size statistics."""
@@ -169,12 +173,14 @@ class Layout:
     # the spans by start with running maximum ends (columns: a paint searches them, it
     # does not walk them), built on first use by spans_between
     _prepared: bool = field(default=False, init=False, repr=False, compare=False)
-    _order: Any = field(default=(), init=False, repr=False, compare=False)
-    _starts: Any = field(default=None, init=False, repr=False, compare=False)
-    _max_ends: Any = field(default=None, init=False, repr=False, compare=False)
+    _order: np.ndarray | range = field(default=range(0), init=False, repr=False, compare=False)
+    _starts: np.ndarray = field(default_factory=_no_column, init=False, repr=False, compare=False)
+    _max_ends: np.ndarray = field(default_factory=_no_column, init=False, repr=False, compare=False)
     _kinds: list[str] | None = field(default=None, init=False, repr=False, compare=False)
     _overlap_chars: int = field(default=0, init=False, repr=False, compare=False)
-    _boundary_column: Any = field(default=None, init=False, repr=False, compare=False)
+    _boundary_column: np.ndarray = field(
+        default_factory=_no_column, init=False, repr=False, compare=False
+    )
     _boundaries: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -247,7 +253,8 @@ class Layout:
 
     @property
     def boundaries(self) -> list[int]:
-        """Where the placed chunks' own parts start, sorted, each once (code points)."""
+        """Where the placed chunks' own parts start, sorted, each once (code points): a
+        list made on first asking (the overview strip's, after the paint)."""
         if self._boundaries is None:
             self._boundaries = self.prepare()._boundary_column.tolist()
         return self._boundaries

@@ -78,7 +78,7 @@ class _Bytes:
         # continuation byte (10xxxxxx): their positions are the offsets, found a block
         # at a time so that no column of eight bytes a byte is made on the way
         data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-        wide = len(data) >= 2**31
+        wide = len(data) >= 2**31 - 1  # a looked-up offset one past the end fits too
         self.prefix = np.empty(len(text) + 1, dtype=np.int64 if wide else np.int32)
         filled = 0
         for base in range(0, len(data), _BYTES_BLOCK):
@@ -86,6 +86,7 @@ class _Bytes:
             self.prefix[filled : filled + len(leads)] = leads + base
             filled += len(leads)
         self.prefix[-1] = len(data)
+        self.prefix.flags.writeable = False  # kept for the text's next run: read only
         self.offsets = self.prefix.data  # one at a time: a Python int, no numpy scalar
 
     def size(self, start: int, end: int) -> int:
@@ -573,9 +574,12 @@ class SmartchunkEntry(Entry):
         byte_map = bytes_of(document.text)
         offsets = np.array([chunk["offset"] for chunk in native], dtype=np.int64)
         lengths = np.array([chunk["length"] for chunk in native], dtype=np.int64)
-        # each byte range's code points (bisect_left, all at once)
-        starts = np.searchsorted(byte_map.prefix, offsets)
-        ends = np.searchsorted(byte_map.prefix, offsets + lengths)
+        # each byte range's code points (bisect_left, all at once), looked up as numbers
+        # of the offsets' own type (else numpy copies all the offsets to the other type)
+        prefix = byte_map.prefix
+        beyond = int(prefix[-1]) + 1
+        starts = np.searchsorted(prefix, np.clip(offsets, -1, beyond).astype(prefix.dtype))
+        ends = np.searchsorted(prefix, np.clip(offsets + lengths, -1, beyond).astype(prefix.dtype))
         columns = _PieceColumns(starts, ends, ("smartchunk",) * len(native), offsets, lengths)
         return _table(document, columns)
 
