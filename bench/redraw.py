@@ -212,13 +212,14 @@ def measure_change(
     meter: StallMeter,
     entry: str = ENTRY,
     param: str = "targetSize",
-    values: tuple[int, ...] = (700, 800, 900),
+    values: tuple[int, ...] = (700, 750, 800, 850, 900),
     options: dict | None = None,
 ) -> dict[str, float]:
     """``param`` set to each of ``values`` on ``entry`` (with ``options``), each change
-    painted, beside the same runs of the chunker alone. Each painted change is followed
-    by its run alone, so the two of a pair see the machine at about the same speed (it
-    swings by half for fractions of a second here)."""
+    painted, beside the same runs of the chunker alone: the medians of each. Each painted
+    change is followed by its run alone, so the two of a pair see the machine at about
+    the same speed (it swings by half for fractions of a second here); five pairs, as in
+    three one slow change (the first after an entry is chosen, say) could decide it."""
     times, stalls, hops, direct = [], [], [], []
     for target in values:
         with meter:
@@ -261,9 +262,9 @@ OTHERS = {
     "smartchunk": ("smartchunk", {}),
 }
 OTHER_SIZES = {
-    "agentos.ChunkingEngine": ("chunkSize", (500, 600, 700)),
-    "mastra.chunk": ("maxSize", (900, 1000, 1100)),
-    "smartchunk": ("maxSize", (300, 400, 500)),
+    "agentos.ChunkingEngine": ("chunkSize", (500, 550, 600, 650, 700)),
+    "mastra.chunk": ("maxSize", (900, 950, 1000, 1050, 1100)),
+    "smartchunk": ("maxSize", (300, 350, 400, 450, 500)),
 }
 
 
