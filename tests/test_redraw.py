@@ -186,6 +186,15 @@ def test_a_new_document_clears_the_selected_row_though_the_rows_stay(qtbot, wind
     assert window.model.selected is None and window.table.selected_chunk() is None
 
 
+def test_a_new_document_clears_the_chunk_the_editor_showed_selected(qtbot, window):
+    # the editor painted the old document's selected chunk number on the new one
+    open_text(qtbot, window, PARAGRAPH * 20)
+    window.model.select_chunk(3)
+    assert window.editor._selected == 3
+    open_text(qtbot, window, PARAGRAPH.replace("Apples", "Plums") * 20)
+    assert window.model.selected is None and window.editor._selected is None
+
+
 def test_a_long_text_loads_in_pieces(qtbot, window, monkeypatch):
     monkeypatch.setattr(editor, "LOAD_FIRST", 2000)
     monkeypatch.setattr(editor, "LOAD_PIECE", 1500)

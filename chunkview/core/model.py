@@ -136,9 +136,11 @@ class InspectorModel:
         self._text_dirty = False
         self._replaced_after = self.generation
         self._set_modified(False)
-        self.selected = None
+        selected, self.selected = self.selected, None
         self._emit("document")
         self._emit("stale")
+        if selected is not None:  # the views showing it let go of it too
+            self._emit("selection", None)
 
     def text_edited(self) -> None:
         """The user edited the text; it is read from ``text_source`` when next needed, so a
