@@ -56,8 +56,8 @@ class ResultTabs(QTabWidget):
 
     def _show_result(self, result: ChunkResult) -> None:
         self.table.show_result(result)
-        # the table's rows may stay (as many to show): its selected row must still be the
-        # chunk selected, or none when the selection went (a new document)
+        # rows reset (more or fewer to show) drop the table's selected row, rows kept keep
+        # it: either way the row selected is the chunk selected, or none
         self._show_selection(self.model.selected)
         self._show_stats()  # the warnings panel counts its own in the tab's title
 
