@@ -11,7 +11,7 @@ from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
 from chunkview.core.chunkers.agentos.semantic_spans import prefix_sizes, span_list, span_table
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
-from chunkview.core.span_table import SpanTable
+from chunkview.core.span_table import SpanTable, placed_table
 from chunkview.core.spans import Span, _gaps, _overlaps
 
 
@@ -205,7 +205,6 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
     layout blocks): on real documents those are the places the search finds, span for
     span, and most runs know every place."""
     from chunkview import ChunkerError
-    from chunkview.core.chunkers.agentos.chunking_engine import placed_table
 
     rng = random.Random(14)
     engine = registry.get("agentos.ChunkingEngine")
@@ -486,7 +485,6 @@ def test_a_table_sends_no_column_that_says_nothing():
 def test_placed_chunks_are_searched_for_when_a_place_goes_wrong():
     """The app's guard compares a spread of chunks with the text at their places: a
     place gone wrong, and the places after it with it, sends the chunks to the search."""
-    from chunkview.core.chunkers.agentos.chunking_engine import placed_table
 
     engine = registry.get("agentos.ChunkingEngine")
     text = "alpha beta gamma delta. " * 4000  # 96,000 units: about 4,000 windows of 24

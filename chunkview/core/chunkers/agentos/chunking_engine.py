@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate, compress, count, repeat
 from operator import add, itemgetter, lt
@@ -30,7 +30,7 @@ from chunkview.core.span_table import (
     KindColumn,
     SpanTable,
     located_table,
-    ordered_table,
+    placed_table,
 )
 from chunkview.core.text.js import (
     W_CHARS,
@@ -44,7 +44,6 @@ from chunkview.core.text.js import (
     strip_trims_as_js,
     to_number,
     trim,
-    unit_string,
     unit_view,
 )
 from chunkview.core.text.kept import LONG_TEXT, kept
@@ -1039,64 +1038,6 @@ class PlacedChunks(list):
         self.lengths = lengths
         self.block_chunks = block_chunks
         self.section_chunks = section_chunks
-
-
-def placed_table(
-    text: str,
-    chunks: Sequence[str],
-    places: list[int],
-    kinds: Sequence[str] | KindColumn,
-    metadata: dict[int, dict],
-    lengths: list[int] | None = None,
-) -> SpanTable | None:
-    """The spans of chunks cut from ``text`` where ``places`` says (UTF-16 units, one
-    per chunk, in order), each the text there, its own part from the end of the one
-    before; None when the units are not the code points (astral characters) or a chunk
-    is not the text at its place: then they are searched for. ``lengths``: each chunk's
-    length as the port noted it (else each chunk is measured)."""
-    if len(places) != len(chunks) or len(unit_string(text)) != len(text):
-        return None  # a place not noted, or astral characters: units are no offsets
-    if lengths is not None and len(lengths) != len(places):
-        return None
-    if not _at_places(text, chunks, places, lengths):
-        return None
-    starts = np.array(places, dtype=np.int64)
-    if lengths is not None:
-        ends = starts + np.array(lengths, dtype=np.int64)
-    else:
-        ends = starts + np.fromiter(map(len, chunks), np.int64, len(chunks))
-    exact = bytes(len(chunks))  # LOCATED index 0 for all
-    return ordered_table(text, chunks, starts, ends, exact, kinds, metadata)
-
-
-#: how many chunks ``_at_places`` compares with the text
-_COMPARED = 2048
-
-
-def _at_places(
-    text: str, chunks: Sequence[str], places: list[int], lengths: list[int] | None = None
-) -> bool:
-    """True when the chunks are the text at their places, and of the ``lengths`` noted
-    with them if given: all of them when there are up to ``_COMPARED``, else that many
-    spread over the list, the last one included. The port notes a place only where it
-    cut the chunk from the text itself (the tests hold every place and length to the
-    text; a semantic group joined otherwise notes none), and sums window lengths into
-    the places of a text's windows, so a place gone wrong there takes the ones after it
-    in that text along: this is the guard against that.
-    Comparing every chunk costs more than placing them: a chunk stored one byte a
-    character is compared with a text stored two, unit by unit (about 10 ms a run at
-    10 MB)."""
-    if len(chunks) <= _COMPARED:
-        compared: Any = range(len(chunks))
-    else:
-        compared = [*range(0, len(chunks), -(-len(chunks) // _COMPARED)), len(chunks) - 1]
-    if isinstance(chunks, ChunkTexts):
-        sampled = chunks.pick(compared)
-    else:
-        sampled = [chunks[k] for k in compared]
-    if lengths is not None and list(map(len, sampled)) != [lengths[k] for k in compared]:
-        return False
-    return all(map(text.startswith, sampled, [places[k] for k in compared]))
 
 
 def _kind_column(

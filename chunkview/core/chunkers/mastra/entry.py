@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
+from itertools import compress
+from operator import itemgetter, methodcaller
 from typing import Any
+
+import numpy as np
 
 from chunkview.core.chunkers.mastra.document import (
     DEFAULT_STRATEGY,
@@ -12,11 +17,12 @@ from chunkview.core.chunkers.mastra.document import (
     chunk_document,
 )
 from chunkview.core.chunkers.mastra.explain import explaining
+from chunkview.core.chunkers.mastra.places import noting_places
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
 from chunkview.core.document import Document
 from chunkview.core.entry import Entry, Param, RunContext
-from chunkview.core.span_table import SpanTable, located_table
+from chunkview.core.span_table import SpanTable, located_table, placed_table
 
 SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")
@@ -31,6 +37,9 @@ LENGTH_JS = {
     # the encoding is built once: building it per call takes ~0.1 s in js-tiktoken
     "cl100k": "((gpt4) => (text) => gpt4.encode(text).length)(encodingForModel('gpt-4'))",
 }
+
+
+_METADATA, _TEXT = methodcaller("get", "metadata"), itemgetter("text")
 
 
 def _when(*strategies: str) -> dict[str, tuple[str, ...]]:
@@ -306,25 +315,61 @@ class MastraChunkEntry(Entry):
         with explaining(ctx.explain):  # the strategies note their cuts (explain.py)
             return chunk_document(document.text, doc, ctx.metadata, options)
 
+    def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        """``run``, noting where the recursive split cut each chunk (``spans`` reads it).
+        A run that gives reasons takes the library's loop, which notes nothing: then the
+        measured split runs again for the places, so a layout is placed the same with
+        reasons and without (the app gives a layout its reasons only then)."""
+        with noting_places() as places:
+            native = self.run(document, options, ctx)
+        if ctx.explain is not None and not places.complete and native:
+            with noting_places() as places:
+                again = self.run(document, options, replace(ctx, explain=None))
+            if again != native:  # (the tests hold them equal)
+                return native
+        if places.complete and len(places.starts) == len(native):
+            return PlacedNodes(native, places.starts, places.verbatim, places.rewritten)
+        return native
+
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return str(options.get("strategy") or "recursive")
 
     def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
-        """The chunks located in order, as columns; the startIndex each chunk reports
-        (``addStartIndex``, in UTF-16 units) as its reported start, in code points."""
+        """The chunks placed where the split noted it cut them (``PlacedNodes``), else
+        located in order, as columns; the startIndex each chunk reports (``addStartIndex``,
+        in UTF-16 units) as its reported start, in code points."""
         strategy = options.get("strategy") or DEFAULT_STRATEGY.get(document.kind, "recursive")
         metadata: dict[int, dict] = {}
         reported: dict[int, int] = {}
-        for i, chunk in enumerate(native):
-            meta = chunk.get("metadata")
-            if not meta or not isinstance(meta, dict):
+        metas = list(map(_METADATA, native))
+        for i in compress(range(len(metas)), metas):  # those with any (in C, the others)
+            meta = metas[i]
+            if not isinstance(meta, dict):
                 continue
             metadata[i] = dict(meta)
             start_index = meta.get("startIndex")
             if isinstance(start_index, int) and start_index >= 0:
                 reported[i] = document.units_to_points(start_index)
-        texts = [c["text"] for c in native]
-        return located_table(document.text, texts, [strategy] * len(texts), metadata, reported)
+        texts = list(map(_TEXT, native))
+        kinds = [strategy] * len(texts)
+        if isinstance(native, PlacedNodes):
+            verbatim = np.frombuffer(native.verbatim, np.uint8)
+            rewritten = native.rewritten
+            searched = [i for i in np.flatnonzero(verbatim == 0).tolist() if i not in rewritten]
+            table = placed_table(
+                document.text,
+                texts,
+                native.starts,
+                kinds,
+                metadata,
+                None,
+                rewritten,
+                searched,
+                reported,
+            )
+            if table is not None:
+                return table
+        return located_table(document.text, texts, kinds, metadata, reported)
 
     def code(self, options: dict[str, Any]) -> str:
         strategy = options.get("strategy", "recursive")
@@ -344,6 +389,25 @@ class MastraChunkEntry(Entry):
             f"const doc = MDocument.{factory}(text);\n"
             f"const chunks = await doc.chunk({{\n{fields}\n}});\n"
         )
+
+
+class PlacedNodes(list):
+    """The chunk nodes, with where the split cut each one from the text (``starts``, in
+    UTF-16 units, -1 where not known) and whether it is the text there as it is
+    (``verbatim``), and where each chunk that is not ends (``rewritten``): see
+    places.py."""
+
+    def __init__(
+        self,
+        nodes: list[dict[str, Any]],
+        starts: list[int],
+        verbatim: bytearray,
+        rewritten: dict[int, int],
+    ):
+        super().__init__(nodes)
+        self.starts = starts
+        self.verbatim = verbatim
+        self.rewritten = rewritten
 
 
 def _js_value(value: Any) -> str:

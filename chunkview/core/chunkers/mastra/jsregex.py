@@ -428,6 +428,28 @@ def screens(sources: tuple[str, ...]) -> tuple[tuple[re.Pattern[str] | None, int
 
 
 @lru_cache(maxsize=256)
+def literal_of(source: str) -> str | None:
+    """The units every match of the JS pattern ``source`` is, when the pattern is a plain
+    string (characters and escaped punctuation, as ``escape`` makes of a literal
+    separator); None for any other pattern."""
+    literal: list[str] = []
+    i = 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            escaped = source[i + 1 : i + 2]
+            if not escaped or escaped not in _IDENTITY_ESCAPES:
+                return None  # a class (\d), a control (\n), a back-reference...
+            literal.append(escaped)
+            i += 2
+            continue
+        if ch in "^$.*+?()[]{}|":
+            return None
+        literal.append(ch)
+        i += 1
+    return "".join(literal)
+
+
 def escape(text: str) -> str:
     """Mastra's escape of a literal separator: a backslash before . * + ? ^ $ { } ( ) | [ ] \\"""
     return re.sub(r"([.*+?^${}()|\[\]\\])", r"\\\1", text)

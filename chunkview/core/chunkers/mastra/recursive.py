@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from array import array
 from functools import lru_cache
-from itertools import compress, repeat
-from operator import lt, not_
+from itertools import accumulate, compress, repeat
+from operator import add, lt, ne, not_, sub
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.jsregex import compile_js, escape, screens
+from chunkview.core.chunkers.mastra.jsregex import compile_js, escape, literal_of, screens
+from chunkview.core.chunkers.mastra.places import PlaceNotes
+from chunkview.core.chunkers.mastra.places import current as places_now
 from chunkview.core.chunkers.mastra.splitter import (
+    PiecePlaces,
     Splitter,
     ends_of,
     int_bound,
@@ -119,15 +123,20 @@ def language_separators(language: str) -> list[str]:
 
 
 def recursive_split(
-    text: str, separators: list[str], is_regex: bool, splitter: Splitter
+    text: str,
+    separators: list[str],
+    is_regex: bool,
+    splitter: Splitter,
+    places: PlaceNotes | None = None,
 ) -> list[str | None]:
     """Split on the first separator found, merge pieces under maxSize, recurse on the
     others with the separators after it; a piece with no separator left stays raw.
     With no separators at all JS's separator is undefined: every unit is a piece and the
-    pieces are joined with "," (``Array.join(undefined)``)."""
+    pieces are joined with "," (``Array.join(undefined)``). ``places``: notes where each
+    chunk was cut from ``text``, when the split can tell (the measured split)."""
     bound = int_bound(splitter.max_size)
     if separators and bound is not None and splitter.length is len and notes_now() is None:
-        return _MeasuredSplit(separators, is_regex, splitter, bound).run(text)
+        return _MeasuredSplit(separators, is_regex, splitter, bound, places).run(text)
     return _split_loop(text, separators, is_regex, splitter)
 
 
@@ -184,19 +193,76 @@ def _sources(separators: tuple[str, ...], is_regex: bool) -> tuple[str, ...]:
     return separators if is_regex else tuple(escape(s) for s in separators)
 
 
+@lru_cache(maxsize=64)
+def _literals(sources: tuple[str, ...]) -> tuple[str | None, ...]:
+    """For each regex source, the units its every match is, if it is a plain string
+    (every literal separator, and a regex one such as markdown's blank line); else None."""
+    return tuple(literal_of(source) for source in sources)
+
+
 class _Level:
-    """One text split at one level of the recursion, before any size counts: where the
-    separators after the one found start (``rest``), the glue of its chunks, the pieces,
-    their lengths and ``ends`` (see ``ends_of``). ``below``: for a level that is kept,
-    the kept levels of its large pieces by piece index; else None."""
+    """One text split at one level of the recursion, before any size counts: the
+    separator found (its index), where the separators after it start (``rest``), the
+    glue of its chunks, the pieces, their lengths and ``ends`` (see ``ends_of``).
+    ``below``: for a level that is kept, the kept levels of its large pieces by piece
+    index; else None. ``at``: where its pieces lie in the whole text, once worked out
+    (``_MeasuredSplit.piece_places``)."""
 
-    __slots__ = ("below", "ends", "glue", "lengths", "pieces", "rest")
+    __slots__ = ("at", "below", "ends", "found", "glue", "lengths", "pieces", "rest")
 
-    def __init__(self, rest: int, glue: str, pieces: list[str], lengths: list[int]) -> None:
-        self.rest, self.glue = rest, glue
+    def __init__(
+        self,
+        found: int,
+        rest: int,
+        glue: str,
+        pieces: list[str],
+        lengths: list[int],
+        at: PiecePlaces | None = None,
+    ) -> None:
+        self.found, self.rest, self.glue = found, rest, glue
         self.pieces, self.lengths = pieces, lengths
         self.ends = ends_of(lengths, len(glue))
         self.below: dict[int, _Level] | None = None
+        self.at = at
+
+
+def piece_offsets(text: str, literal: str, keep: object) -> list[int]:
+    """Where each piece ``split_on_separator`` cuts ``text`` into starts, for a separator
+    that is the plain string ``literal`` (in the keepSeparator mode ``keep``). Every such
+    piece is the text at its offset: a part between separators, or in a keep mode a
+    part with the separator before it ("start") or after it ("end")."""
+    if literal == "":  # every unit is a piece
+        return list(range(len(text)))
+    parts = list(map(len, text.split(literal)))
+    step = len(literal)
+    starts = list(accumulate(map(add, parts, repeat(step)), initial=0))  # of each part
+    if not keep:  # the parts that are not empty
+        return list(compress(starts, parts))
+    last = len(parts) - 1
+    if keep == "end":  # each part but the last with the separator after it, then the last
+        return starts[:last] + starts[last : last + 1 if parts[last] else last]
+    if text == "":
+        return []
+    # "start": the first part, then each separator with the part after it when that
+    # part is not empty
+    after = [start - step for start in compress(starts[1 : last + 1], parts[1:])]
+    return [0, *after] if parts[0] else after
+
+
+def piece_places(
+    offsets: list[int], lengths: list[int], base: int, glue: str, glue_is_text: bool
+) -> PiecePlaces:
+    """The pieces of a level at ``offsets`` in its text, which starts at ``base`` in the
+    whole: where each starts there, and its stretch (see ``PiecePlaces``). Two pieces
+    are one glue apart when the text has nothing else between them: no empty piece was
+    dropped there, and the glue is the separator itself (``glue_is_text``; else every
+    piece is a stretch of its own)."""
+    starts = array("q", map(add, offsets, repeat(base)) if base else offsets)
+    if not glue_is_text:
+        return PiecePlaces(starts, array("q", range(len(offsets))))
+    apart = map(sub, offsets[1:], offsets)  # from each piece to the next
+    joined = map(add, lengths, repeat(len(glue)))  # a piece and a glue
+    return PiecePlaces(starts, array("q", accumulate(map(ne, apart, joined), initial=0)))
 
 
 #: a text shorter than this is read again at each run (it takes microseconds)
@@ -260,12 +326,25 @@ class _MeasuredSplit:
     the settings are worked out once per run, not once per level, and the levels of a
     long text are kept for its next run (``_KeptLevels``). Same chunks, same order, same
     errors as the loop, which takes over for a level with an undefined piece.
+
+    With ``places``, each chunk's start in the text is noted as it is cut: the offset of
+    its first piece in its level's text, plus where that text starts in the whole, plus
+    what the trim took. Pieces have offsets where the separator is a plain string; the
+    chunks of a level split at a regex (and below it) are noted as not known.
     """
 
-    def __init__(self, separators: list[str], is_regex: bool, splitter: Splitter, bound: int):
+    def __init__(
+        self,
+        separators: list[str],
+        is_regex: bool,
+        splitter: Splitter,
+        bound: int,
+        places: PlaceNotes | None = None,
+    ):
         self.separators = separators
         self.sources = _sources(tuple(separators), is_regex)
         self.screens = screens(self.sources)
+        self.literals = _literals(self.sources)
         self.is_regex = is_regex
         self.splitter = splitter
         self.keep = splitter.keep_separator
@@ -275,20 +354,24 @@ class _MeasuredSplit:
         self.strip = W_CHARS if splitter.strip_whitespace else None
         self.chunks: list[str | None] = []
         self.kept: _KeptLevels | None = None
+        self.places = places
 
     def run(self, text: str) -> list[str | None]:
         kept = self.kept = _kept_levels(text, (tuple(self.separators), self.is_regex, self.keep))
         root = kept.root if kept is not None else None
         if root is None:
-            root = self.read(text, 0)
+            root = self.read(text, 0, 0)
             if kept is not None and root is not None and kept.take(text, root):
                 kept.root = root
-        self.level(text, 0, root)
+        self.level(text, 0, root, 0)
+        if self.places is not None:
+            self.places.complete = True
         return self.chunks
 
-    def read(self, text: str, first: int) -> _Level | None:
+    def read(self, text: str, first: int, base: int) -> _Level | None:
         """The level of ``text`` with ``separators[first:]``: the first separator found
-        in it and the pieces it splits into; None when a piece is undefined."""
+        in it and the pieces it splits into; None when a piece is undefined. ``base``:
+        where ``text`` starts in the whole (-1: not known), for placing its pieces."""
         separators, sources, count = self.separators, self.sources, len(self.separators)
         found, rest = count - 1, count  # none found: the last separator, none remaining
         screened_to = first  # separators before this one passed a screen
@@ -308,23 +391,50 @@ class _MeasuredSplit:
                 found, rest = i, i + 1
                 break
             i += 1
+        glue = "" if self.keep else separators[found]
+        literal = self.literals[found]
+        if literal and not self.keep:  # the usual case: a str.split, which tells the offsets
+            parts = text.split(literal)
+            pieces = list(filter(None, parts))
+            level = _Level(found, rest, glue, pieces, list(map(len, pieces)))
+            if self.places is not None and base >= 0:
+                starts = accumulate(map(add, map(len, parts), repeat(len(literal))), initial=0)
+                offsets = list(compress(starts, parts))
+                level.at = piece_places(offsets, level.lengths, base, glue, glue == literal)
+            return level
         split = split_on_separator(text, sources[found], self.keep)
         try:
             lengths = list(map(len, split))  # type: ignore[arg-type]
         except TypeError:  # an undefined piece
             return None
-        glue = "" if self.keep else separators[found]
-        return _Level(rest, glue, split, lengths)  # type: ignore[arg-type]
+        return _Level(found, rest, glue, split, lengths)  # type: ignore[arg-type]
 
-    def level(self, text: str, first: int, level: _Level | None) -> None:
+    def piece_places(self, text: str, level: _Level, base: int) -> PiecePlaces | None:
+        """Where the pieces of ``level``, read from ``text`` (at ``base`` in the whole),
+        lie in the whole text; None when its separator is a regex. Worked out once for
+        a kept level."""
+        if level.at is None:
+            literal = self.literals[level.found]
+            if literal is None:
+                return None
+            offsets = piece_offsets(text, literal, self.keep)
+            glue_is_text = bool(self.keep) or level.glue == literal
+            level.at = piece_places(offsets, level.lengths, base, level.glue, glue_is_text)
+        return level.at
+
+    def level(self, text: str, first: int, level: _Level | None, base: int) -> None:
         """``recursive_split(text, separators[first:])``, its chunks appended, from its
-        ``level`` (None: a piece is undefined, and the loop runs)."""
+        ``level`` (None: a piece is undefined, and the loop runs). ``base``: where
+        ``text`` starts in the whole text (-1: not known)."""
+        places = self.places
         if level is None:  # the loop, where the library's error comes
-            self.chunks.extend(
-                _split_loop(text, self.separators[first:], self.is_regex, self.splitter)
-            )
+            chunks = _split_loop(text, self.separators[first:], self.is_regex, self.splitter)
+            self.chunks.extend(chunks)
+            if places is not None:
+                places.unknown(len(chunks))
             return
         pieces, lengths, rest = level.pieces, level.lengths, level.rest
+        at = self.piece_places(text, level, base) if places is not None and base >= 0 else None
         max_size = self.max_size
         if not lengths or max(lengths) < max_size:
             large: list[int] = []
@@ -345,6 +455,7 @@ class _MeasuredSplit:
         begin = 0
         for i in large:
             if i > begin:
+                before = len(chunks)
                 pack_range(
                     pieces,
                     lengths,
@@ -357,21 +468,29 @@ class _MeasuredSplit:
                     overlap,
                     strip,
                     chunks,
+                    at,
+                    places,
                 )
+                if places is not None and at is None:
+                    places.unknown(len(chunks) - before)
             if i == len(pieces):
                 break
+            inner_base = at.starts[i] if at is not None else -1
             if rest < len(self.separators):
                 piece = pieces[i]
                 inner = below.get(i) if below is not None else None
                 if inner is None:
-                    inner = self.read(piece, rest)
+                    inner = self.read(piece, rest, inner_base)
                     kept = self.kept  # not None: a level has ``below`` only when kept
                     if below is not None and inner is not None and kept is not None:
                         if kept.take(piece, inner):
                             below[i] = inner
-                self.level(piece, rest, inner)
+                self.level(piece, rest, inner, inner_base)
             else:
                 chunks.append(pieces[i])
+                if places is not None:  # a piece is the text at its place
+                    places.starts.append(inner_base)
+                    places.verbatim.append(at is not None)
             begin = i + 1
 
 
@@ -386,7 +505,7 @@ def separator_chunks(
     headers are this with their own lists)."""
     splitter = splitter_from(options)
     check_overlap(splitter.max_size, splitter.overlap)
-    chunks = recursive_split(units, separators, is_regex, splitter)
+    chunks = recursive_split(units, separators, is_regex, splitter, places_now())
     return nodes(units, chunks, metadata, splitter)
 
 

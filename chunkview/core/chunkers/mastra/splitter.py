@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import copy
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
-from typing import Any, NoReturn, cast
+from typing import Any, NamedTuple, NoReturn, cast
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
 from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
+from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CHARS, from_units, known_whole, trim
@@ -206,6 +208,16 @@ def int_bound(value: Any) -> int | None:
     return None
 
 
+class PiecePlaces(NamedTuple):
+    """Where each piece of a level starts in the whole text (``starts``, in UTF-16
+    units), and which stretch of pieces it lies in (``runs``): pieces the text holds one
+    glue apart, as a chunk joins them, share a stretch, so the chunk of pieces first to
+    last is the text as it is when ``runs[first] == runs[last]``."""
+
+    starts: array
+    runs: array
+
+
 def pack_range(
     pieces: list[str],
     lengths: list[int],
@@ -218,38 +230,53 @@ def pack_range(
     overlap: float,
     strip: str | None,
     chunks: list[str | None],
+    at: PiecePlaces | None = None,
+    notes: PlaceNotes | None = None,
 ) -> None:
     """``merge_splits(pieces[first:last])`` for whole-number lengths of defined pieces,
     jumping from cut to cut, its chunks appended to ``chunks``. ``ends``: see ``ends_of``;
     ``past``: the whole bound of maxSize plus ``separator_len``; ``strip``: the units
-    trimmed (None: no trimming).
+    trimmed (None: no trimming). With ``at`` and ``notes``, each chunk's place is noted
+    as it is cut: where its first piece starts, past what the trim took.
 
     The chunk pieces[start:i] plus piece i overflows when ``ends[i + 1] - ends[start] -
     separator > maxSize``; ``ends`` never decreases, so the next cut is a bisection and
     only the chunks, not the pieces, cost a step in Python. The overlap tail is walked as
     the loop walks it. Same cuts, same tails, same chunks as the loop.
     """
+    noting = at is not None and notes is not None
+    if noting:  # (bound once: this loop runs once per chunk)
+        piece_at, run_of = at  # type: ignore[misc]
+        note_start, note_verbatim = notes.starts.append, notes.verbatim.append  # type: ignore[union-attr]
     start = first
     check_from = first + 1  # the first piece whose addition is checked (never the first)
-    while True:
+    while start < last:
         cut = bisect_right(ends, ends[start] + past, check_from + 1, last + 1) - 1
-        if cut >= last:
-            break
-        text = glue.join(pieces[start:cut])
-        if strip is not None:
-            text = text.strip(strip)
+        closing = cut >= last  # the rest is the last chunk
+        if closing:
+            cut = last
+        joined = glue.join(pieces[start:cut])
+        text = joined.strip(strip) if strip is not None else joined
         if text:
             chunks.append(text)
+            if noting:
+                lead = 0  # what the trim took from the start: mostly nothing, seen at once
+                if strip is not None and pieces[start][:1] in strip:
+                    lead = len(joined) - len(joined.lstrip(strip))
+                note_start(piece_at[start] + lead)
+                verbatim = run_of[start] == run_of[cut - 1]
+                note_verbatim(verbatim)
+                if not verbatim:  # (rare) where it ends, when its ends are its pieces'
+                    trail = len(joined) - len(joined.rstrip(strip)) if strip is not None else 0
+                    if lead < len(pieces[start]) and trail < len(pieces[cut - 1]):
+                        end = piece_at[cut - 1] + len(pieces[cut - 1]) - trail
+                        notes.rewritten[len(chunks) - 1] = end  # type: ignore[union-attr]
+        if closing:
+            break
         check_from = cut + 1
         start = (
             tail_start(lengths, ends, start, cut, overlap, separator_len) if overlap > 0 else cut
         )
-    if start < last:
-        text = glue.join(pieces[start:last])
-        if strip is not None:
-            text = text.strip(strip)
-        if text:
-            chunks.append(text)
 
 
 def start_indexes(source: str, chunks: Sequence[str | None], overlap: float) -> list[int]:
