@@ -1,5 +1,11 @@
 """Readings of a long text kept for its next run (chunkview.core.text.kept)."""
 
+import chunkview
+from chunkview import Document
+from chunkview.core import locate, search
+from chunkview.core.chunkers.agentos import chunking_engine, semantic_chunker
+from chunkview.core.chunkers.mastra import recursive
+from chunkview.core.text import js
 from chunkview.core.text import kept as kept_module
 from chunkview.core.text.kept import LONG_TEXT, forget, kept, kept_names
 
@@ -30,3 +36,33 @@ def test_a_long_text_is_read_once_and_a_short_one_every_time():
     kept("test.lengths", other, read)
     assert len(reads) == 6  # read again after forgetting
     forget()
+
+
+def test_forget_lets_go_of_the_last_text_every_cache_holds():
+    """The caches that keep the last long text by rules of their own (the unit view, the
+    search's folded text, the locate index, the SemanticChunker's plain test, the
+    ChunkingEngine's trim test, Mastra's split levels) let go of it on ``forget``, as
+    the chunking process calls it when a new document comes."""
+    # past Latin-1 (the unit view keeps only such a text), long enough to be kept
+    text = ("Some words here, and a sentence. Then another one!\n\n" * 2000) + "東京"
+    document = Document(text)
+    options = {"strategy": "recursive", "maxSize": 300, "overlap": 20}
+    for _ in range(2):  # Mastra keeps the levels from a text's second run
+        chunkview.run("mastra.chunk", document, options)
+        chunkview.run("agentos.ChunkingEngine", document, {"strategy": "fixed"})
+    js.unit_view(text)
+    semantic_chunker.is_plain(text)
+    locate._normalized_for(text)
+    search.folded_text(text)
+    held = {
+        "unit view": lambda: js._last_view,
+        "locate index": lambda: locate._last_normalized,
+        "plain test": lambda: semantic_chunker._last_plain[0],
+        "trim test": lambda: chunking_engine._last_split,
+        "split levels": lambda: recursive._last_levels,
+        "folded text": lambda: search._folded_cache,
+    }
+    assert all(holds() for holds in held.values()), {k: bool(v()) for k, v in held.items()}
+    forget()
+    assert not any(holds() for holds in held.values()), {k: bool(v()) for k, v in held.items()}
+    assert recursive._last_seen is None  # its next run on the text keeps nothing yet

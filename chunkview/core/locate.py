@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from chunkview.core.spans import LOCATED
+from chunkview.core.text.kept import also_forget
 
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
 EXACT, MISSING = LOCATED.index("exact"), LOCATED.index("missing")
@@ -69,6 +70,12 @@ class _Normalized:
 
 
 _last_normalized: tuple[str, _Normalized] | None = None
+
+
+@also_forget
+def _forget_normalized() -> None:
+    global _last_normalized
+    _last_normalized = None
 
 
 def _normalized_for(source: str) -> _Normalized:

@@ -15,11 +15,18 @@ from dataclasses import dataclass
 
 from chunkview.core.span_table import SpanTable
 from chunkview.core.spans import LOCATED, Layout, Span
+from chunkview.core.text.kept import also_forget
 from chunkview.core.text.lexical import lexical_tokens, snippet_around
 
 _MISSING = LOCATED.index("missing")
 #: the folded text of the last document searched (one entry: the document shown)
 _folded_cache: tuple[str, str | None] | None = None
+
+
+@also_forget
+def _forget_folded() -> None:
+    global _folded_cache
+    _folded_cache = None
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ import re
 import sys
 from typing import Any
 
+from chunkview.core.text.kept import also_forget
+
 #: ECMAScript white space + line terminators: what `\s` matches and `trim()` removes.
 W_CLASS = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 W_CHARS = (
@@ -73,6 +75,12 @@ def from_units(units: str) -> str:
 #: the last text unit_view converted, kept by identity: the app chunks one document again
 #: and again (every option change) and a conversion of 10 MB costs what a whole run may
 _last_view: tuple[str, str, bool] | None = None
+
+
+@also_forget
+def _forget_view() -> None:
+    global _last_view
+    _last_view = None
 
 
 def unit_view(text: str) -> tuple[str, bool]:

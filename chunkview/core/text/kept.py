@@ -3,7 +3,8 @@
 The app runs one document again at every option change. A reading of the text alone (an
 outline, its layout blocks, where its fence lines are) is made once and kept by the
 text's identity: one text for each kind of reading. ``forget`` lets go of them all, as
-the chunking process does when a new document comes.
+the chunking process does when a new document comes, and calls what other caches of
+the last text registered with ``also_forget``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ Reading = TypeVar("Reading")
 
 #: by kind of reading: the text it was made of, and the reading
 _kept: dict[str, tuple[str, Any]] = {}
+#: what lets go of the caches of the last text kept by their own rules
+_forgetters: list[Callable[[], None]] = []
 
 
 def kept(name: str, text: str, read: Callable[[str], Reading]) -> Reading:
@@ -35,8 +38,19 @@ def kept(name: str, text: str, read: Callable[[str], Reading]) -> Reading:
 
 
 def forget() -> None:
-    """Let go of every kept reading and the texts they were made of."""
+    """Let go of every kept reading and the texts they were made of, and of what the
+    caches registered with ``also_forget`` hold."""
     _kept.clear()
+    for clear in _forgetters:
+        clear()
+
+
+def also_forget(clear: Callable[[], None]) -> Callable[[], None]:
+    """Have ``forget`` call ``clear`` as well: for a cache of the last text that keeps it
+    by a rule of its own (from a second run, or beside a reading of another text), so a
+    new document lets go of it too. Returns ``clear`` (a decorator)."""
+    _forgetters.append(clear)
+    return clear
 
 
 def kept_names() -> list[str]:

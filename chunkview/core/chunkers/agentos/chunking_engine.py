@@ -46,7 +46,7 @@ from chunkview.core.text.js import (
     trim,
     unit_view,
 )
-from chunkview.core.text.kept import LONG_TEXT, kept
+from chunkview.core.text.kept import LONG_TEXT, also_forget, kept
 
 STRATEGIES = ("fixed", "semantic", "hierarchical", "layout")
 _SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
@@ -576,6 +576,12 @@ def _trimmed(windows: list[str], plain_strip: bool) -> list[str]:
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
 #: windows as JS does (None: not asked yet)
 _last_split: tuple[str, bool | None] | None = None
+
+
+@also_forget
+def _forget_split() -> None:
+    global _last_split
+    _last_split = None
 
 
 def _plain_strip(content: str) -> bool:

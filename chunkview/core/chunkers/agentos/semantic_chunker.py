@@ -34,7 +34,7 @@ from chunkview.core.text.js import (
     truthy,
     unit_string,
 )
-from chunkview.core.text.kept import kept
+from chunkview.core.text.kept import also_forget, kept
 
 _HEADING_RE = re.compile(f"#{{1,6}}[{W_CLASS}]")
 _PARAGRAPH_CUT_RE = re.compile(f"(\n[{W_CLASS}]*\n)")  # split() keeps the cuts
@@ -687,6 +687,12 @@ def overlap_prefix(previous: str, overlap: Any) -> str:
 
 
 _last_plain: tuple[str, bool] = ("", True)
+
+
+@also_forget
+def _forget_plain() -> None:
+    global _last_plain
+    _last_plain = ("", True)
 
 
 def is_plain(text: str) -> bool:

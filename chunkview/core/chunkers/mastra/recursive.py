@@ -27,6 +27,7 @@ from chunkview.core.chunkers.mastra.splitter import (
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CHARS, to_units
+from chunkview.core.text.kept import also_forget
 
 DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]
 MARKDOWN = ["\n#{1,6} ", "```\n", "\n\\*\\*\\*+\n", "\n---+\n", "\n___+\n", "\n\n", "\n", " ", ""]
@@ -300,6 +301,12 @@ _last_levels: _KeptLevels | None = None
 #: text is kept from its second run on (a text chunked once, as each edit makes one,
 #: would only pay for keeping its levels)
 _last_seen: tuple[int, int, tuple] | None = None
+
+
+@also_forget
+def _forget_levels() -> None:
+    global _last_levels, _last_seen
+    _last_levels = _last_seen = None
 
 
 def _kept_levels(text: str, key: tuple) -> _KeptLevels | None:
