@@ -434,7 +434,10 @@ def placed_table(
         return None  # a place not noted, or astral characters: units are no offsets
     if lengths is not None and len(lengths) != len(places):
         return None
-    if not _at_places(text, chunks, places, lengths, [*searched, *(rewritten or ())]):
+    rewritten = rewritten or {}
+    if not _at_places(text, chunks, places, lengths, [*searched, *rewritten]):
+        return None
+    if not all(_spans_ends(text, chunks[k], places[k], end) for k, end in rewritten.items()):
         return None
     starts = np.array(places, dtype=np.int64)
     if lengths is not None:
@@ -442,7 +445,7 @@ def placed_table(
     else:
         ends = starts + np.fromiter(map(len, chunks), np.int64, len(chunks))
     located = bytearray(len(chunks))  # EXACT (index 0) for all
-    for number, end in (rewritten or {}).items():
+    for number, end in rewritten.items():
         ends[number], located[number] = end, NORMALIZED
     for first, last in _runs(searched):
         after = (int(starts[first - 1]), int(ends[first - 1])) if first else None
@@ -450,6 +453,15 @@ def placed_table(
         found = locate_columns(text, chunks[first:last], True, hints, after)
         starts[first:last], ends[first:last], located[first:last] = found
     return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
+
+
+def _spans_ends(text: str, chunk: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` begins and ends as ``chunk`` does (a chunk joined
+    otherwise than the text holds it: the guard of its place, compared in full, as such
+    chunks are few)."""
+    return (
+        0 <= start < end <= len(text) and chunk[:1] == text[start] and chunk[-1:] == text[end - 1]
+    )
 
 
 def _runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
@@ -478,8 +490,10 @@ def _at_places(
     of the ``lengths`` noted with them if given: all of them when there are up to
     ``_COMPARED``, else that many spread over the list, the last one included. The
     ports note a place only where they cut the chunk from the text itself (the tests
-    hold every place and length to the text), and sum lengths into places, so a place
-    gone wrong takes the ones after it along: this is the guard against that.
+    hold every place and length to the text), and sum lengths into places: a place
+    gone wrong takes the ones after it along (the ChunkingEngine sums each window's
+    length, Mastra each piece's and separator's, level by level), which is what the
+    spread catches.
     Comparing every chunk costs more than placing them: a chunk stored one byte a
     character is compared with a text stored two, unit by unit (about 10 ms a run at
     10 MB)."""

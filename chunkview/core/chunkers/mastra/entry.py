@@ -322,7 +322,7 @@ class MastraChunkEntry(Entry):
         reasons and without (the app gives a layout its reasons only then)."""
         with noting_places() as places:
             native = self.run(document, options, ctx)
-        if ctx.explain is not None and not places.complete and native:
+        if places.for_reasons:
             with noting_places() as places:
                 again = self.run(document, options, replace(ctx, explain=None))
             if again != native:  # (the tests hold them equal)
@@ -342,7 +342,8 @@ class MastraChunkEntry(Entry):
         metadata: dict[int, dict] = {}
         reported: dict[int, int] = {}
         metas = list(map(_METADATA, native))
-        for i in compress(range(len(metas)), metas):  # those with any (in C, the others)
+        # only the chunks with metadata (compress skips the others in C: most have none)
+        for i in compress(range(len(metas)), metas):
             meta = metas[i]
             if not isinstance(meta, dict):
                 continue

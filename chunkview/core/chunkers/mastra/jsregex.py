@@ -427,7 +427,6 @@ def screens(sources: tuple[str, ...]) -> tuple[tuple[re.Pattern[str] | None, int
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
 def literal_of(source: str) -> str | None:
     """The units every match of the JS pattern ``source`` is, when the pattern is a plain
     string (characters and escaped punctuation, as ``escape`` makes of a literal
@@ -450,6 +449,7 @@ def literal_of(source: str) -> str | None:
     return "".join(literal)
 
 
+@lru_cache(maxsize=256)
 def escape(text: str) -> str:
     """Mastra's escape of a literal separator: a backslash before . * + ? ^ $ { } ( ) | [ ] \\"""
     return re.sub(r"([.*+?^${}()|\[\]\\])", r"\\\1", text)

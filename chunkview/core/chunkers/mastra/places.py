@@ -21,13 +21,16 @@ class PlaceNotes:
     pieces dropped between its pieces, or a regex's source as the glue), in chunk order.
     ``rewritten``: by chunk number, where a chunk joined otherwise ends in the text (its
     first piece to its last), when known. ``complete``: the split noted every chunk of
-    the run (a run that falls back to the library's loop at its top notes none)."""
+    the run (a run that falls back to the library's loop at its top notes none).
+    ``for_reasons``: the split took the loop only because the run gives reasons; the
+    measured split would have noted the places."""
 
     def __init__(self) -> None:
         self.starts: list[int] = []
         self.verbatim = bytearray()
         self.rewritten: dict[int, int] = {}
         self.complete = False
+        self.for_reasons = False
 
     def unknown(self, count: int) -> None:
         """``count`` chunks whose places are not known."""

@@ -136,8 +136,11 @@ def recursive_split(
     pieces are joined with "," (``Array.join(undefined)``). ``places``: notes where each
     chunk was cut from ``text``, when the split can tell (the measured split)."""
     bound = int_bound(splitter.max_size)
-    if separators and bound is not None and splitter.length is len and notes_now() is None:
-        return _MeasuredSplit(separators, is_regex, splitter, bound, places).run(text)
+    if separators and bound is not None and splitter.length is len:
+        if notes_now() is None:
+            return _MeasuredSplit(separators, is_regex, splitter, bound, places).run(text)
+        if places is not None:
+            places.for_reasons = True
     return _split_loop(text, separators, is_regex, splitter)
 
 
@@ -244,8 +247,8 @@ def piece_offsets(text: str, literal: str, keep: object) -> list[int]:
         return starts[:last] + starts[last : last + 1 if parts[last] else last]
     if text == "":
         return []
-    # "start": the first part, then each separator with the part after it when that
-    # part is not empty
+    # "start" (or any other truthy mode): the first part, then each separator with the
+    # part after it when that part is not empty
     after = [start - step for start in compress(starts[1 : last + 1], parts[1:])]
     return [0, *after] if parts[0] else after
 
@@ -270,8 +273,9 @@ def piece_places(
 _KEEP_FROM = 65536
 #: the levels kept for one text hold at most about this many copies of it
 _KEPT_COPIES = 4
-#: what a kept piece costs beside its units (its object), counted in units
-_PIECE_COST = 16
+#: what a kept piece costs beside its units (its object, and once placed its place and
+#: stretch: two int64), counted in units
+_PIECE_COST = 24
 
 
 class _KeptLevels:
@@ -418,8 +422,8 @@ class _MeasuredSplit:
 
     def piece_places(self, text: str, level: _Level, base: int) -> PiecePlaces | None:
         """Where the pieces of ``level``, read from ``text`` (at ``base`` in the whole),
-        lie in the whole text; None when its separator is a regex. Worked out once for
-        a kept level."""
+        lie in the whole text; None when its separator is a regex that is not a plain
+        string. Worked out once for a kept level."""
         if level.at is None:
             literal = self.literals[level.found]
             if literal is None:
