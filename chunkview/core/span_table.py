@@ -437,8 +437,8 @@ def placed_table(
     rewritten = rewritten or {}
     if not _at_places(text, chunks, places, lengths, [*searched, *rewritten]):
         return None
-    if not all(_spans_ends(text, chunks[k], places[k], end) for k, end in rewritten.items()):
-        return None
+    if not all(0 <= places[k] < end <= len(text) for k, end in rewritten.items()):
+        return None  # (their texts are not the text's: a region is all there is to check)
     starts = np.array(places, dtype=np.int64)
     if lengths is not None:
         ends = starts + np.array(lengths, dtype=np.int64)
@@ -453,15 +453,6 @@ def placed_table(
         found = locate_columns(text, chunks[first:last], True, hints, after)
         starts[first:last], ends[first:last], located[first:last] = found
     return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
-
-
-def _spans_ends(text: str, chunk: str, start: int, end: int) -> bool:
-    """True when ``text[start:end]`` begins and ends as ``chunk`` does (a chunk joined
-    otherwise than the text holds it: the guard of its place, compared in full, as such
-    chunks are few)."""
-    return (
-        0 <= start < end <= len(text) and chunk[:1] == text[start] and chunk[-1:] == text[end - 1]
-    )
 
 
 def _runs(numbers: Sequence[int]) -> list[tuple[int, int]]:

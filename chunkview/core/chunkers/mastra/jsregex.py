@@ -20,6 +20,7 @@ translated here:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from chunkview.core.errors import ChunkerError
@@ -477,6 +478,38 @@ def js_split(pattern: re.Pattern[str], text: str) -> list[str | None]:
     if _never_empty(pattern):  # then JS and Python split alike, and re.split runs in C
         return pattern.split(text)
     parts: list[str | None] = []
+    last = 0
+    for match in _split_matches(pattern, text):
+        parts.append(text[last : match.start()])
+        parts.extend(match.groups())
+        last = match.end()
+    parts.append(text[last:])
+    return parts
+
+
+def js_split_at(pattern: re.Pattern[str], text: str) -> tuple[list[str | None], list[int]]:
+    """``js_split(pattern, text)``, and where each part starts in ``text`` (-1 for an
+    undefined capture)."""
+    if not text:
+        return ([], []) if pattern.match(text) else ([text], [0])
+    parts: list[str | None] = []
+    starts: list[int] = []
+    last = 0
+    groups = range(1, pattern.groups + 1)
+    for match in _split_matches(pattern, text):
+        parts.append(text[last : match.start()])
+        starts.append(last)
+        parts.extend(match.groups())
+        starts.extend(map(match.start, groups))  # -1 where a group took no part
+        last = match.end()
+    parts.append(text[last:])
+    starts.append(last)
+    return parts, starts
+
+
+def _split_matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches JS's ``split`` cuts a non-empty ``text`` at: left to right, none at
+    the very end, an empty one where the last cut ended skipped."""
     last = search_from = 0
     while search_from < len(text):
         match = pattern.search(text, search_from)
@@ -485,8 +518,5 @@ def js_split(pattern: re.Pattern[str], text: str) -> list[str | None]:
         if match.end() == last:  # an empty match where the last piece ended
             search_from = match.start() + 1
             continue
-        parts.append(text[last : match.start()])
-        parts.extend(match.groups())
+        yield match
         last = search_from = match.end()
-    parts.append(text[last:])
-    return parts

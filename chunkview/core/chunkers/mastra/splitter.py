@@ -14,7 +14,7 @@ from operator import add
 from typing import Any, NamedTuple, NoReturn, cast
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
+from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split, js_split_at
 from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
@@ -68,20 +68,51 @@ def split_on_separator(text: str, pattern: str | None, keep: Any) -> list[str | 
         return [p for p in js_split(compiled, text) if p != ""]
     if text == "":
         return []
-    splits = js_split(compile_js(f"({pattern})"), text)
-    pieces: list[str | None] = []
+    return kept_separators(js_split(compile_js(f"({pattern})"), text), keep)[0]
+
+
+def split_placed(text: str, pattern: str, keep: Any) -> tuple[list[str | None], list[int]]:
+    """``split_on_separator(text, pattern, keep)`` for a non-empty regex source, and
+    where each piece starts in ``text``: -1 for a piece that is not the text there (an
+    undefined capture, or in a keep mode a part and a separator that do not touch)."""
+    if not keep:
+        parts, starts = js_split_at(compile_js(pattern), text)
+        kept = [k for k, part in enumerate(parts) if part != ""]
+        return [parts[k] for k in kept], [starts[k] for k in kept]
+    if text == "":
+        return [], []
+    parts, starts = js_split_at(compile_js(f"({pattern})"), text)
+    pieces, offsets = kept_separators(parts, keep, starts)
+    return pieces, offsets  # type: ignore[return-value]
+
+
+def kept_separators(
+    splits: list[str | None], keep: Any, starts: list[int] | None = None
+) -> tuple[list[str | None], list[int] | None]:
+    """The pieces of a split on ``(pattern)`` (parts, each separator after the part before
+    it) in the keep mode ``keep``: with "end" each part and the separator after it, the
+    last part alone; with any other (True, "start") the first part alone, then each
+    separator and the part after it, both not empty (a separator followed by nothing is
+    dropped). Empty pieces are dropped. With ``starts`` (each split's start), where each
+    piece starts too (see ``split_placed``); else None."""
     if keep == "end":
-        pieces = [_js_text(splits[i]) + (splits[i + 1] or "") for i in range(0, len(splits) - 1, 2)]
+        pairs = [(i, i + 1) for i in range(0, len(splits) - 1, 2)]
         if len(splits) % 2 == 1:
-            pieces.append(splits[-1])
-    else:  # True or "start": a separator followed by nothing is dropped
-        pieces = [splits[0]]
-        pieces += [
-            splits[i] + splits[i + 1]  # type: ignore[operator]
-            for i in range(1, len(splits) - 1, 2)
-            if splits[i] and splits[i + 1]
-        ]
-    return [p for p in pieces if p != ""]
+            pairs.append((len(splits) - 1, -1))
+    else:
+        pairs = [(0, -1)]
+        pairs += [(i, i + 1) for i in range(1, len(splits) - 1, 2) if splits[i] and splits[i + 1]]
+    pieces = [_js_text(splits[i]) + (splits[j] or "") if j >= 0 else splits[i] for i, j in pairs]
+    kept = [k for k, piece in enumerate(pieces) if piece != ""]
+    if starts is None:
+        return [pieces[k] for k in kept], None
+    offsets = []
+    for k in kept:
+        i, j = pairs[k]
+        first = splits[i]
+        touching = j < 0 or not splits[j] or starts[j] == starts[i] + len(first or "")
+        offsets.append(starts[i] if first is not None and touching else -1)
+    return [pieces[k] for k in kept], offsets
 
 
 def join_pieces(pieces: list[str | None], joiner: str | None, splitter: Splitter) -> str | None:
@@ -259,18 +290,28 @@ def pack_range(
         text = joined.strip(strip) if strip is not None else joined
         if text:
             chunks.append(text)
-            if noting:
+            if noting and piece_at[start] < 0:  # a piece that is not the text: not known
+                note_start(-1)
+                note_verbatim(False)
+            elif noting:
                 lead = 0  # what the trim took from the start: mostly nothing, seen at once
                 if strip is not None and pieces[start][:1] in strip:
                     lead = len(joined) - len(joined.lstrip(strip))
                 note_start(piece_at[start] + lead)
                 verbatim = run_of[start] == run_of[cut - 1]
                 note_verbatim(verbatim)
-                if not verbatim:  # (rare) where it ends, when its ends are its pieces'
+                if not verbatim and piece_at[cut - 1] >= 0:  # (rare) where it ends, when
+                    # its ends are in its first and last pieces, or are the glue after a
+                    # first piece trimmed away (before a last one), which stands for the
+                    # separator there
                     trail = len(joined) - len(joined.rstrip(strip)) if strip is not None else 0
-                    if lead < len(pieces[start]) and trail < len(pieces[cut - 1]):
-                        end = piece_at[cut - 1] + len(pieces[cut - 1]) - trail
-                        notes.rewritten[len(chunks) - 1] = end  # type: ignore[union-attr]
+                    first_len, last_len = len(pieces[start]), len(pieces[cut - 1])
+                    if (lead < first_len or (glue and lead == first_len)) and (
+                        trail < last_len or (glue and trail == last_len)
+                    ):
+                        end = piece_at[cut - 1] + last_len - trail
+                        if end > piece_at[start] + lead:
+                            notes.rewritten[len(chunks) - 1] = end  # type: ignore[union-attr]
         if closing:
             break
         check_from = cut + 1
