@@ -447,7 +447,7 @@ def placed_table(
     located = bytearray(len(chunks))  # EXACT (index 0) for all
     for number, end in rewritten.items():
         ends[number], located[number] = end, NORMALIZED
-    for first, last in _runs(searched):
+    for first, last in consecutive_runs(searched):
         after = (int(starts[first - 1]), int(ends[first - 1])) if first else None
         hints = [places[k] for k in range(first, last)]
         found = locate_columns(text, chunks[first:last], True, hints, after)
@@ -455,8 +455,9 @@ def placed_table(
     return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
 
 
-def _runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
-    """Ascending ``numbers`` as runs of consecutive ones, each (first, last + 1)."""
+def consecutive_runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
+    """Ascending ``numbers`` as runs of consecutive ones, each (first, last + 1): the
+    chunks searched for a run at a time, from the chunk placed before the run."""
     runs: list[tuple[int, int]] = []
     for number in numbers:
         if runs and runs[-1][1] == number:

@@ -16,7 +16,7 @@ from chunkview.core.chunkers.agentos.semantic_chunker import Segment, is_plain, 
 from chunkview.core.document import Document
 from chunkview.core.entry import chunk_metadata
 from chunkview.core.locate import locate, locate_columns
-from chunkview.core.span_table import ChunkTexts, SpanTable, head_of
+from chunkview.core.span_table import ChunkTexts, SpanTable, consecutive_runs, head_of
 from chunkview.core.spans import LOCATED, Span
 from chunkview.core.text.js import from_units, to_units
 
@@ -129,8 +129,7 @@ def place_by_source(
         if ends_list[i] - starts_list[i] == len(own) and text.startswith(own, starts_list[i]):
             located[i] = exact  # a piece trimmed from its window: the text there
     # the rest as the search finds them, each run after the chunk placed before it
-    for run in _runs(searched):
-        first, last = run[0], run[-1] + 1
+    for first, last in consecutive_runs(searched):
         after = (starts_list[first - 1], ends_list[first - 1]) if first else None
         owns = [segment.text for segment in segments[first:last]]
         hints = list(reported[first:last])
@@ -142,17 +141,6 @@ def place_by_source(
     else:
         prefixes = [0] * count
     return starts_list, ends_list, located, prefixes, reported
-
-
-def _runs(indexes: list[int]) -> list[list[int]]:
-    """Sorted indexes grouped into runs of consecutive ones."""
-    runs: list[list[int]] = []
-    for i in indexes:
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return runs
 
 
 def _column_or_dict(values: list[Any] | array) -> array | dict[int, Any]:

@@ -222,13 +222,12 @@ class _Level:
         glue: str,
         pieces: list[str],
         lengths: list[int],
-        at: PiecePlaces | None = None,
     ) -> None:
         self.found, self.rest, self.glue = found, rest, glue
         self.pieces, self.lengths = pieces, lengths
         self.ends = ends_of(lengths, len(glue))
         self.below: dict[int, _Level] | None = None
-        self.at = at
+        self.at: PiecePlaces | None = None
 
 
 def piece_offsets(text: str, literal: str, keep: object) -> list[int]:
@@ -240,7 +239,7 @@ def piece_offsets(text: str, literal: str, keep: object) -> list[int]:
         return list(range(len(text)))
     parts = list(map(len, text.split(literal)))
     step = len(literal)
-    starts = list(accumulate(map(add, parts, repeat(step)), initial=0))  # of each part
+    starts = part_starts(parts, step)
     if not keep:  # the parts that are not empty
         return list(compress(starts, parts))
     last = len(parts) - 1
@@ -252,6 +251,12 @@ def piece_offsets(text: str, literal: str, keep: object) -> list[int]:
     # part after it when that part is not empty
     after = [start - step for start in compress(starts[1 : last + 1], parts[1:])]
     return [0, *after] if parts[0] else after
+
+
+def part_starts(part_lengths: list[int], step: int) -> list[int]:
+    """Where each part of a ``str.split`` starts, from the parts' lengths and the
+    separator's (``step``); one more: where a part after the last would."""
+    return list(accumulate(map(add, part_lengths, repeat(step)), initial=0))
 
 
 def piece_places(
@@ -425,10 +430,10 @@ class _MeasuredSplit:
             parts = text.split(literal)
             pieces = list(filter(None, parts))
             level = _Level(found, rest, glue, pieces, list(map(len, pieces)))
-            if self.places is not None and base >= 0:
-                starts = accumulate(map(add, map(len, parts), repeat(len(literal))), initial=0)
-                offsets = list(compress(starts, parts))
-                level.at = piece_places(offsets, level.lengths, base, glue, glue == literal)
+            if self.places is not None and base >= 0:  # (from this split, not another)
+                lengths = list(map(len, parts))
+                offsets = list(compress(part_starts(lengths, len(literal)), lengths))
+                self.piece_places(text, level, base, offsets)
             return level
         split = split_on_separator(text, sources[found], self.keep)
         try:
@@ -437,18 +442,21 @@ class _MeasuredSplit:
             return None
         return _Level(found, rest, glue, split, lengths)  # type: ignore[arg-type]
 
-    def piece_places(self, text: str, level: _Level, base: int) -> PiecePlaces | None:
+    def piece_places(
+        self, text: str, level: _Level, base: int, offsets: list[int] | None = None
+    ) -> PiecePlaces | None:
         """Where the pieces of ``level``, read from ``text`` (at ``base`` in the whole),
-        lie in the whole text; None for a regex level of more than ``_PLACED_MATCHES``
-        pieces (its chunks are searched for). Worked out once for a kept level."""
+        lie in the whole text, from their ``offsets`` in ``text`` if known; None for a
+        regex level of more than ``_PLACED_MATCHES`` pieces (its chunks are searched
+        for). Worked out once for a kept level."""
         if level.at is None:
             literal = self.literals[level.found]
-            if literal is None:
+            if offsets is None and literal is not None:
+                offsets = piece_offsets(text, literal, self.keep)
+            elif offsets is None:
                 if len(level.pieces) > _PLACED_MATCHES:
                     return None
                 offsets = split_placed(text, self.sources[level.found], self.keep)[1]
-            else:
-                offsets = piece_offsets(text, literal, self.keep)
             glue_is_text = bool(self.keep) or level.glue == literal
             level.at = piece_places(offsets, level.lengths, base, level.glue, glue_is_text)
         return level.at
