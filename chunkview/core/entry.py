@@ -12,13 +12,14 @@ import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chunkview.core.document import Document
 from chunkview.core.errors import Cancelled, OptionError
 from chunkview.core.explain import Reason, attach_by_chunk, attach_by_point
 from chunkview.core.locate import locate
+from chunkview.core.observer import NOBODY, RunNotes, RunObserver
 from chunkview.core.spans import Span
 
 
@@ -111,7 +112,10 @@ class RunContext:
     cancel_event: threading.Event = field(default_factory=threading.Event)
     on_progress: Callable[[int, int], None] | None = None
     #: a list to append ``explain.Reason`` records to, or None: record nothing
+    #: (being replaced by ``observer``: a port tells its observer, not this list)
     explain: list[Reason] | None = None
+    #: whoever watches the run: the port tells it its reasons and places (observer.py)
+    observer: RunObserver = NOBODY
 
     def check(self) -> None:
         """Raise Cancelled when a newer request has superseded this run."""
@@ -247,13 +251,23 @@ class Entry(ABC):
 
     def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
         """Run and place the chunks on ``view_document(document)``."""
-        native = self.run_to_place(document, options, ctx)
+        explains = ctx.explain is not None or ctx.observer.wants_reasons
+        notes = RunNotes(reasons=explains, places=True)
+        if ctx.explain is not None:
+            notes.reasons = ctx.explain  # a port not yet telling its observer appends here
+        native = self.run_to_place(document, options, replace(ctx, observer=notes))
         ctx.check()
         shown = self.view_document(document)
-        spans = self.spans(shown, native, options)
-        if ctx.explain is not None:
+        if notes.places is None:
+            spans = self.spans(shown, native, options)
+        else:
+            spans = self.spans(shown, native, options, places=notes.places)
+        if explains:
             attach = attach_by_point if self.reasons_at == "point" else attach_by_chunk
-            attach(spans, ctx.explain)
+            attach(spans, notes.reasons)
+            if ctx.explain is None:
+                for reason in notes.reasons:
+                    ctx.observer.reason(reason)
         return Chunking(native, spans, shown)
 
     def chunk_texts(self, native: Any) -> list[str]:
@@ -264,9 +278,13 @@ class Entry(ABC):
         """The boundary kind of one native chunk."""
         return str(options.get("strategy") or self.id.rsplit(".", 1)[-1])
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> Sequence[Span]:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> Sequence[Span]:
         """Where each native chunk lies in ``document``: a list of Span, or a SpanTable
-        (``chunkview.core.span_table``) from an entry that knows its chunks' places."""
+        (``chunkview.core.span_table``) from an entry that knows its chunks' places.
+        ``places``: what the run told its observer of where it cut (``RunObserver.placed``),
+        when it told anything."""
         return self.located_spans(document, native, options)
 
     def located_spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:

@@ -569,7 +569,9 @@ class SmartchunkEntry(Entry):
             attach_by_point(spans, ctx.explain)  # sets each Span's reason (kept by the table)
         return Chunking(native, spans, document)
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> SpanTable:
         """Spans of a native result alone: the level that cut each is not known here."""
         byte_map = bytes_of(document.text)
         offsets = np.array([chunk["offset"] for chunk in native], dtype=np.int64)

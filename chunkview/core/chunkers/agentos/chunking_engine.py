@@ -1175,7 +1175,9 @@ class ChunkingEngineEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return _kind(chunk, chunk.get("metadata") or {}, str(options.get("strategy") or "fixed"))
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> SpanTable:
         """The located spans as columns: tens of thousands of windows on a long text."""
         kinds, metadata = _kinds_and_metadata(native, str(options.get("strategy") or "fixed"))
         places = getattr(native, "places", None)

@@ -789,7 +789,9 @@ class SemanticChunkerEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return chunk["boundaryType"]
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> Sequence[Span]:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> Sequence[Span]:
         from chunkview.core.chunkers.agentos.semantic_spans import span_list, span_table
 
         overlap = option(options, "overlap", 100)

@@ -216,7 +216,9 @@ class ChunkTurnsEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Any) -> str:
         return "turns"
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> list[Span]:
         spans = self.located_spans(document, native, options)
         for span, passage in zip(spans, native):
             span.metadata = {

@@ -334,7 +334,9 @@ class MastraChunkEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return str(options.get("strategy") or "recursive")
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> SpanTable:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> SpanTable:
         """The chunks placed where the split noted it cut them (``PlacedNodes``), else
         located in order, as columns; the startIndex each chunk reports (``addStartIndex``,
         in UTF-16 units) as its reported start, in code points."""

@@ -167,7 +167,9 @@ class _SemanticChunkingEntry(Entry):
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
         return self.kind
 
-    def spans(self, document: Document, native: Any, options: dict[str, Any]) -> list[Span]:
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> list[Span]:
         prefix = options.get("chunkPrefix")
         texts = []
         for chunk in native:
