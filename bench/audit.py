@@ -20,9 +20,9 @@ from pathlib import Path
 from _common import corpus_text
 
 from chunkview import api
-from chunkview.core.audit import Summary, iter_files
-from chunkview.core.audit_run import audit_records
-from chunkview.core.document import load_document
+from chunkview.core.batch.audit import Summary, iter_files
+from chunkview.core.batch.audit_run import audit_records
+from chunkview.core.io.read import load_document
 
 ENTRY = "mastra.chunk"
 OPTIONS = {"strategy": "recursive", "maxSize": 400, "overlap": 40}

@@ -18,7 +18,7 @@ from _common import corpus_text
 from chunkview import api
 from chunkview.core.checks import CHECKS, CheckInput, CheckSettings, markdown
 from chunkview.core.checks.markdown import structure
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 
 def main() -> None:

@@ -12,8 +12,8 @@ import sys
 from _common import best_of, corpus_text
 
 from chunkview.core import registry
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.document import Document
 
 #: (entry, options, bytes of text): sizes keep each line to a few seconds
 CASES = [

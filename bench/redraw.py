@@ -55,7 +55,7 @@ from chunkview.app.main_window import (
     collect_garbage_on_ui_thread,
     freeze_startup_objects,
 )
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 ENTRY = "agentos.SemanticChunker"
 

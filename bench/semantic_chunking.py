@@ -16,7 +16,7 @@ from _common import corpus_text
 
 import chunkview
 from chunkview import Document
-from chunkview.core import embed
+from chunkview.core.text import embed
 
 
 def main() -> None:

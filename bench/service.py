@@ -15,11 +15,11 @@ import time
 
 from _common import best_of, corpus_text
 
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.pipeline import ChunkRequest, Pipeline
-from chunkview.core.service import ChunkService, PackedLayout
+from chunkview.core.model.document import Document
+from chunkview.core.runtime import ChunkService, PackedLayout
+from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
 
 
 def main() -> None:

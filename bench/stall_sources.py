@@ -38,7 +38,7 @@ from chunkview.app.main_window import (
     collect_garbage_on_ui_thread,
     freeze_startup_objects,
 )
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 #: how often the sampler looks at the threads, and the jump that says it was held off
 SAMPLE_EVERY = 0.002

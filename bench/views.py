@@ -17,10 +17,10 @@ import time
 from _common import best_of, corpus_text
 
 from chunkview import api
-from chunkview.core.compare import compare_layouts
-from chunkview.core.decorations import decorations
-from chunkview.core.document import Document
-from chunkview.core.overview import overview_bins
+from chunkview.core.analysis.compare import compare_layouts
+from chunkview.core.model.document import Document
+from chunkview.core.views.decorations import decorations
+from chunkview.core.views.overview import overview_bins
 
 
 def main() -> None:

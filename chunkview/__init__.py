@@ -4,8 +4,9 @@
 """
 
 from chunkview.api import run, spans
-from chunkview.core.document import Document, load_document
 from chunkview.core.errors import ChunkerError, OptionError
+from chunkview.core.io.read import load_document
+from chunkview.core.model.document import Document
 
 __all__ = ["ChunkerError", "Document", "OptionError", "load_document", "run", "spans"]
 __version__ = "0.1.0"

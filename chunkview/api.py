@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from chunkview.core import registry
-from chunkview.core.document import Document
-from chunkview.core.entry import NO_RAW_INPUT, RunContext
+from chunkview.core.build import chunk_layout
+from chunkview.core.chunkers.entry import NO_RAW_INPUT, RunContext
 from chunkview.core.errors import OptionError
-from chunkview.core.gcpause import paused_gc
-from chunkview.core.spans import Layout, chunk_layout
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Layout
+from chunkview.core.runtime.gcpause import paused_gc
 
 
 def _prepare(
@@ -66,7 +67,7 @@ def run(
     Raises ``chunkview.OptionError`` for an option value of the wrong type (before the
     port runs) and ``chunkview.ChunkerError`` where the library throws; its ``name`` is
     the JS error name and ``message`` the text (``Hang`` where the original never returns).
-    This runs in the caller's process; ``chunkview.core.service.ChunkService`` runs it in a
+    This runs in the caller's process; ``chunkview.core.runtime.ChunkService`` runs it in a
     process under a time and memory budget.
     """
     chosen, document, opts, ctx = _prepare(

@@ -12,17 +12,10 @@ from typing import Any
 from chunkview import __version__, api
 from chunkview.commands.common import Parser, UsageError, json_object
 from chunkview.core import registry
-from chunkview.core.document import (
-    KINDS,
-    Document,
-    NotTextError,
-    decode_document,
-    kind_for_path,
-    load_document,
-    read_bounded,
-)
 from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
-from chunkview.jsonout import dumps
+from chunkview.core.io.read import NotTextError, decode_document, load_document, read_bounded
+from chunkview.core.model.document import KINDS, Document, kind_for_path
+from chunkview.core.text.jsonout import dumps
 
 SUBCOMMANDS = ("run", "spans", "list", "render", "diff", "sweep", "eval", "audit")
 
@@ -74,7 +67,7 @@ def _seconds(text: str) -> float:
 
 
 def _size(text: str) -> int:
-    from chunkview.core.service import parse_size
+    from chunkview.core.runtime import parse_size
 
     try:
         return parse_size(text)
@@ -180,7 +173,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 def _layouts_in_pool(document: Document, sides: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """The Layout JSON of each (entry, options) on ``document``, side by side in chunking
     processes; a ChunkerError (with the side's letter) for a side that fails."""
-    from chunkview.core.service import ChunkPool, chunk_job
+    from chunkview.core.runtime import ChunkPool, chunk_job
 
     jobs = [chunk_job(entry_id, document, options, "spans") for entry_id, options in sides]
     with ChunkPool(len(jobs)) as pool:
@@ -193,7 +186,7 @@ def _layouts_in_pool(document: Document, sides: list[tuple[str, dict[str, Any]]]
 
 def diff_command(args: argparse.Namespace) -> int:
     """``chunkview diff``: layout A against layout B of one file, boundary by boundary."""
-    from chunkview.core.compare import compare_boundaries
+    from chunkview.core.analysis.compare import compare_boundaries
 
     sides = [
         (args.entry, json_object("--options", args.options)),
@@ -228,7 +221,7 @@ def diff_command(args: argparse.Namespace) -> int:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """``chunkview sweep``: a row of figures per value of one numeric option."""
-    from chunkview.core.sweep import FIGURES, SweepPlan, numeric_params, parse_values, sweep
+    from chunkview.core.batch.sweep import FIGURES, SweepPlan, numeric_params, parse_values, sweep
 
     entry = registry.get(args.entry)
     options = json_object("--options", args.options)
@@ -337,7 +330,7 @@ def headless(argv: list[str]) -> int:
     except DocumentError as exc:
         print(f"chunkview: {exc}", file=sys.stderr)
         return 1
-    from chunkview.core.service import ChunkService, describe_options, quick_context
+    from chunkview.core.runtime import ChunkService, describe_options, quick_context
 
     # the chunker runs in a process of its own, under the time and memory budget
     with ChunkService(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import html
 
-from chunkview.core.compare import BoundaryComparison
-from chunkview.core.decorations import DIFF_STYLES, Run, decorations
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.analysis.compare import BoundaryComparison
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.views.decorations import DIFF_STYLES, Run, decorations
 
 #: a diff mark per change kind, drawn as the editor draws it
 DIFF_CSS = "".join(

@@ -8,8 +8,8 @@ import pytest
 
 from chunkview import api
 from chunkview.core import registry
-from chunkview.core.document import Document
-from chunkview.core.model import InspectorModel
+from chunkview.core.model.document import Document
+from chunkview.core.session import InspectorModel
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "adding-a-chunker.md"
 

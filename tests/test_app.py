@@ -9,7 +9,7 @@ from process_helpers import break_semantic_chunker
 from PySide6.QtCore import QTimer
 
 from chunkview.app.main_window import DEFAULT_SAMPLE
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 
 def open_text(qtbot, win, text, kind="markdown"):

@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 from chunkview.app.audit_panel import COLUMNS
 from chunkview.app.files import DEFAULT_SAMPLE
-from chunkview.core.audit import audit_file
+from chunkview.core.batch.audit import audit_file
 
 CORPUS = Path(__file__).parent / "corpus"
 

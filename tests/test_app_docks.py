@@ -9,8 +9,9 @@ from PySide6.QtWidgets import QTabBar
 
 from chunkview.app.files import DEFAULT_SAMPLE
 from chunkview.app.sweep_panel import RETRIEVAL
-from chunkview.core.eval import Question, Reference, eval_point
-from chunkview.core.sweep import pool_runner
+from chunkview.core.analysis.eval import Question, Reference
+from chunkview.core.batch.eval_point import eval_point
+from chunkview.core.batch.sweep import pool_runner
 
 
 def open_sample(qtbot, window) -> None:

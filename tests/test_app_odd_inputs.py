@@ -21,8 +21,8 @@ def test_a_new_document_that_fails_shows_none_of_the_old_documents_chunks(qtbot,
 
 
 def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
-    from chunkview.core.document import Document
-    from chunkview.core.sweep import pool_runner
+    from chunkview.core.batch.sweep import pool_runner
+    from chunkview.core.model.document import Document
 
     text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8")
     window.set_document(Document("\n\n".join([text] * 250), None, "markdown"))  # ~4.4 MB
@@ -41,7 +41,7 @@ def test_closing_the_window_during_a_sweep_kills_its_processes(qtbot, window):
 
 
 def test_step_through_says_why_there_is_nothing_to_step_through(qtbot, window):
-    from chunkview.core.document import Document
+    from chunkview.core.model.document import Document
 
     window.set_document(Document("", None, "text"))
     settle(qtbot, window)
@@ -58,7 +58,7 @@ def test_step_through_says_why_there_is_nothing_to_step_through(qtbot, window):
 def test_gutter_numbers_sit_on_the_wrapped_line_their_chunk_starts_on(qtbot, window):
     from PySide6.QtGui import QTextCursor
 
-    from chunkview.core.document import Document
+    from chunkview.core.model.document import Document
 
     window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "maxSize": 300})
     window.set_document(Document("word " * 2000, None, "text"))  # one line, many chunks
@@ -83,7 +83,7 @@ def test_switching_entries_never_leaves_the_old_form_painted(window):
 
 
 def test_saving_questions_where_it_cannot_says_so_and_keeps_them(window, tmp_path):
-    from chunkview.core.eval import Question, Reference
+    from chunkview.core.analysis.eval import Question, Reference
 
     panel = window.views.eval_panel
     panel.set_questions([Question("where?", (Reference("text", 0, 4),))])
@@ -130,7 +130,7 @@ def test_a_fraction_typed_in_the_panel_reaches_the_port_as_in_js(qtbot, window):
     from PySide6.QtCore import Qt
 
     from chunkview.app.params import NumberBox
-    from chunkview.core.document import Document
+    from chunkview.core.model.document import Document
 
     window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 2})
     window.set_document(Document("a b c"))

@@ -10,8 +10,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 
 from chunkview.app.main_window import MainWindow
-from chunkview.core.document import Document
-from chunkview.core.service import DEFAULT_TIMEOUT, default_max_memory
+from chunkview.core.model.document import Document
+from chunkview.core.runtime import DEFAULT_TIMEOUT, default_max_memory
 
 GB = 2**30
 

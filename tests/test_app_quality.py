@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
 
 from chunkview.app.main_window import MainWindow
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 TEXT = (
     "# Apples\n\nApples grow on trees in orchards and ripen in the autumn sun.\n\n"

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, QSettings
 from PySide6.QtGui import QImage
 
 from chunkview.app.main_window import MainWindow
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 SECTION = (
     "## Section {n}\n\nApples grow on trees in the orchard. Pears ripen later in the year. "

@@ -11,8 +11,8 @@ from conftest import ROOT, settle
 from PySide6.QtCore import QSettings
 
 from chunkview.app.main_window import MainWindow
-from chunkview.core.document import Document
-from chunkview.core.service import _rss
+from chunkview.core.model.document import Document
+from chunkview.core.runtime import _rss
 
 BUDGET_S = 2.0
 MB = 2**20
@@ -94,7 +94,7 @@ QUIT_SCRIPT = textwrap.dedent(
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
     from chunkview.app.main_window import MainWindow
-    from chunkview.core.document import Document
+    from chunkview.core.model.document import Document
 
     def main():
         app = QApplication(sys.argv[:1])

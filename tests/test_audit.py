@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkview.core.audit import (
+from chunkview.core.batch.audit import (
     Summary,
     audit_file,
     iter_files,
@@ -19,7 +19,7 @@ from chunkview.core.audit import (
     read_jsonl_summary,
     shard_of,
 )
-from chunkview.core.audit_run import audit_records
+from chunkview.core.batch.audit_run import audit_records
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 200, "chunkOverlap": 20})

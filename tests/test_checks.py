@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from chunkview import api
+from chunkview.core.build import build_layout
 from chunkview.core.checks import KINDS, CheckSettings, parse_token_limit, run_checks
 from chunkview.core.checks.overlap import repeated
-from chunkview.core.document import Document
-from chunkview.core.spans import Span, build_layout
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 
 
 def cut(text: str, *ranges: tuple[int, int]) -> list[Span]:

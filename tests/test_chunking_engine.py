@@ -4,8 +4,8 @@ import pytest
 
 import chunkview
 from chunkview import ChunkerError
-from chunkview.core import embed
-from chunkview.core.embed import cosine
+from chunkview.core.text import embed
+from chunkview.core.text.embed import cosine
 
 
 def _hang(text, options):

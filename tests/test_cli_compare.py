@@ -8,7 +8,7 @@ import sys
 
 from conftest import CORPUS
 
-from chunkview.core.compare import compare_boundaries
+from chunkview.core.analysis.compare import compare_boundaries
 
 FILE = str(CORPUS / "acorn-readme.md")
 

@@ -17,8 +17,8 @@ import pytest
 from conftest import CORPUS
 
 from chunkview import cli
-from chunkview.core import document as document_module
 from chunkview.core import registry
+from chunkview.core.io import read as document_module
 
 ENTRIES = [entry.id for entry in registry.entries()]
 #: generous: the watchdog's budget in the matrix is 5 s

@@ -1,8 +1,9 @@
 """Boundary comparison: kept, moved (within the tolerance), added, removed."""
 
-from chunkview.core.compare import compare_boundaries, compare_layouts, tolerance
-from chunkview.core.document import Document
-from chunkview.core.spans import Span, build_layout
+from chunkview.core.analysis.compare import compare_boundaries, compare_layouts, tolerance
+from chunkview.core.build import build_layout
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 
 
 def kinds(comparison):

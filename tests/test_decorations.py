@@ -5,12 +5,13 @@ import re
 
 import pytest
 
-from chunkview.core.compare import compare_boundaries
-from chunkview.core.decorations import Run, decorations
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
-from chunkview.core.pipeline import ChunkRequest, Pipeline
-from chunkview.core.spans import Span, build_layout
+from chunkview.core.analysis.compare import compare_boundaries
+from chunkview.core.build import build_layout
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
+from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
+from chunkview.core.views.decorations import Run, decorations
 from chunkview.export_html import render_html
 
 TEXT = "alpha beta gamma delta epsilon zeta eta theta"

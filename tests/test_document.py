@@ -1,7 +1,8 @@
 import pytest
 
-from chunkview.core.document import Document, load_document, newline_style
 from chunkview.core.errors import DocumentError
+from chunkview.core.io.read import load_document
+from chunkview.core.model.document import Document, newline_style
 
 
 def test_newline_styles():

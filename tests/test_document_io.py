@@ -8,17 +8,11 @@ import time
 
 import pytest
 
-from chunkview.core import document as document_module
-from chunkview.core.document import (
-    Document,
-    NotTextError,
-    ReadOnlyError,
-    decode_document,
-    load_document,
-    read_bounded,
-    save_document,
-)
 from chunkview.core.errors import DocumentError
+from chunkview.core.io import read as document_module
+from chunkview.core.io.read import NotTextError, decode_document, load_document, read_bounded
+from chunkview.core.io.save import ReadOnlyError, save_document
+from chunkview.core.model.document import Document
 
 # ----- reading ------------------------------------------------------------------------
 

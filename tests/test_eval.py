@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkview.core.document import Document
-from chunkview.core.eval import (
+from chunkview.core.analysis.eval import (
     Question,
     QuestionsError,
     Reference,
@@ -21,7 +20,9 @@ from chunkview.core.eval import (
     subtract,
     union,
 )
-from chunkview.core.spans import Span, build_layout
+from chunkview.core.build import build_layout
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 
 
 def layout_of(text: str, *ranges: tuple[int, int]):

@@ -10,11 +10,11 @@ import pytest
 
 from chunkview import api
 from chunkview.core import registry
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.explain import Reason, attach_by_chunk, attach_by_point, combine
-from chunkview.core.spans import Span
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason, attach_by_chunk, attach_by_point, combine
+from chunkview.core.model.spans import Span
 from tests.conftest import CORPUS, ROOT
 
 
@@ -251,8 +251,8 @@ def test_cli_spans_explain():
 
 # ----- across the process boundary -----------------------------------------------------------
 def test_reasons_cross_the_chunking_process():
-    from chunkview.core.pipeline import ChunkRequest
-    from chunkview.core.service import ChunkService, PackedLayout
+    from chunkview.core.runtime import ChunkService, PackedLayout
+    from chunkview.core.runtime.pipeline import ChunkRequest
 
     text = (CORPUS / "smartchunk-readme.txt").read_text(encoding="utf-8")
     document = Document(text)
@@ -282,7 +282,7 @@ def test_cramit_token_limit():
 
 def test_chunkit_similarity_against_the_threshold_and_its_bounds():
     from chunkview.core.chunkers.semantic_chunking.chunker import similarities
-    from chunkview.core.embed import embed_cached
+    from chunkview.core.text.embed import embed_cached
 
     options = {
         "similarityThreshold": 0.99,
@@ -503,7 +503,7 @@ def test_engine_layout_blocks():
 
 
 def test_engine_semantic_similarity_below_the_threshold():
-    from chunkview.core.embed import cosine, embed_cached
+    from chunkview.core.text.embed import cosine, embed_cached
 
     text = "Cats purr softly. Cats nap often. Quantum fields fluctuate."
     options = {"strategy": "semantic", "chunkSize": 100, "chunkOverlap": 0}
@@ -658,7 +658,7 @@ def test_chunk_turns_passage_full_and_the_turn_carried():
 
 
 def test_html_page_marks_say_why():
-    from chunkview.core.pipeline import ChunkRequest, Pipeline
+    from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
     from chunkview.export_html import render_html
 
     text = "First paragraph here.\n\nSecond one, short.\n"

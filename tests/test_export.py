@@ -7,7 +7,7 @@ import json
 import pytest
 
 from chunkview import spans
-from chunkview.core.export import FORMATS, export_chunks
+from chunkview.core.views.export import FORMATS, export_chunks
 
 TEXT = 'Line one, with "quotes" and commas.\n\nSecond paragraph\nover two lines. Ünïcödé 😀.\n'
 

@@ -2,9 +2,10 @@
 
 import chunkview
 from chunkview import Document
-from chunkview.core import locate, search
+from chunkview.core.analysis import search
 from chunkview.core.chunkers.agentos import chunking_engine, semantic_chunker
 from chunkview.core.chunkers.mastra import recursive
+from chunkview.core.layout import locate
 from chunkview.core.text import js
 from chunkview.core.text import kept as kept_module
 from chunkview.core.text.kept import LONG_TEXT, forget, kept, kept_names

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from chunkview.core.locate import _first_at, locate
+from chunkview.core.layout.locate import _first_at, locate
 
 
 def test_exact_in_order_with_overlap():
@@ -113,7 +113,7 @@ def test_a_long_chunk_is_found_where_find_finds_it():
 
 def _far_searches(monkeypatch) -> list[int]:
     """Records each search of the whole text (a cursor per search)."""
-    from chunkview.core import locate as module
+    from chunkview.core.layout import locate as module
 
     calls: list[int] = []
     exact = module._find_exact
@@ -156,7 +156,7 @@ def test_normalized_index_maps_as_the_split_into_runs_does():
     # the reference: the text split on the white-space pattern into runs, read plainly
     import re
 
-    from chunkview.core.locate import _Normalized
+    from chunkview.core.layout.locate import _Normalized
 
     def reference(source):
         pieces = re.split(r"([\s\ufeff]+)", source)

@@ -6,7 +6,7 @@ import pytest
 import chunkview
 from chunkview import ChunkerError
 from chunkview.core.chunkers.mastra.entry import MastraChunkEntry
-from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
+from chunkview.core.text.jsregex import compile_js, js_split
 
 
 def run(text: str, options: dict):

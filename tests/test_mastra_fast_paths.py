@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 import chunkview
 from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.explain import explaining
-from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
 from chunkview.core.chunkers.mastra.recursive import LATEX, MARKDOWN
 from chunkview.core.chunkers.mastra.sentence import _fallback, sentences
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import to_units
+from chunkview.core.text.jsregex import compile_js, screens
 
 PIECES = st.sampled_from(
     [

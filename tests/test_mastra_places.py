@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from test_mastra_fast_paths import OPTIONS, TEXTS
 
 from chunkview.core import registry
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.chunkers.mastra import recursive
 from chunkview.core.chunkers.mastra.entry import PlacedNodes
-from chunkview.core.chunkers.mastra.jsregex import literal_of
 from chunkview.core.chunkers.mastra.recursive import piece_offsets
 from chunkview.core.chunkers.mastra.splitter import split_on_separator, split_placed
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.span_table import located_table
+from chunkview.core.layout.placing import located_table
+from chunkview.core.model.document import Document
 from chunkview.core.text.js import to_units
+from chunkview.core.text.jsregex import literal_of
 
 ENTRY = registry.get("mastra.chunk")
 

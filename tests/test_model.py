@@ -1,10 +1,10 @@
 """A whole session on the InspectorModel alone: no Qt, a runner that chunks in place."""
 
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import Pipeline
+from chunkview.core.model.document import Document
+from chunkview.core.runtime.pipeline import Pipeline
+from chunkview.core.session import InspectorModel
 
 TEXT = (
     "Chunking splits a document. Overlap repeats text.\n\n"

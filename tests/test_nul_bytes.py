@@ -8,12 +8,9 @@ from conftest import settle
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QMessageBox
 
-from chunkview.core.document import (
-    NUL_SHOWN,
-    NulBytesError,
-    load_document,
-)
 from chunkview.core.errors import DocumentError
+from chunkview.core.io.read import NulBytesError, load_document
+from chunkview.core.model.document import NUL_SHOWN
 
 ODD = b"# Log\n\nline one\x00\x00 line two\n\nend\x00\n"
 FIRST_NUL = ODD.index(b"\x00")

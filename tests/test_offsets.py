@@ -3,8 +3,8 @@
 import pytest
 from conftest import CORPUS
 
-from chunkview.core.offsets import EditorOffsets, editor_text, text_from_editor
 from chunkview.core.text.js import to_units
+from chunkview.core.text.offsets import EditorOffsets, editor_text, text_from_editor
 
 TEXTS = [
     "plain ascii\nlines\n",

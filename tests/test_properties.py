@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkview
-from chunkview.core.locate import locate
+from chunkview.core.layout.locate import locate
 
 PIECES = st.sampled_from(
     [

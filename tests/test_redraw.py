@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 
 from chunkview.app import chunk_table, editor, searcher
 from chunkview.app.main_window import MainWindow
-from chunkview.core.document import Document
+from chunkview.core.model.document import Document
 
 PARAGRAPH = "Apples grow on trees in the orchard. Pears ripen later in the year.\n\n"
 
@@ -334,8 +334,8 @@ def test_the_text_read_for_a_run_follows_typing_pasting_and_undo(qtbot, window):
 def test_the_warnings_follow_the_painted_layout(qtbot, window):
     """The structure checks are off the change -> paint path: the result is shown with its
     spans, and its warnings and size statistics arrive after it, the same as in-process."""
-    from chunkview.core.entry import RunContext
-    from chunkview.core.pipeline import Pipeline
+    from chunkview.core.chunkers.entry import RunContext
+    from chunkview.core.runtime.pipeline import Pipeline
 
     events = []
     window.model.subscribe("result", lambda r: events.append(("result", r.layout.complete)))

@@ -4,11 +4,11 @@ recorded (no Qt)."""
 
 from chunkview import api
 from chunkview.core import registry
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
-from chunkview.core.explain import Reason, Stage, combine
-from chunkview.core.replay import cascade_stages, stage_title
-from chunkview.core.spans import Span
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason, Stage, combine
+from chunkview.core.model.spans import Span
+from chunkview.core.views.replay import cascade_stages, stage_title
 
 
 def chunked(entry_id: str, text: str, options: dict) -> list[Span]:

@@ -2,9 +2,10 @@
 
 import pytest
 
-from chunkview.core.document import Document
-from chunkview.core.search import HitSearch, SearchHit, search
-from chunkview.core.spans import Span, build_layout
+from chunkview.core.analysis.search import HitSearch, SearchHit, search
+from chunkview.core.build import build_layout
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 from chunkview.core.text.lexical import lexical_tokens, snippet_around
 
 
@@ -59,7 +60,7 @@ def test_folding_block_by_block_equals_folding_the_whole_text(monkeypatch):
     import random
     import unicodedata
 
-    from chunkview.core import search as module
+    from chunkview.core.analysis import search as module
 
     def whole(text):
         if not unicodedata.is_normalized("NFC", text):

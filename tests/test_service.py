@@ -11,11 +11,12 @@ import pytest
 from conftest import CORPUS, ROOT
 
 from chunkview.core import registry
-from chunkview.core.document import Document, load_document
-from chunkview.core.entry import RunContext
+from chunkview.core.build import add_details, chunk_layout
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
-from chunkview.core.pipeline import ChunkRequest, Pipeline
-from chunkview.core.service import (
+from chunkview.core.io.read import load_document
+from chunkview.core.model.document import Document
+from chunkview.core.runtime import (
     CANCEL_GRACE,
     ChunkPool,
     ChunkService,
@@ -26,7 +27,7 @@ from chunkview.core.service import (
     describe_options,
     parse_size,
 )
-from chunkview.core.spans import add_details, chunk_layout
+from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
 
 MB = 2**20
 
@@ -85,7 +86,7 @@ def results_alive() -> int:
     collector, which tracks every container)."""
     import gc
 
-    from chunkview.core.pipeline import ChunkResult
+    from chunkview.core.runtime.pipeline import ChunkResult
 
     return sum(isinstance(o, ChunkResult) for o in gc.get_objects())
 
@@ -313,7 +314,7 @@ def test_a_long_document_crosses_in_pieces_whole():
     joins included, with every other field."""
     from multiprocessing import Pipe
 
-    from chunkview.core.service.child import DOCUMENT_PIECE, receive_document, send_document
+    from chunkview.core.runtime.child import DOCUMENT_PIECE, receive_document, send_document
 
     piece = DOCUMENT_PIECE
     text = "ab\U0001f600 c\n" * (piece // 2)
@@ -334,7 +335,7 @@ def test_a_document_stopped_half_way_across_leaves_no_broken_process(service, mo
     """An interrupt (or any error but a broken pipe) while a document crosses piece by
     piece: the process, which would read the next job as the rest of the text, is
     replaced, and the next job runs."""
-    from chunkview.core.service import child
+    from chunkview.core.runtime import child
 
     monkeypatch.setattr(child, "DOCUMENT_PIECE", 1000)  # the sending side's pieces
     service.run(ChunkRequest(1, "agentos.SemanticChunker", Document("one two. " * 100), {}))
@@ -539,7 +540,7 @@ def test_parse_size():
 def test_a_hung_job_does_not_outlive_a_killed_app():
     code = (
         "import time\n"
-        "from chunkview.core.service import ChunkService\n"
+        "from chunkview.core.runtime import ChunkService\n"
         "service = ChunkService(timeout=600)\n"
         "service.start()\n"
         "print(service.pid, flush=True)\n"
@@ -579,7 +580,7 @@ def test_a_read_cut_short_by_close_from_another_thread_is_the_pipe_ending():
     is; on an open one the error stays an error."""
     from multiprocessing import Pipe
 
-    from chunkview.core.service.watchdog import _reading
+    from chunkview.core.runtime.watchdog import _reading
 
     mine, theirs = Pipe()
     theirs.close()

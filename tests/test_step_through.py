@@ -7,8 +7,8 @@ from PySide6.QtCore import QSettings, Qt
 
 from chunkview.app.main_window import MainWindow
 from chunkview.app.step_through import PRESENTATION_POINTS
-from chunkview.core.document import Document
-from chunkview.core.replay import cascade_stages
+from chunkview.core.model.document import Document
+from chunkview.core.views.replay import cascade_stages
 
 TEXT = "First paragraph here.\n\nSecond one, short.\n\n" + " ".join(f"word{i}" for i in range(30))
 

@@ -2,11 +2,7 @@
 
 import pytest
 
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
-from chunkview.core.errors import ChunkerError
-from chunkview.core.pipeline import ChunkRequest, Pipeline
-from chunkview.core.sweep import (
+from chunkview.core.batch.sweep import (
     SweepPlan,
     parse_values,
     percentile,
@@ -14,6 +10,10 @@ from chunkview.core.sweep import (
     summarize,
     sweep,
 )
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.errors import ChunkerError
+from chunkview.core.model.document import Document
+from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
 
 TEXT = "One sentence here. Another one there.\n\n" * 30
 

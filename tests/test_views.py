@@ -6,11 +6,12 @@ from conftest import CORPUS, settle
 from PySide6.QtCore import QPoint, QSettings, Qt
 
 from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
-from chunkview.core.document import Document
+from chunkview.core.batch.sweep import pool_runner
+from chunkview.core.build import build_layout
 from chunkview.core.errors import ChunkerError
-from chunkview.core.inspect import show_white_space
-from chunkview.core.spans import Span, build_layout
-from chunkview.core.sweep import pool_runner
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
+from chunkview.core.views.inspect import show_white_space
 
 
 @pytest.fixture

@@ -3,13 +3,14 @@ overview's bins, the inspector's facts and character diff."""
 
 import numpy as np
 
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
-from chunkview.core.inspect import character_diff, chunk_facts, show_white_space, source_slice
-from chunkview.core.model import InspectorModel
-from chunkview.core.overview import bin_positions, overview_bins, point_of, row_of
-from chunkview.core.pipeline import Pipeline
-from chunkview.core.spans import Span, build_layout
+from chunkview.core.build import build_layout
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
+from chunkview.core.runtime.pipeline import Pipeline
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
+from chunkview.core.views.overview import bin_positions, overview_bins, point_of, row_of
 
 TEXT = ("Alpha beta gamma. Delta epsilon zeta.\n\n" * 20).strip() + "\n"
 

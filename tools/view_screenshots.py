@@ -69,7 +69,7 @@ QUESTIONS = (
 
 
 def sweep(win: MainWindow) -> None:
-    from chunkview.core.eval import Question, Reference
+    from chunkview.core.analysis.eval import Question, Reference
 
     win.select_entry("agentos.SemanticChunker", {"targetSize": 500, "maxSize": 1200})
     win.open_path(CORPUS)

@@ -37,9 +37,9 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.background import BackgroundJob
 from chunkview.app.job_panel import lay_out_job_panel
-from chunkview.core.audit import STATUSES, Summary, iter_files
-from chunkview.core.model import InspectorModel
-from chunkview.core.service import DEFAULT_TIMEOUT
+from chunkview.core.batch.audit import STATUSES, Summary, iter_files
+from chunkview.core.runtime import DEFAULT_TIMEOUT
+from chunkview.core.session import InspectorModel
 
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -195,8 +195,8 @@ class _AuditJob(BackgroundJob):
         run: dict[str, Any],
         cancel: threading.Event,
     ) -> None:
-        from chunkview.core.audit_run import audit_records
-        from chunkview.core.service import ChunkPool
+        from chunkview.core.batch.audit_run import audit_records
+        from chunkview.core.runtime import ChunkPool
 
         pool = None
         try:
@@ -427,7 +427,7 @@ class AuditPanel(QWidget):
     def save(self, path: str) -> bool:
         """Write the rows to ``path`` as ``chunkview audit`` writes them: CSV for a .csv
         file, else JSON Lines with the summary last. False with a message on failure."""
-        from chunkview.commands.audit import Output
+        from chunkview.core.batch.audit_output import Output
 
         form = "csv" if path.lower().endswith(".csv") else "jsonl"
         try:

@@ -16,8 +16,8 @@ from PySide6.QtGui import QAccessible, QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
-from chunkview.core.explain import chunk_ends
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.model.explain import chunk_ends
+from chunkview.core.runtime.pipeline import ChunkResult
 
 COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "first words")
 PLACED = {"exact": "=", "normalized": "≈", "missing": "✗"}

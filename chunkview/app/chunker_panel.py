@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 
 from chunkview.app import theme
 from chunkview.core import registry
-from chunkview.core.embed import MiniLM, embedder_names
-from chunkview.core.entry import Entry
-from chunkview.core.model import Failure, InspectorModel
+from chunkview.core.chunkers.entry import Entry
+from chunkview.core.session import Failure, InspectorModel
+from chunkview.core.text.embed import MiniLM, embedder_names
 from chunkview.core.text.tokens import TOKENIZERS
 
 from .params import ParamsPanel

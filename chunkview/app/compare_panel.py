@@ -28,9 +28,9 @@ from chunkview.app.editor import ChunkEditor
 from chunkview.app.params import ParamsPanel
 from chunkview.app.worker import ChunkWorker
 from chunkview.core import registry
-from chunkview.core.decorations import DIFF_STYLES
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.decorations import DIFF_STYLES
 
 
 def legend_html(counts: dict[str, int] | None = None) -> str:

@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
-from chunkview.core.decorations import DIFF_STYLES, boundary_label
-from chunkview.core.document import KINDS
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.model.document import KINDS
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.decorations import DIFF_STYLES, boundary_label
 
 
 class DocumentView(QWidget):

@@ -34,12 +34,12 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from chunkview.app import theme
-from chunkview.core.compare import BoundaryComparison
-from chunkview.core.decorations import Run, boundary_label, decorations
-from chunkview.core.explain import chunk_ends
-from chunkview.core.offsets import EditorOffsets, editor_text
-from chunkview.core.pipeline import ChunkResult
-from chunkview.core.spans import Span
+from chunkview.core.analysis.compare import BoundaryComparison
+from chunkview.core.model.explain import chunk_ends
+from chunkview.core.model.spans import Span
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.text.offsets import EditorOffsets, editor_text
+from chunkview.core.views.decorations import Run, boundary_label, decorations
 
 #: which change a gutter bar shows when a line holds several
 DIFF_ORDER = ("removed", "added", "moved", "kept")

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.core.eval import (
+from chunkview.core.analysis.eval import (
     RETRIEVERS,
     EvalReport,
     Question,
@@ -32,8 +32,8 @@ from chunkview.core.eval import (
     question_from_selection,
     questions_jsonl,
 )
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
 
 COLUMNS = ("Question", "Whole", "In chunks", "Recall", "Precision", "IoU", "Prec. Ω", "IoU Ω")
 

@@ -7,8 +7,8 @@ import os
 
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from chunkview.core.export import export_chunks
-from chunkview.core.model import InspectorModel
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.export import export_chunks
 from chunkview.export_html import render_html
 
 CHUNK_FILTERS = {

@@ -18,15 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app.settings import AppSettings
-from chunkview.core.document import (
-    NUL_SHOWN,
-    NulBytesError,
-    ReadOnlyError,
-    load_document,
-    save_document,
-)
 from chunkview.core.errors import DocumentError
-from chunkview.core.model import InspectorModel
+from chunkview.core.io.read import NulBytesError, load_document
+from chunkview.core.io.save import ReadOnlyError, save_document
+from chunkview.core.model.document import NUL_SHOWN
+from chunkview.core.session import InspectorModel
 
 SAMPLES = Path(__file__).resolve().parent.parent / "resources" / "samples"
 DEFAULT_SAMPLE = SAMPLES / "guide.md"

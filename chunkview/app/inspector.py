@@ -12,10 +12,10 @@ import json
 
 from PySide6.QtWidgets import QTextBrowser
 
-from chunkview.core.decorations import DIFF_STYLES
-from chunkview.core.explain import chunk_ends
-from chunkview.core.inspect import character_diff, chunk_facts, show_white_space, source_slice
-from chunkview.core.model import InspectorModel
+from chunkview.core.model.explain import chunk_ends
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.decorations import DIFF_STYLES
+from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
 
 #: the longest text the panel shows (a 10 MB chunk would make the panel crawl)
 SHOW_LIMIT = 50_000

@@ -36,9 +36,9 @@ from chunkview.app.status_line import StatusLine
 from chunkview.app.step_through import StepThrough
 from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
-from chunkview.core.document import Document
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.model.document import Document
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
 
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
 

@@ -33,7 +33,7 @@ from chunkview.app import export
 from chunkview.app.files import SAMPLES
 from chunkview.app.preferences import PreferencesDialog
 from chunkview.core.chunkers import PORTED
-from chunkview.core.document import load_document
+from chunkview.core.io.read import load_document
 
 if TYPE_CHECKING:
     from chunkview.app.main_window import MainWindow

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QWidget
 
 from chunkview.app import theme
 from chunkview.app.editor import ChunkEditor
-from chunkview.core.compare import CHANGE_KINDS
-from chunkview.core.model import InspectorModel
-from chunkview.core.overview import overview_bins, point_of, row_of
+from chunkview.core.analysis.compare import CHANGE_KINDS
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.overview import overview_bins, point_of, row_of
 
 LANE = 5
 #: the change kinds drawn in the difference lane, the most telling on top

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.core.entry import Param
+from chunkview.core.chunkers.entry import Param
 
 SLIDER_CAP = 8000  # sliders cover the everyday range; the number box takes any number
 #: the number boxes' bounds: any number a user types goes to the port, as it would in JS

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app.worker import ChunkWorker, chunking_budgets
-from chunkview.core.service import DEFAULT_TIMEOUT, default_max_memory, machine_memory
+from chunkview.core.runtime import DEFAULT_TIMEOUT, default_max_memory, machine_memory
 
 GB = 2**30
 #: the time budget's range, seconds: long enough for a slow embedder on a big file

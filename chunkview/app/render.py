@@ -7,9 +7,9 @@ import sys
 import time
 from typing import Any
 
-from chunkview.core.document import load_document
 from chunkview.core.errors import ChunkerError, DocumentError
-from chunkview.core.pipeline import ChunkRequest
+from chunkview.core.io.read import load_document
+from chunkview.core.runtime.pipeline import ChunkRequest
 
 
 def render_file(
@@ -26,7 +26,7 @@ def render_file(
         print(f"chunkview: {error}", file=sys.stderr)
         return 1
     if out.lower().endswith(".html"):
-        from chunkview.core.service import ChunkService
+        from chunkview.core.runtime import ChunkService
         from chunkview.export_html import render_html
 
         request = ChunkRequest(0, entry_id, document, options or {}, query, explain=True)

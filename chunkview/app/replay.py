@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QObject, QTimer, QVariantAnimation, Signal
 
-from chunkview.core.explain import Stage
+from chunkview.core.model.explain import Stage
 
 #: how long each stage stays on screen (ms), and how long its highlight takes to fade in
 STAGE_MS = 2600

@@ -11,9 +11,9 @@ from chunkview.app.lists import RowsModel, RowsView
 from chunkview.app.searcher import SliceSearch
 from chunkview.app.stats import StatsPanel
 from chunkview.app.warnings_panel import WarningsPanel
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
-from chunkview.core.search import SearchHit
+from chunkview.core.analysis.search import SearchHit
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
 
 
 class ResultTabs(QTabWidget):

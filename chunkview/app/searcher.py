@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from chunkview.core.model import InspectorModel
-from chunkview.core.search import HitSearch, SearchHit
+from chunkview.core.analysis.search import HitSearch, SearchHit
+from chunkview.core.session import InspectorModel
 
 #: the time one slice may take on the UI thread, seconds
 SLICE = 0.008

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
-from chunkview.core.model import Failure, InspectorModel
-from chunkview.core.pipeline import ChunkResult
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import Failure, InspectorModel
 
 #: a run shows the busy bar only when it takes longer than this
 BUSY_AFTER_MS = 150

@@ -43,11 +43,11 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.replay import Replay
-from chunkview.core.explain import Stage, chunk_ends
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
-from chunkview.core.replay import cascade_stages, stage_title
-from chunkview.core.spans import Span
+from chunkview.core.model.explain import Stage, chunk_ends
+from chunkview.core.model.spans import Span
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
+from chunkview.core.views.replay import cascade_stages, stage_title
 
 #: the text size a class can read from the back of the room (points), and the zoom limits
 PRESENTATION_POINTS = 20

@@ -31,9 +31,8 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.background import BackgroundJob
 from chunkview.app.job_panel import lay_out_job_panel
-from chunkview.core.eval import Question
-from chunkview.core.model import InspectorModel
-from chunkview.core.sweep import (
+from chunkview.core.analysis.eval import Question
+from chunkview.core.batch.sweep import (
     SweepPlan,
     numeric_params,
     parse_values,
@@ -41,6 +40,7 @@ from chunkview.core.sweep import (
     run_sweep,
     suggested_values,
 )
+from chunkview.core.session import InspectorModel
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication
 
-from chunkview.core.decorations import DIFF_STYLES
+from chunkview.core.views.decorations import DIFF_STYLES
 
 # Okabe-Ito: distinguishable under the common colour-vision deficiencies.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]

@@ -11,9 +11,9 @@ from chunkview.app.lists import RowsModel, RowsView
 from chunkview.core.checks import parse_token_limit
 from chunkview.core.checks.context import embedded_prefix
 from chunkview.core.checks.over_limit import over_limit
-from chunkview.core.model import InspectorModel
-from chunkview.core.pipeline import ChunkResult
-from chunkview.core.spans import Warning
+from chunkview.core.model.spans import Warning
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.session import InspectorModel
 from chunkview.core.text.tokens import count_many
 
 ALL = ""

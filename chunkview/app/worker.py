@@ -19,9 +19,9 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, QThread, Signal, Slot
 
 from chunkview.core.errors import Cancelled, ChunkerError
-from chunkview.core.gcpause import paused_gc
-from chunkview.core.pipeline import ChunkRequest, ChunkResult
-from chunkview.core.service import DEFAULT_TIMEOUT, ChunkService, Stopped, parse_size
+from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkService, Stopped, parse_size
+from chunkview.core.runtime.gcpause import paused_gc
+from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 
 #: how long quitting waits for the worker thread to leave its slot, ms
 QUIT_WAIT_MS = 400

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from chunkview.commands.common import Parser, UsageError, json_object
-from chunkview.core.document import KINDS
-from chunkview.jsonout import dumps
+from chunkview.core.model.document import KINDS
+from chunkview.core.text.jsonout import dumps
 
 
 def _parse(argv: list[str]):
@@ -92,9 +92,9 @@ def format_sweep(param: str, rows: list[dict]) -> str:
 def sweep_rows(args, document, options, questions, retriever) -> list[dict]:
     """One row of means per value, computed on the chunking pool."""
     from chunkview.core import registry
-    from chunkview.core.eval import eval_point
-    from chunkview.core.service import ChunkPool, Job
-    from chunkview.core.sweep import parse_values
+    from chunkview.core.batch.eval_point import eval_point
+    from chunkview.core.batch.sweep import parse_values
+    from chunkview.core.runtime import ChunkPool, Job
 
     param = registry.get(args.entry).param(args.param)
     if param is None or param.kind not in ("int", "float"):
@@ -129,9 +129,10 @@ def sweep_rows(args, document, options, questions, retriever) -> list[dict]:
 def main(argv: list[str]) -> int:
     from chunkview import api
     from chunkview.core import registry
-    from chunkview.core.document import kind_for_path, load_document
+    from chunkview.core.analysis.eval import RETRIEVERS, QuestionsError, evaluate, load_questions
     from chunkview.core.errors import ChunkerError, DocumentError
-    from chunkview.core.eval import RETRIEVERS, QuestionsError, evaluate, load_questions
+    from chunkview.core.io.read import load_document
+    from chunkview.core.model.document import kind_for_path
 
     try:
         args = _parse(argv)

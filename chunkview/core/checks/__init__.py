@@ -22,8 +22,8 @@ from chunkview.core.checks.context import (
     parse_token_limit,
     settings_for,
 )
-from chunkview.core.document import Document
-from chunkview.core.spans import Span, Warning
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span, Warning
 
 Check = Callable[[CheckInput], list[Warning]]
 

@@ -9,11 +9,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from chunkview.core.checks.markdown import EMPTY, Structure, structure
-from chunkview.core.document import Document
-from chunkview.core.spans import Span
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 
 if TYPE_CHECKING:  # entry.py imports spans, which runs the checks
-    from chunkview.core.entry import Entry
+    from chunkview.core.chunkers.entry import Entry
 
 #: named token limits of common embedding models (a number works too)
 TOKEN_LIMITS = {"256": 256, "512": 512, "8191": 8191}

@@ -10,7 +10,7 @@ import bisect
 
 from chunkview.core.checks.context import PROSE_KINDS, CheckInput
 from chunkview.core.checks.markdown import first_ink
-from chunkview.core.spans import Warning
+from chunkview.core.model.spans import Warning
 from chunkview.core.text.segment import boundaries
 
 KIND = "mid-sentence"

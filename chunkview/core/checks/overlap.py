@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chunkview.core.checks.context import CheckInput
-from chunkview.core.spans import SIZE_FUNCTIONS, Span, Warning
+from chunkview.core.model.spans import SIZE_FUNCTIONS, Span, Warning
 
 KIND = "overlap"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chunkview.core.checks.context import CheckInput
 from chunkview.core.checks.markdown import first_ink
-from chunkview.core.spans import Warning
+from chunkview.core.model.spans import Warning
 
 KIND = "stranded-heading"
 

@@ -33,11 +33,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chunkview.core.document import Document
-from chunkview.core.entry import Chunking, Entry, Param, RunContext, js_literal
+from chunkview.core.chunkers.entry import Chunking, Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
-from chunkview.core.explain import Reason, attach_by_point
-from chunkview.core.span_table import SpanTable
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason, attach_by_point
+from chunkview.core.model.span_table import SpanTable
 from chunkview.core.text.kept import kept
 from chunkview.core.text.segment import boundaries
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkview.core.explain import Reason, Stage
+from chunkview.core.model.explain import Reason, Stage
 
 
 def _bytes(size: int) -> str:

@@ -21,17 +21,12 @@ import numpy as np
 import regex
 
 from chunkview.core.chunkers.agentos import engine_explain as why
-from chunkview.core.document import Document
-from chunkview.core.embed import cosine, embed_cached
-from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.span_table import (
-    ChunkTexts,
-    KindColumn,
-    SpanTable,
-    located_table,
-    placed_table,
-)
+from chunkview.core.layout.placing import located_table, placed_table
+from chunkview.core.model.document import Document
+from chunkview.core.model.span_table import ChunkTexts, KindColumn, SpanTable
+from chunkview.core.text.embed import cosine, embed_cached
 from chunkview.core.text.js import (
     W_CHARS,
     W_CLASS,

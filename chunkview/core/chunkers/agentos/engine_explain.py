@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkview.core.explain import Reason
+from chunkview.core.model.explain import Reason
 from chunkview.core.text.js import W_CHARS, number_text
 
 THRESHOLD = 0.3  # chunking_engine.SIMILARITY_THRESHOLD

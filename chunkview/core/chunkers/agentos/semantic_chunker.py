@@ -14,10 +14,10 @@ from functools import lru_cache
 from operator import add
 from typing import Any
 
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.spans import Span
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 from chunkview.core.text.js import (
     NON_W_RE,
     W_CHARS,

@@ -22,11 +22,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
-from chunkview.core.explain import Reason
-from chunkview.core.spans import Span
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.spans import Span
 from chunkview.core.text.js import option, utf16_len
 
 

@@ -6,7 +6,6 @@ import math
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.jsregex import escape
 from chunkview.core.chunkers.mastra.splitter import (
     Splitter,
     js_length,
@@ -16,6 +15,7 @@ from chunkview.core.chunkers.mastra.splitter import (
 )
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.text.js import to_units
+from chunkview.core.text.jsregex import escape
 
 
 def character_split(

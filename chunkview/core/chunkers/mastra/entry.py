@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from chunkview.core.chunkers.entry import Entry, Param, RunContext
 from chunkview.core.chunkers.mastra.document import (
     DEFAULT_STRATEGY,
     STRATEGIES,
@@ -20,9 +21,9 @@ from chunkview.core.chunkers.mastra.explain import explaining
 from chunkview.core.chunkers.mastra.places import noting_places
 from chunkview.core.chunkers.mastra.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext
-from chunkview.core.span_table import SpanTable, located_table, placed_table
+from chunkview.core.layout.placing import located_table, placed_table
+from chunkview.core.model.document import Document
+from chunkview.core.model.span_table import SpanTable
 
 SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")

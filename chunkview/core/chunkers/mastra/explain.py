@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from chunkview.core.explain import Reason
+from chunkview.core.model.explain import Reason
 from chunkview.core.text.js import from_units
 
 

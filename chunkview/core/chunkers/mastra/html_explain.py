@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from chunkview.core.chunkers.mastra.html import Node, _select
-from chunkview.core.explain import Reason
+from chunkview.core.model.explain import Reason
 from chunkview.core.text.js import trim
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkview.core.explain import Reason
+from chunkview.core.model.explain import Reason
 from chunkview.core.text.js import from_units
 
 

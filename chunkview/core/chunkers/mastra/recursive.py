@@ -9,7 +9,6 @@ from operator import add, lt, ne, not_, sub
 from typing import Any
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.jsregex import compile_js, escape, literal_of, screens
 from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.places import current as places_now
 from chunkview.core.chunkers.mastra.splitter import (
@@ -28,6 +27,7 @@ from chunkview.core.chunkers.mastra.splitter import (
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CHARS, to_units
+from chunkview.core.text.jsregex import compile_js, escape, literal_of, screens
 from chunkview.core.text.kept import also_forget
 
 DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]

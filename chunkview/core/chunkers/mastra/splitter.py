@@ -14,11 +14,11 @@ from operator import add
 from typing import Any, NamedTuple, NoReturn, cast
 
 from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split, js_split_at
 from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CHARS, from_units, known_whole, trim
+from chunkview.core.text.jsregex import compile_js, js_split, js_split_at
 from chunkview.core.text.tokens import wordpunct_count
 
 Length = Callable[[str], float]

@@ -1,7 +1,7 @@
 """chunkit, cramit and sentenceit (spec/semantic-chunking.md §1 to §13).
 
 Sentences come from ``sentences.split_sentences`` (cached); embeddings from
-``chunkview.core.embed`` (cached per text), so moving maxTokenSize or a threshold re-runs
+``chunkview.core.text.embed`` (cached per text), so moving maxTokenSize or a threshold re-runs
 only the cheap steps. Token counts use the tokenizer chosen (wordpunct by default, as the
 golden cases; the real library counts with its model's tokenizer).
 """
@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.chunkers.semantic_chunking.explain import explain_chunks, explain_sentences
 from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
-from chunkview.core.embed import cosine_rows, embed_cached
-from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.embed import cosine_rows, embed_cached
 from chunkview.core.text.js import W_CLASS, is_blank, js_string, number_text, option, truthy
 from chunkview.core.text.tokens import counter
 
@@ -345,7 +345,7 @@ def _prefixed(prefix: Any, text: str) -> str:
 
 
 def _strip_prefix(prefix: str, texts: list[str]) -> list[str]:
-    from chunkview.core.chunkers.mastra.jsregex import compile_js
+    from chunkview.core.text.jsregex import compile_js
 
     source = f"^{prefix}:\\s*"
     if not texts:  # JS builds the regex per chunk: none, no SyntaxError

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chunkview.core.chunkers.entry import NO_RAW_INPUT, Entry, Param, RunContext, js_literal
 from chunkview.core.chunkers.semantic_chunking import chunker
-from chunkview.core.document import Document
-from chunkview.core.entry import NO_RAW_INPUT, Entry, Param, RunContext, js_literal
-from chunkview.core.locate import locate
-from chunkview.core.spans import Span
+from chunkview.core.layout.locate import locate
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 
 TOKEN_HELP = (
     "tokens as the chosen tokenizer counts them (wordpunct by default, cl100k on "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from chunkview.core.explain import Reason
+from chunkview.core.model.explain import Reason
 
 
 def _tokens(n: int) -> str:

@@ -1,0 +1,96 @@
+"""Document: the exact text that is chunked, and where it came from."""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+KINDS = ("text", "markdown", "html", "json", "latex", "turns")
+
+_SUFFIX_KIND = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "markdown",
+    ".rst": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+    ".json": "json",
+    ".jsonl": "turns",
+    ".tex": "latex",
+    ".latex": "latex",
+}
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+
+
+def kind_for_path(path: str | os.PathLike[str]) -> str:
+    """The document kind a file's name suggests (``text`` when nothing does)."""
+    return _SUFFIX_KIND.get(Path(path).suffix.lower(), "text")
+
+
+def newline_style(text: str) -> str:
+    """``"\\n"``, ``"\\r\\n"``, ``"\\r"``, ``"mixed"``, or ``""`` for a single line."""
+    if "\r" not in text:  # the usual case, told without counting
+        return "\n" if "\n" in text else ""
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    cr = text.count("\r") - crlf
+    styles = [s for s, n in (("\r\n", crlf), ("\n", lf), ("\r", cr)) if n]
+    if not styles:
+        return ""
+    return styles[0] if len(styles) == 1 else "mixed"
+
+
+@dataclass(frozen=True)
+class Document:
+    """The exact text given to a chunker. Offsets into it are Python code points."""
+
+    text: str
+    path: str | None = None
+    kind: str = "text"
+    bom: bool = False
+    newline: str = field(default="")
+    #: the codec the file was read with, and is written back with
+    encoding: str = "utf-8"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown document kind {self.kind!r}; one of {', '.join(KINDS)}")
+        if not self.newline:
+            object.__setattr__(self, "newline", newline_style(self.text))
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name if self.path else "untitled"
+
+    @cached_property
+    def _astral_points(self) -> list[int]:
+        """Code-point offsets of the characters that take two UTF-16 units."""
+        return [m.start() for m in _ASTRAL_RE.finditer(self.text)]
+
+    def units_to_points(self, unit_offset: int) -> int:
+        """Convert a UTF-16 offset (as the JS libraries report) to a code-point offset."""
+        astral = self._astral_points
+        if not astral:
+            return unit_offset
+        # the k-th astral character sits at unit offset point + k; count those before
+        lo, hi = 0, len(astral)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if astral[mid] + mid < unit_offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return unit_offset - lo
+
+    def points_to_units(self, point_offset: int) -> int:
+        """Convert a code-point offset to a UTF-16 offset."""
+        return point_offset + bisect.bisect_left(self._astral_points, point_offset)
+
+
+#: what a NUL byte is shown as when a file holding them is opened anyway
+NUL_SHOWN = "\u2400"  # ␀ SYMBOL FOR NULL

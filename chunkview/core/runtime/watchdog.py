@@ -1,0 +1,506 @@
+"""``ChunkService``: one chunking process and the watchdog over its jobs."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Layout, LayoutDetails
+from chunkview.core.runtime.child import ChunkSpec, child_main, send_document
+from chunkview.core.runtime.limits import (
+    DEFAULT_TIMEOUT,
+    Stopped,
+    default_max_memory,
+    format_bytes,
+    resident_bytes,
+)
+from chunkview.core.runtime.start import CancelFlag, process_context, start_without_main
+
+CANCEL_GRACE = 0.25
+#: how often the watchdog reads the child's resident set while it waits, seconds
+SAMPLE_EVERY = 0.05
+
+
+def describe_options(entry_id: str, options: Mapping[str, Any], limit: int = 6) -> str:
+    """``agentos.ChunkingEngine with strategy fixed, chunkSize 1, chunkOverlap 64``: the
+    entry and the options that decide the chunks (sizes first, then what differs from the
+    defaults, with the defaults a size relies on)."""
+    try:
+        from chunkview.core import registry
+
+        entry = registry.get(entry_id)
+        params = list(entry.params)
+    except (KeyError, ImportError):
+        params = []
+    values = {**{p.name: p.default for p in params}, **options}
+    shown: dict[str, Any] = {}
+    for p in params:  # the strategy first, then the sizes, then what the caller changed
+        if p.kind == "choice" and p.applies(values):
+            shown[p.name] = values[p.name]
+    for p in params:
+        given = p.name in options and options[p.name] is not None
+        if p.role is not None and p.applies(values):
+            shown[p.name] = values[p.name]
+        elif given and options[p.name] != p.default:
+            shown[p.name] = options[p.name]
+    for name, value in options.items():
+        if name not in shown and not any(p.name == name for p in params):
+            shown[name] = value
+    parts = [f"{k} {json.dumps(v, default=str)}" for k, v in list(shown.items())[:limit]]
+    return f"{entry_id} with {', '.join(parts)}" if parts else entry_id
+
+
+@contextmanager
+def _reading(conn: Connection) -> Iterator[None]:
+    """Reading the process's pipe: its end (the process died or was killed) is no error
+    here, nor a read cut short by ``close`` from another thread (the window closing while
+    the worker thread waits for a reply): the connection was closed under it."""
+    try:
+        yield
+    except (EOFError, OSError):
+        pass
+    except (TypeError, ValueError):  # multiprocessing reading a handle set to None
+        if not conn.closed:
+            raise
+
+
+@dataclass
+class _Running:
+    job: int
+    began: float
+    deadline: float
+    what: str  # for the watchdog's message
+    on_progress: Callable[[int, int], None] | None = None
+    budget: float | None = None
+
+
+class ChunkService:
+    """One chunking process and its watchdog. Not thread-safe except ``interrupt`` and
+    ``close``, which another thread may call while ``run`` waits."""
+
+    def __init__(
+        self,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        max_memory: int | None = None,
+        context: Any = None,
+    ) -> None:
+        self.timeout = timeout
+        self.max_memory = max_memory if max_memory is not None else default_max_memory()
+        self._context = context or process_context()
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._cancel: Any = None
+        self._document: Document | None = None  # what the child holds
+        self._jobs = itertools.count(1)
+        self._running: _Running | None = None
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._interrupted = threading.Event()
+        self._closed = False
+        self._lock = threading.Lock()
+        self._starting: threading.Event | None = None
+        #: how long the last job that ended took (the grace of a superseded job)
+        self._last_seconds = 0.0
+        self._start_error: Exception | None = None
+        #: how many times the process was started (restarts after kills count), and how
+        #: many times a document was sent to it
+        self.starts = 0
+        self.documents_sent = 0
+
+    # -- lifetime
+    def start(self) -> None:
+        """Start the process now (otherwise the first job does). The start itself runs
+        on a helper thread (the first one waits for the forkserver to come up), so that
+        ``close`` from another thread ends this wait at once."""
+        with self._lock:
+            if self._closed:
+                raise Cancelled()
+            if self._process is not None:
+                return
+            # a fork is instant, and best made by the caller with no other thread about
+            forking = created = False
+            if self._starting is None:
+                self._starting, self._start_error = threading.Event(), None
+                forking = self._context.get_start_method() == "fork"
+                created = True
+                if not forking:
+                    threading.Thread(
+                        target=self._spawn, args=(self._starting,), daemon=True
+                    ).start()
+            starting = self._starting
+        if forking and created:
+            self._spawn(starting)
+        while not starting.wait(SAMPLE_EVERY):
+            if self._closed:
+                raise Cancelled()
+        if self._closed:
+            raise Cancelled()
+        if self._process is None:
+            raise Stopped("crash", f"the chunking process did not start: {self._start_error}")
+
+    def _spawn(self, done: threading.Event) -> None:
+        process = parent = None
+        try:
+            parent, child = self._context.Pipe()
+            cancel = CancelFlag(self._context)
+            process = self._context.Process(
+                target=child_main, args=(child, cancel), name="chunkview-chunking"
+            )
+            process.daemon = True
+            start_without_main(process)
+            child.close()
+        except Exception as error:  # reported by ``start``
+            self._start_error = error
+            process = None
+        with self._lock:
+            self._starting = None
+            if process is not None and self._closed:
+                process.kill()
+            elif process is not None:
+                self._process, self._conn, self._document = process, parent, None
+                self._cancel = cancel
+                self.starts += 1
+        done.set()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def _kill(self) -> None:
+        """Kill the process at once (no waiting on it); the next job starts a new one."""
+        with self._lock:
+            process, conn = self._process, self._conn
+            self._process = self._conn = None
+            self._document = None
+        if process is not None:
+            try:
+                process.kill()
+            except (OSError, ValueError, AttributeError):
+                pass
+            # no join: multiprocessing reaps it when the next process starts
+
+        if conn is not None:
+            conn.close()
+
+    def close(self) -> None:
+        """Kill the process and refuse further jobs (any thread; returns at once)."""
+        self._closed = True
+        self.interrupt()
+        self._kill()
+
+    def __enter__(self) -> ChunkService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+        self._close_wake_pipe()
+
+    def _close_wake_pipe(self) -> None:
+        fds, self._wake_r, self._wake_w = (self._wake_r, self._wake_w), -1, -1
+        for fd in fds:
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    def __del__(self) -> None:  # a service dropped without ``with`` keeps no descriptors
+        try:
+            self._kill()
+            self._close_wake_pipe()
+        except Exception:
+            pass
+
+    # -- latest wins
+    def interrupt(self) -> None:
+        """Supersede the job that runs (any thread): it ends with Cancelled quickly."""
+        self._interrupted.set()
+        try:
+            if self._wake_w >= 0:
+                os.write(self._wake_w, b"!")
+        except OSError:
+            pass
+
+    def reset_interrupt(self) -> None:
+        """Forget earlier interrupts (call before taking the next request)."""
+        self._interrupted.clear()
+        try:
+            while os.read(self._wake_r, 512):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+
+    # -- jobs
+    def run(
+        self,
+        request: Any,
+        on_progress: Callable[[int, int], None] | None = None,
+        output: str = "layout",
+        details_later: bool = False,
+    ) -> Any:
+        """Chunk ``request`` (a ChunkRequest) in the process.
+
+        ``output="layout"``: a ChunkResult with the layout unpacked lazily (``native`` is
+        None); ``native`` / ``spans``: the JSON text of the library's result / the layout.
+        Raises ChunkerError (the port's), Stopped (the watchdog's), Cancelled (superseded).
+        """
+        from chunkview.core.runtime.pipeline import ChunkResult, SearchHit
+
+        spec = ChunkSpec(
+            request.entry_id,
+            dict(request.options),
+            request.query,
+            request.embedder,
+            request.tokenizer,
+            request.metadata,
+            output,
+            self._last_layout[0] if self._last_layout else 0,
+            explain=getattr(request, "explain", False),
+            details_later=details_later,
+        )
+        what = describe_options(request.entry_id, request.options)
+        sent = time.perf_counter()
+        payload = self._job(("chunk", spec), what, on_progress, document=request.document)
+        replied = time.perf_counter()
+        if output != "layout":
+            return payload
+        layout_id, packed, hits, seconds, stamps = payload
+        if packed is None:  # the chunks we hold: only the search changed
+            assert self._last_layout is not None
+            layout = self._last_layout[1]
+        else:
+            layout = packed.unpack(request.document)
+            self._last_layout = (layout_id, layout)
+            self._last_what = what
+        offsets = self._editor_offsets(layout.document)
+        stamps.update(sent=sent, replied=replied, unpacked=time.perf_counter())
+        return ChunkResult(
+            request,
+            None,
+            layout,
+            offsets,
+            seconds,
+            hits=[SearchHit(*hit) for hit in hits],
+            stamps=stamps,
+        )
+
+    def tokens(self, layout: Layout | None = None) -> list[int] | None:
+        """cl100k token counts of every chunk of the last layout (or of ``layout``, when
+        it is the last one; None otherwise), counted in the process."""
+        if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
+            return None
+        what = f"counting the tokens of {self._last_what}"
+        return self._job(("tokens", self._last_layout[0]), what, None)
+
+    def details(self, layout: Layout | None = None) -> LayoutDetails | None:
+        """The warnings and size statistics of the last layout (or of ``layout``, when it
+        is the last one; None otherwise), when it was sent without them
+        (``run(details_later=True)``)."""
+        if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
+            return None
+        what = f"checking the chunks of {self._last_what}"
+        packed = self._job(("details", self._last_layout[0]), what, None)
+        return None if packed is None else packed.unpack()
+
+    def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``function(*args, **kwargs)`` in the process, under the watchdog (the function
+        must be importable by name, its arguments and result picklable)."""
+        name = getattr(function, "__qualname__", repr(function))
+        return self._job(("call", (function, args, kwargs)), name, None)
+
+    def call_as(self, label: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``call``, with ``label`` naming the job in the watchdog's messages (the entry
+        and its options, as ``describe_options`` writes them)."""
+        return self._job(("call", (function, args, kwargs)), label, None)
+
+    _last_layout: tuple[int, Layout] | None = None
+    _last_what = "the last chunks"  # the entry and options that made _last_layout
+    _offsets: tuple[str, Any] | None = None
+
+    def _editor_offsets(self, shown: Document) -> Any:
+        from chunkview.core.text.offsets import EditorOffsets
+
+        if self._offsets is None or self._offsets[0] is not shown.text:
+            self._offsets = (shown.text, EditorOffsets(shown.text))
+        return self._offsets[1]
+
+    def _job(
+        self,
+        message: tuple,
+        what: str,
+        on_progress: Callable[[int, int], None] | None,
+        document: Document | None = None,
+    ) -> Any:
+        self.begin(message, what, on_progress, document)
+        while True:
+            try:
+                ready = wait(self._waitables(), timeout=self._wait_time())
+                if self._interrupted.is_set() or self._closed:
+                    self._supersede()
+                done, value = self.step(ready)
+            except (OSError, ValueError):  # closed under us by ``close``
+                if self._closed:
+                    raise Cancelled() from None
+                raise
+            if done:
+                return value
+
+    def begin(
+        self,
+        message: tuple,
+        what: str,
+        on_progress: Callable[[int, int], None] | None = None,
+        document: Document | None = None,
+        timeout: float | None = None,
+    ) -> int:
+        """Send one job (the pool's way in; ``run`` and ``call`` wait on it themselves).
+        ``timeout`` replaces the service's budget for this job."""
+        if self._closed or (self._interrupted.is_set() and message[0] != "call"):
+            raise Cancelled()
+        if self._process is None:
+            self.start()
+        assert self._conn is not None
+        job = next(self._jobs)
+        try:
+            self._cancel.clear()
+            if document is not None and not (
+                self._document is document or self._document == document
+            ):
+                send_document(self._conn, document)
+                self._document = document
+                self.documents_sent += 1
+            self._conn.send((message[0], job, message[1]))
+        except (BrokenPipeError, OSError):
+            self._kill()
+            raise Stopped("crash", f"the chunking process ended unexpectedly: {what}") from None
+        except BaseException:
+            # stopped half-way through a message (an interrupt, out of memory): the rest of
+            # it would never come, and the process would read the next one as its rest
+            self._kill()
+            raise
+        now = time.monotonic()
+        budget = timeout if timeout is not None else self.timeout
+        deadline = now + budget if budget else math.inf
+        self._running = _Running(job, now, deadline, what, on_progress, budget)
+        return job
+
+    def _waitables(self) -> list:
+        items: list = [self._wake_r] if self._wake_r >= 0 else []
+        if self._conn is not None:
+            items.append(self._conn)
+        if self._process is not None:
+            items.append(self._process.sentinel)
+        return items
+
+    def _wait_time(self) -> float:
+        running = self._running
+        if running is None:
+            return SAMPLE_EVERY
+        return max(0.0, min(SAMPLE_EVERY, running.deadline - time.monotonic()))
+
+    def step(self, ready: Sequence[Any]) -> tuple[bool, Any]:
+        """Handle what ``wait`` found ready and check the budgets: (True, value) when the
+        running job is over; raises its error or Stopped."""
+        running = self._running
+        assert running is not None
+        conn = self._conn
+        if conn is not None and (conn in ready or conn.poll()):
+            with _reading(conn):  # the process died: the sentinel says how
+                while conn.poll():
+                    reply = conn.recv()
+                    if reply[1] != running.job:
+                        continue  # a late reply of a superseded job
+                    if reply[0] == "progress":
+                        if running.on_progress is not None:
+                            running.on_progress(reply[2], reply[3])
+                        continue
+                    self._running = None
+                    if reply[0] == "ok":
+                        self._last_seconds = time.monotonic() - running.began
+                        return True, reply[2]
+                    if reply[0] == "cancelled":
+                        raise Cancelled()
+                    raise ChunkerError(reply[2], reply[3], reply[4])
+        process = self._process
+        if process is None or not process.is_alive():
+            code = None if process is None else process.exitcode
+            self._running = None
+            self._kill()
+            if self._closed:
+                raise Cancelled()
+            how = f"signal {-code}" if code is not None and code < 0 else f"status {code}"
+            hint = " (likely out of memory)" if code == -9 else ""
+            raise Stopped("crash", f"the chunking process died with {how}{hint}: {running.what}")
+        now = time.monotonic()
+        if now >= running.deadline:
+            self._running = None
+            self._kill()
+            raise Stopped(
+                "time",
+                f"stopped after {now - running.began:.3g} s: {running.what} did not finish "
+                f"within the {running.budget:g} s budget: with these settings the original "
+                "may never return, or this document needs a larger budget",
+            )
+        rss = resident_bytes(process.pid)
+        if rss > self.max_memory:
+            self._running = None
+            self._kill()
+            raise Stopped(
+                "memory",
+                f"stopped at {format_bytes(rss)}: {running.what} went past the "
+                f"{format_bytes(self.max_memory)} memory budget after "
+                f"{now - running.began:.3g} s",
+            )
+        return False, None
+
+    def _supersede(self) -> None:
+        """Cancel the running job: at once where the process can be signalled, else
+        cooperatively if it notices (or ends) within the grace time; failing both, by
+        killing the process.
+
+        The grace is CANCEL_GRACE, or longer when the last job took longer: a port that
+        never checks for cancellation is then usually about to finish, and a killed
+        process costs more than the wait (the document crosses again and its caches are
+        rebuilt). It never runs past the job's budget; ``close`` ends it at once."""
+        running = self._running
+        self._running = None
+        if running is None or self._process is None or self._closed:
+            self._kill()
+            raise Cancelled()
+        self._cancel.set()
+        if hasattr(signal, "SIGUSR1"):  # stops a port that never checks (child._stop_on_signal)
+            try:
+                os.kill(self._process.pid, signal.SIGUSR1)
+            except OSError:
+                pass  # it has just ended
+        now = time.monotonic()
+        expected_end = running.began + 1.5 * self._last_seconds
+        deadline = min(max(now + CANCEL_GRACE, expected_end), running.deadline)
+        conn = self._conn
+        if conn is not None:
+            with _reading(conn):
+                while (left := deadline - time.monotonic()) > 0:
+                    if not conn.poll(left):
+                        break
+                    reply = conn.recv()
+                    if reply[1] == running.job and reply[0] != "progress":
+                        raise Cancelled()  # the process is free again
+        self._kill()
+        raise Cancelled()
+
+    @property
+    def busy(self) -> bool:
+        return self._running is not None
