@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CHARS
@@ -80,6 +81,42 @@ _CLASS_SETS = {
 
 class _Syntax(Exception):
     pass
+
+
+#: one atom of a class body: ("char", code point) | ("set", a class's body) | ("dash", None)
+_ClassAtom = tuple[str, Any]
+
+
+def _class_atom_text(kind: str, value: Any) -> str:
+    return value if kind == "set" else _u(value)
+
+
+def _written_class(atoms: list[_ClassAtom]) -> list[str]:
+    """A class's atoms written for Python's ``re``: ranges checked in order, and a class
+    escape beside "-" read as Annex B reads it (the "-" a plain hyphen)."""
+    body: list[str] = []
+    k = 0
+    while k < len(atoms):
+        kind, value = atoms[k]
+        ranged = (
+            kind != "dash"
+            and k + 2 < len(atoms)
+            and atoms[k + 1][0] == "dash"
+            and atoms[k + 2][0] != "dash"
+        )
+        if not ranged:
+            body.append(r"\-" if kind == "dash" else _class_atom_text(kind, value))
+            k += 1
+            continue
+        other_kind, other = atoms[k + 2]
+        if kind == "char" and other_kind == "char":
+            if other < value:
+                raise _Syntax("Range out of order in character class")
+            body.append(f"{_u(value)}-{_u(other)}")
+        else:
+            body += [_class_atom_text(kind, value), r"\-", _class_atom_text(other_kind, other)]
+        k += 3
+    return body
 
 
 class _Translator:
@@ -275,73 +312,47 @@ class _Translator:
 
     def _class(self, i: int) -> int:
         """The class whose body starts at ``i``; the index after its ``]``."""
-        src = self.src
-        negated = src[i : i + 1] == "^"
-        if negated:
-            i += 1
-        atoms: list[tuple[str, object]] = []  # ("char", code) | ("set", body) | ("dash", None)
-        while True:
-            if i >= len(src):
-                raise _Syntax("Unterminated character class")
-            ch = src[i]
-            if ch == "]":
-                i += 1
-                break
-            if ch == "\\":
-                if i + 1 >= len(src):
-                    raise _Syntax("\\ at end of pattern")
-                nxt = src[i + 1]
-                if nxt in "dDwWsS":
-                    atoms.append(("set", _CLASS_SETS[nxt]))
-                    i += 2
-                elif nxt == "b":
-                    atoms.append(("char", 8))
-                    i += 2
-                elif nxt in "0123456789":
-                    code, i = self._legacy(i + 1)
-                    atoms.append(("char", code))
-                else:
-                    escaped, end = self._character_escape(i + 1, in_class=True)
-                    if escaped is None:  # "\c" + other: a backslash; "c" is read next
-                        atoms.append(("char", ord("\\")))
-                        i += 1
-                    else:
-                        atoms.append(("char", escaped))
-                        i = end
-            elif ch == "-":
-                atoms.append(("dash", None))
-                i += 1
-            else:
-                atoms.append(("char", ord(ch)))
-                i += 1
-        body: list[str] = []
-        k = 0
-        while k < len(atoms):
-            kind, value = atoms[k]
-            if (
-                kind != "dash"
-                and k + 2 < len(atoms)
-                and atoms[k + 1][0] == "dash"
-                and atoms[k + 2][0] != "dash"
-            ):
-                other_kind, other = atoms[k + 2]
-                if kind == "char" and other_kind == "char":
-                    if other < value:  # type: ignore[operator]
-                        raise _Syntax("Range out of order in character class")
-                    body.append(f"{_u(value)}-{_u(other)}")  # type: ignore[arg-type]
-                else:  # Annex B: a class escape beside "-" makes the "-" a plain hyphen
-                    body.append(value if kind == "set" else _u(value))  # type: ignore[arg-type]
-                    body.append(r"\-")
-                    body.append(other if other_kind == "set" else _u(other))  # type: ignore[arg-type]
-                k += 3
-                continue
-            body.append(r"\-" if kind == "dash" else value if kind == "set" else _u(value))  # type: ignore[arg-type]
-            k += 1
+        negated = self.src[i : i + 1] == "^"
+        atoms, i = self._class_atoms(i + 1 if negated else i)
+        body = _written_class(atoms)
         if not body:
             self.emit(r"[\s\S]" if negated else "(?!)", atom=True)
         else:
             self.emit(("[^" if negated else "[") + "".join(body) + "]", atom=True)
         return i
+
+    def _class_atoms(self, i: int) -> tuple[list[_ClassAtom], int]:
+        """The atoms of a class body from ``i`` to its ``]``; the index after it."""
+        src = self.src
+        atoms: list[_ClassAtom] = []
+        while True:
+            if i >= len(src):
+                raise _Syntax("Unterminated character class")
+            ch = src[i]
+            if ch == "]":
+                return atoms, i + 1
+            if ch == "\\":
+                atom, i = self._class_escape(i)
+            else:
+                atom, i = (("dash", None) if ch == "-" else ("char", ord(ch))), i + 1
+            atoms.append(atom)
+
+    def _class_escape(self, i: int) -> tuple[_ClassAtom, int]:
+        """The escape at ``i`` (its backslash) inside a class, and the index after it."""
+        if i + 1 >= len(self.src):
+            raise _Syntax("\\ at end of pattern")
+        nxt = self.src[i + 1]
+        if nxt in "dDwWsS":
+            return ("set", _CLASS_SETS[nxt]), i + 2
+        if nxt == "b":
+            return ("char", 8), i + 2
+        if nxt in "0123456789":
+            code, end = self._legacy(i + 1)
+            return ("char", code), end
+        escaped, end = self._character_escape(i + 1, in_class=True)
+        if escaped is None:  # "\c" + other: a backslash; "c" is read next
+            return ("char", ord("\\")), i + 1
+        return ("char", escaped), end
 
 
 def translate(source: str) -> str:
