@@ -8,7 +8,7 @@ from chunkview.core.chunkers.mastra import recursive
 from chunkview.core.layout import locate
 from chunkview.core.text import js
 from chunkview.core.text import kept as kept_module
-from chunkview.core.text.kept import LONG_TEXT, forget, kept, kept_names
+from chunkview.core.text.kept import LONG_TEXT, forget, kept, kept_names, last_kept
 
 
 def test_a_long_text_is_read_once_and_a_short_one_every_time():
@@ -56,12 +56,12 @@ def test_forget_lets_go_of_the_last_text_every_cache_holds():
     locate._normalized_for(text)
     search.folded_text(text)
     held = {
-        "unit view": lambda: js._last_view,
-        "locate index": lambda: locate._last_normalized,
+        "unit view": lambda: last_kept(js.UNIT_VIEW),
+        "locate index": lambda: last_kept(locate.LOCATE_INDEX),
         "plain test": lambda: semantic_chunker._last_plain[0],
         "trim test": lambda: chunking_engine._last_split,
         "split levels": lambda: recursive._last_levels,
-        "folded text": lambda: search._folded_cache,
+        "folded text": lambda: last_kept(search.FOLDED),
     }
     assert all(holds() for holds in held.values()), {k: bool(v()) for k, v in held.items()}
     forget()

@@ -6,6 +6,7 @@ from chunkview.core.analysis.search import HitSearch, SearchHit, search
 from chunkview.core.build import build_layout
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Span
+from chunkview.core.text.kept import forget
 from chunkview.core.text.lexical import lexical_tokens, snippet_around
 
 
@@ -74,7 +75,7 @@ def test_folding_block_by_block_equals_folding_the_whole_text(monkeypatch):
     folded = 0
     for _ in range(3000):
         text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 30)))
-        module._folded_cache = None
+        forget()
         folding = module.Folding(text)
         steps = 0
         while not folding.step(0.0):  # a deadline already past: one block a step

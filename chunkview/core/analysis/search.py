@@ -15,18 +15,13 @@ from dataclasses import dataclass
 
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import LOCATED, Layout, Span
-from chunkview.core.text.kept import also_forget
+from chunkview.core.text.kept import keep, kept_for
 from chunkview.core.text.lexical import lexical_tokens, snippet_around
 
 _MISSING = LOCATED.index("missing")
-#: the folded text of the last document searched (one entry: the document shown)
-_folded_cache: tuple[str, str | None] | None = None
-
-
-@also_forget
-def _forget_folded() -> None:
-    global _folded_cache
-    _folded_cache = None
+#: the name the folded text of the last long document searched is kept under (kept.py),
+#: as a 1-tuple (None: folding would move offsets)
+FOLDED = "folded text"
 
 
 @dataclass(frozen=True)
@@ -57,15 +52,15 @@ class Folding:
     def __init__(self, text: str) -> None:
         self.text = text
         self.folded: str | None = None
-        self.done = _folded_cache is not None and _folded_cache[0] is text
+        folded = kept_for(FOLDED, text)
+        self.done = folded is not None
         if self.done:
-            self.folded = _folded_cache[1]  # type: ignore[index]
+            (self.folded,) = folded
         self._at = 0
         self._blocks: list[str] = []
 
     def step(self, deadline: float) -> bool:
         """Fold on until ``deadline`` (perf_counter seconds); True once done."""
-        global _folded_cache
         text = self.text
         while not self.done:
             end = text.find("\n", self._at + _FOLD_BLOCK)
@@ -80,7 +75,7 @@ class Folding:
             if self._at >= len(text):
                 self.folded = "".join(self._blocks) if self._at == len(text) else None
                 self.done = True
-                _folded_cache = (text, self.folded)
+                keep(FOLDED, text, (self.folded,))
             elif time.perf_counter() > deadline:
                 break
         return self.done

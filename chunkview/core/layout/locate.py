@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from chunkview.core.model.spans import LOCATED
-from chunkview.core.text.kept import also_forget
+from chunkview.core.text.kept import kept
 
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
 EXACT, MISSING = LOCATED.index("exact"), LOCATED.index("missing")
@@ -69,25 +69,14 @@ class _Normalized:
         return int(self.norm_starts[run]) + inside
 
 
-_last_normalized: tuple[str, _Normalized] | None = None
-
-
-@also_forget
-def _forget_normalized() -> None:
-    global _last_normalized
-    _last_normalized = None
+#: the name the index of the last long text located is kept under (text/kept.py)
+LOCATE_INDEX = "locate index"
 
 
 def _normalized_for(source: str) -> _Normalized:
-    """The index of ``source``, reused while the same text is located again (a slider
-    moving over one document)."""
-    global _last_normalized
-    cached = _last_normalized
-    if cached is not None and cached[0] is source:
-        return cached[1]
-    normalized = _Normalized(source)
-    _last_normalized = (source, normalized)
-    return normalized
+    """The index of ``source``, reused while the same long text is located again (a
+    slider moving over one document)."""
+    return kept(LOCATE_INDEX, source, _Normalized)
 
 
 def locate(

@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any
 
-from chunkview.core.text.kept import also_forget
+from chunkview.core.text.kept import kept, last_kept
 
 #: ECMAScript white space + line terminators: what `\s` matches and `trim()` removes.
 W_CLASS = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -74,32 +74,25 @@ def from_units(units: str) -> str:
 
 #: the last text unit_view converted, kept by identity: the app chunks one document again
 #: and again (every option change) and a conversion of 10 MB costs what a whole run may
-_last_view: tuple[str, str, bool] | None = None
-
-
-@also_forget
-def _forget_view() -> None:
-    global _last_view
-    _last_view = None
+#: the name the unit view of the last long text is kept under (text/kept.py)
+UNIT_VIEW = "unit view"
 
 
 def unit_view(text: str) -> tuple[str, bool]:
     """``(to_units(text), has_surrogates(to_units(text)))`` with one pass over the text,
-    and none when ``text`` is the string of the previous call."""
-    global _last_view
-    last = _last_view
-    if last is not None and last[0] is text:
-        return last[1], last[2]
+    and none when ``text`` is the last long text viewed."""
     if text.isascii() or _one_byte(text):  # no surrogate half, no astral character
         return text, False
+    return kept(UNIT_VIEW, text, _unit_view)
+
+
+def _unit_view(text: str) -> tuple[str, bool]:
     try:  # strict UTF-16 refuses lone surrogates; astral characters take four bytes
         whole = len(text.encode("utf-16-le")) == 2 * len(text)
     except UnicodeEncodeError:
         units, surrogates = to_units(text), True
     else:
         units, surrogates = (text, False) if whole else (_ASTRAL_RE.sub(_as_pair, text), True)
-    if len(text) >= 65536:  # worth keeping; small texts convert in microseconds
-        _last_view = (text, units, surrogates)
     return units, surrogates
 
 
@@ -118,8 +111,8 @@ def known_whole(units: str) -> bool:
     known."""
     if units.isascii() or _one_byte(units):  # O(1) in CPython
         return True
-    last = _last_view
-    return last is not None and last[1] is units and not last[2]
+    last = last_kept(UNIT_VIEW)
+    return last is not None and last[1][0] is units and not last[1][1]
 
 
 def has_surrogates(units: str) -> bool:

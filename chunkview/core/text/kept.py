@@ -37,6 +37,25 @@ def kept(name: str, text: str, read: Callable[[str], Reading]) -> Reading:
     return reading
 
 
+def keep(name: str, text: str, reading: Any) -> None:
+    """Keep ``reading``, made of ``text`` elsewhere (a search folds a text a block at a
+    time), under ``name``, by the same rule as ``kept``: only a long text is kept."""
+    if len(text) >= LONG_TEXT:
+        _kept[name] = (text, reading)
+
+
+def kept_for(name: str, text: str) -> Any:
+    """The reading kept under ``name`` when ``text`` is the text it was made of, else
+    None."""
+    entry = _kept.get(name)
+    return entry[1] if entry is not None and entry[0] is text else None
+
+
+def last_kept(name: str) -> tuple[str, Any] | None:
+    """The text and reading kept under ``name`` now, if any."""
+    return _kept.get(name)
+
+
 def forget() -> None:
     """Let go of every kept reading and the texts they were made of, and of what the
     caches registered with ``also_forget`` hold."""
