@@ -306,17 +306,16 @@ def smartchunk(text: str, options: dict[str, Any] | None = None) -> list[dict[st
 
 
 # ----- where the chunks lie ----------------------------------------------------------------
-def spans(text: str, pieces: list[Piece], offsets: Sequence[int]) -> list[Span]:
+def spans(text: str, pieces: list[Piece], native: list[dict[str, int]]) -> list[Span]:
     """Each chunk where it lies in the text: code points [start, end), exact (the text
     is the slice), its own part from the end of the one before, its kind the strategy
-    that cut it and its byte range as metadata."""
+    that cut it and its byte range (``native``'s) as metadata."""
     placed: list[Span] = []
-    for i, piece in enumerate(pieces):
+    for i, (piece, chunk) in enumerate(zip(pieces, native)):
         previous_end = placed[-1].end if placed else piece.start
         own_start = min(max(piece.start, previous_end), piece.end)
-        offset, end = offsets[piece.start], offsets[piece.end]
         chunk_text = text[piece.start : piece.end]
-        metadata = {"offset": offset, "length": end - offset}
+        metadata = {"offset": chunk["offset"], "length": chunk["length"]}
         placed.append(
             Span(i, piece.start, piece.end, own_start, piece.strategy, chunk_text, metadata=metadata)
         )
@@ -335,7 +334,4 @@ def native_spans(text: str, native: list[dict[str, int]], offsets: Sequence[int]
         )
         for chunk in native
     ]
-    placed = spans(text, pieces, offsets)
-    for span, chunk in zip(placed, native):
-        span.metadata = {"offset": chunk["offset"], "length": chunk["length"]}
-    return placed
+    return spans(text, pieces, native)
