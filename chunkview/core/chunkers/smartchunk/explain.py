@@ -184,11 +184,7 @@ def _sizes(
 ) -> _Sizes:
     prefix = np.asarray(offsets)
     a = np.array(
-        [
-            (row.own, split[row.first].start, split[row.first].end)
-            + (split[row.last].start, split[row.last].end)
-            for row in rows
-        ],
+        [(row.own, *split[row.first][:2], *split[row.last][:2]) for row in rows],
         dtype=np.int64,
     ).reshape(-1, 5)
     p = np.array([(q.start, q.end) for q in pieces], dtype=np.int64).reshape(-1, 2)

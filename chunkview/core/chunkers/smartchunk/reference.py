@@ -194,7 +194,12 @@ class Cascade:
         return [(unit[0], unit[1], strategy)]
 
     def note_packing(
-        self, previous: list[Unit], carried: list[Unit], unit: Unit, strategy: str, after_large: bool
+        self,
+        previous: list[Unit],
+        carried: list[Unit],
+        unit: Unit,
+        strategy: str,
+        after_large: bool,
     ) -> None:
         """Why a new packed chunk starts at ``unit``: the one before was full, or the unit
         before went down a level; and the overlap carried in front of it."""
@@ -317,7 +322,9 @@ def spans(text: str, pieces: list[Piece], native: list[dict[str, int]]) -> list[
         chunk_text = text[piece.start : piece.end]
         metadata = {"offset": chunk["offset"], "length": chunk["length"]}
         placed.append(
-            Span(i, piece.start, piece.end, own_start, piece.strategy, chunk_text, metadata=metadata)
+            Span(
+                i, piece.start, piece.end, own_start, piece.strategy, chunk_text, metadata=metadata
+            )
         )
     return placed
 
