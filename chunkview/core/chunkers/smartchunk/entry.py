@@ -73,9 +73,9 @@ class SmartchunkEntry(Entry):
         the cascade level that cut it (the native result, offsets and lengths only, does
         not say), and, when asked, why (the reference tells; the fast path does not)."""
         text = document.text
-        chosen = read_options(options)
+        chosen = read_options(options)  # a bad option is refused before the text is read
         byte_map = bytes_of(text)
-        if ctx.observer.wants_reasons:
+        if ctx.observer.wants_reasons:  # the reference tells why; the fast path cannot
             pieces, _ = reference.smartchunk_pieces(text, options, ctx, byte_map.offsets)
         else:
             pieces = quiet_pieces(text, chosen, byte_map.offsets, ctx.check)
