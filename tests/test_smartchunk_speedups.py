@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from chunkview.core.chunkers.smartchunk import columns, fast, reference
 from chunkview.core.chunkers.smartchunk.byte_offsets import Utf8Offsets, bytes_of
 from chunkview.core.chunkers.smartchunk.model import STRATEGIES, read_options
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
+from chunkview.core.model.document import Document
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.observer import RunNotes
+from chunkview.core.model.observer import RunNotes
 from chunkview.core.registry import get
 from conformance.cases import Generator
 

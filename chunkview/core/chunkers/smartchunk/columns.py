@@ -23,7 +23,7 @@ import numpy as np
 
 from chunkview.core.chunkers.smartchunk.byte_offsets import Utf8Offsets
 from chunkview.core.chunkers.smartchunk.model import Piece
-from chunkview.core.span_table import SpanTable
+from chunkview.core.model.span_table import SpanTable
 
 
 class PieceColumns(NamedTuple):

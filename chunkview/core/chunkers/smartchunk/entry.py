@@ -14,9 +14,9 @@ from chunkview.core.chunkers.smartchunk.columns import (
 )
 from chunkview.core.chunkers.smartchunk.fast import quiet_pieces
 from chunkview.core.chunkers.smartchunk.model import STRATEGIES, read_options
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, js_literal
-from chunkview.core.span_table import SpanTable
+from chunkview.core.model.document import Document
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.model.span_table import SpanTable
 
 
 class SmartchunkEntry(Entry):

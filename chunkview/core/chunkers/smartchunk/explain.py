@@ -24,7 +24,7 @@ from chunkview.core.chunkers.smartchunk.model import (
     Unit,
     strategy_at,
 )
-from chunkview.core.explain import Reason, Stage
+from chunkview.core.model.explain import Reason, Stage
 
 
 def bytes_words(size: int) -> str:

@@ -59,9 +59,9 @@ from chunkview.core.chunkers.smartchunk.model import (
     read_options,
     strategy_at,
 )
-from chunkview.core.entry import RunContext
-from chunkview.core.explain import Reason
-from chunkview.core.spans import Span
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.spans import Span
 from chunkview.core.text.segment import boundaries
 
 #: a paragraph ends after two or more line breaks; the blank lines may hold spaces, tabs
