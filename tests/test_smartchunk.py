@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import chunkview
 from chunkview import ChunkerError
-from chunkview.core.chunkers.smartchunk import smartchunk, smartchunk_pieces
+from chunkview.core.chunkers.smartchunk.reference import smartchunk, smartchunk_pieces
 from chunkview.core.text.segment import boundaries
 
 PARAGRAPHS = [

@@ -378,7 +378,7 @@ def test_smartchunk_columns_equal_each_byte_range_read_one_by_one():
     the pipe."""
     from bisect import bisect_left
 
-    from chunkview.core.chunkers.smartchunk import _Bytes
+    from chunkview.core.chunkers.smartchunk.reference import utf8_offsets
 
     smartchunk = registry.get("smartchunk")
     checked = explained = 0
@@ -386,7 +386,7 @@ def test_smartchunk_columns_equal_each_byte_range_read_one_by_one():
         document = Document(path.read_text(encoding="utf-8"))
         ctx = RunContext(explain=[])
         chunking = smartchunk.chunk(document, {"maxSize": 300}, ctx)
-        offsets = _Bytes(document.text).offsets
+        offsets = utf8_offsets(document.text)
         previous_end = None
         for i, (span, chunk) in enumerate(zip(chunking.spans, chunking.native)):
             start = bisect_left(offsets, chunk["offset"])

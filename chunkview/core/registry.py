@@ -10,7 +10,7 @@ _BUILTIN = (
     ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
     ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
     ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
-    ("chunkview.core.chunkers.smartchunk", "SmartchunkEntry"),
+    ("chunkview.core.chunkers.smartchunk.entry", "SmartchunkEntry"),
     ("chunkview.core.chunkers.mastra.entry", "MastraChunkEntry"),
     ("chunkview.core.chunkers.semantic_chunking.entry", "ChunkitEntry"),
     ("chunkview.core.chunkers.semantic_chunking.entry", "CramitEntry"),
