@@ -1,8 +1,11 @@
 """Reading any source bounded and in its encoding; saving without losing anything."""
 
+import errno
 import io
 import os
 import stat
+import subprocess
+import sys
 import threading
 import time
 
@@ -185,3 +188,113 @@ def test_text_the_encoding_cannot_hold_is_refused_before_writing(tmp_path):
         save_document(Document(doc.text + " 😀", encoding="cp1252"), path)
     assert path.read_bytes() == b"caf\xe9"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["legacy.txt"]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 KB tmpfs, where this machine lets the tests mount one (root, Linux), else
+    skipped: the faked full-disk tests below run everywhere."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("this machine does not let the tests mount a tmpfs")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+OLD_TEXT = "old line\n" * 2000  # 18 KB: two of them and the new text fill the disk
+NEW_TEXT = "new line, longer\n" * 3000  # 51 KB
+
+
+def _fill(folder, leave: int) -> None:
+    """Fill ``folder``'s disk but for about ``leave`` bytes."""
+    free = os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize
+    if free > leave:
+        (folder / "filler").write_bytes(b"x" * (free - leave))
+
+
+def test_a_hard_linked_file_on_a_full_disk_is_left_whole(small_disk):
+    first, second = small_disk / "a.md", small_disk / "b.md"
+    first.write_text(OLD_TEXT, encoding="utf-8")
+    os.link(first, second)
+    _fill(small_disk, 8192)
+    with pytest.raises(DocumentError, match=r"a\.md: cannot be saved \(No space left"):
+        save_document(Document(NEW_TEXT), first)
+    assert first.read_text(encoding="utf-8") == OLD_TEXT
+    assert second.read_text(encoding="utf-8") == OLD_TEXT
+    assert os.stat(first).st_ino == os.stat(second).st_ino
+
+
+def test_a_file_replaced_by_rename_on_a_full_disk_is_left_whole(small_disk):
+    path = small_disk / "keep.md"
+    path.write_text(OLD_TEXT, encoding="utf-8")
+    _fill(small_disk, 8192)
+    with pytest.raises(DocumentError, match=r"keep\.md: cannot be saved \(No space left"):
+        save_document(Document(NEW_TEXT), path)
+    assert path.read_text(encoding="utf-8") == OLD_TEXT
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "keep.md"]
+
+
+def test_a_hard_linked_save_refused_space_touches_nothing(tmp_path, monkeypatch):
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("old", encoding="utf-8")
+    os.link(first, second)
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    with pytest.raises(DocumentError, match=r"a\.md: cannot be saved \(No space left"):
+        save_document(Document("a longer new text"), first)
+    assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8") == "old"
+
+
+def test_a_hard_linked_save_whose_write_fails_writes_the_old_bytes_back(tmp_path, monkeypatch):
+    """A file system that cannot reserve space (it says so) and then fails the write:
+    the old bytes go back, both links keep them."""
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("old text here", encoding="utf-8")
+    os.link(first, second)
+
+    def unsupported(fd, offset, length):
+        raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+
+    real_fsync, calls = os.fsync, []
+
+    def fsync_fails_once(fd):
+        calls.append(fd)
+        if len(calls) == 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "posix_fallocate", unsupported)
+    monkeypatch.setattr(os, "fsync", fsync_fails_once)
+    with pytest.raises(DocumentError, match=r"a\.md: cannot be saved"):
+        save_document(Document("a much longer new text than before"), first)
+    assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8")
+    assert second.read_text(encoding="utf-8") == "old text here"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/fd")
+def test_a_save_by_rename_syncs_the_folder(tmp_path, monkeypatch):
+    path = tmp_path / "a.md"
+    path.write_text("old", encoding="utf-8")
+    real_fsync, synced = os.fsync, []
+
+    def fsync(fd):
+        synced.append(
+            os.path.realpath(f"/proc/self/fd/{fd}") if sys.platform.startswith("linux") else fd
+        )
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    save_document(Document("new"), path)
+    assert path.read_text(encoding="utf-8") == "new"
+    assert str(tmp_path) in synced

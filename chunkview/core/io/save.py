@@ -4,6 +4,7 @@ atomically by a rename where it can, in place where the file must keep its ident
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 import tempfile
@@ -71,14 +72,50 @@ def save_document(
     )
     try:
         if in_place and os.access(target, os.W_OK):
-            with open(target, "r+b") as handle:
-                handle.write(data)
-                handle.truncate()
+            _overwrite(target, data)
         else:
             _replace(target, data, info)
     except OSError as exc:
         raise DocumentError(f"{name}: cannot be saved ({exc.strerror or exc})") from None
     return replace(document, path=str(path))
+
+
+def _overwrite(target: str, data: bytes) -> None:
+    """Write ``data`` over the file itself (its other hard links see it too), losing
+    nothing on a failure: the space is reserved before the first byte changes (a full
+    disk refuses the save and leaves the file as it was), and should a write fail all
+    the same, the old bytes are written back."""
+    with open(target, "r+b") as handle:
+        fd = handle.fileno()
+        old = handle.read()
+        if len(data) > len(old):
+            _reserve(fd, len(old), len(data))
+        try:
+            handle.seek(0)
+            handle.write(data)
+            handle.truncate()
+            handle.flush()
+            os.fsync(fd)
+        except OSError:
+            handle.seek(0)
+            handle.write(old)  # fits: the file held these bytes a moment ago
+            handle.truncate()
+            handle.flush()
+            os.fsync(fd)
+            raise
+
+
+def _reserve(fd: int, size: int, needed: int) -> None:
+    """Make sure the file can grow from ``size`` to ``needed`` bytes without running out
+    of space, before anything is written. Where the file system cannot reserve space
+    (it says so), the write goes ahead and a failure restores the old bytes."""
+    try:
+        os.posix_fallocate(fd, 0, needed)
+    except OSError as exc:
+        os.ftruncate(fd, size)  # whatever was reserved before the refusal
+        if exc.errno in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+            return
+        raise
 
 
 def _replace(target: str, data: bytes, info: os.stat_result | None) -> None:
@@ -104,12 +141,26 @@ def _replace(target: str, data: bytes, info: os.stat_result | None) -> None:
                 os.fchmod(out.fileno(), 0o666 & ~_umask())
             os.fsync(out.fileno())
         os.replace(temp, target)
+        _sync_folder(folder)  # the rename itself survives a power cut
     except BaseException:
         try:
             os.unlink(temp)
         except OSError:
             pass
         raise
+
+
+def _sync_folder(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # a folder that cannot be opened (Windows): nothing to sync
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on a folder; the data is synced already
+    finally:
+        os.close(fd)
 
 
 def _umask() -> int:
