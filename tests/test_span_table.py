@@ -11,6 +11,7 @@ from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
 from chunkview.core.chunkers.agentos.semantic_spans import prefix_sizes, span_list, span_table
 from chunkview.core.document import Document
 from chunkview.core.entry import RunContext
+from chunkview.core.observer import RunNotes
 from chunkview.core.span_table import SpanTable, placed_table
 from chunkview.core.spans import Span, _gaps, _overlaps
 
@@ -62,11 +63,12 @@ def _semantic_cases(documents, rng):
             "minSize": rng.choice([0, 0.5, 10, 50, 200, 5000]),
             "overlap": rng.choice([0, 1, 5, 30, 100, 10_000, -4]),
         }
-        context = RunContext(metadata={"source": "x"} if rng.random() < 0.3 else None)
-        native = entry.run_to_place(document, options, context)
-        table = span_table(document.text, native, options["overlap"])
+        notes = RunNotes(reasons=False)
+        metadata = {"source": "x"} if rng.random() < 0.3 else None
+        native = entry.run(document, options, RunContext(metadata=metadata, observer=notes))
+        table = span_table(document.text, native, options["overlap"], notes.places)
         one_by_one = span_list(document, native, options["overlap"])
-        yield document, options, native, table, one_by_one
+        yield document, options, notes.places, table, one_by_one
 
 
 def test_semantic_chunker_columns_equal_the_search_on_real_documents():
@@ -80,8 +82,8 @@ def test_semantic_chunker_columns_equal_the_search_on_real_documents():
         if path.suffix in (".md", ".rst", ".txt", ".html", ".tex")
     ]
     checked = known = 0
-    for document, options, native, table, one_by_one in _semantic_cases(documents * 3, rng):
-        known += sum(s.source_end >= 0 for s in native.own_segments)  # placed where cut
+    for document, options, places, table, one_by_one in _semantic_cases(documents * 3, rng):
+        known += sum(s.source_end >= 0 for s in places)  # placed where cut
         assert [_fields(s) for s in table] == [_fields(s) for s in one_by_one], options
         assert table.overlaps() == _overlaps(one_by_one)
         assert table.gaps(len(document.text)) == _gaps(one_by_one, len(document.text))
@@ -138,11 +140,11 @@ def test_semantic_chunker_columns_place_each_own_part_where_it_came_from():
     rng = random.Random(11)
     documents = [Document(_random_markdown(rng)) for _ in range(60)]
     checked = differing = 0
-    for document, options, native, table, one_by_one in _semantic_cases(documents, rng):
+    for document, options, own_segments, table, one_by_one in _semantic_cases(documents, rng):
         text, overlap = document.text, options["overlap"]
-        texts = [c["text"] for c in native]
+        texts = [s.text for s in one_by_one]
         owns = [t[p:] for t, p in zip(texts, prefix_sizes([len(t) for t in texts], overlap))]
-        places = [segment.source_end for segment in native.own_segments]
+        places = [segment.source_end for segment in own_segments]
         for own, ours, searched, known_end in zip(owns, table, one_by_one, places):
             placed = text[ours.own_start : ours.end]
             if ours.located == "exact":
