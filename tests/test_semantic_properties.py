@@ -94,6 +94,11 @@ SPACED = st.lists(
     st.sampled_from(["a", "bb", "ccc", " ", "  ", "\t", "\n", ".", "😀", "\ud800", "\r\n"]),
     max_size=80,
 ).map("".join)
+# short lines, blank ones, headings and fences: G reaches a small targetSize at every size
+LINES = st.lists(
+    st.sampled_from(["a", "bb", "\n", "\n\n", " \n", "\r\n", "# h\n", "```\n", " ```x\n", "😀"]),
+    max_size=60,
+).map("".join)
 SMALL_OPTIONS = st.one_of(
     st.fixed_dictionaries(
         {"targetSize": number(1, 12), "minSize": number(0, 8), "maxSize": number(1, 30)}
@@ -105,9 +110,7 @@ SMALL_OPTIONS = st.one_of(
 WHOLE_TARGETS = st.one_of(
     st.integers(-5, 12), st.integers(-5, 200), st.sampled_from([-200, 10**6, 10**9])
 )
-SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _outcome(run: Callable[[], Any]) -> Any:
@@ -124,7 +127,7 @@ def _rows(segments: Any) -> Any:
 
 @SETTINGS
 @given(
-    text=st.one_of(TEXTS, SPACED),
+    text=st.one_of(TEXTS, LINES),
     target=WHOLE_TARGETS,
     fences=st.booleans(),
     headings=st.booleans(),
@@ -139,7 +142,7 @@ def test_line_pass_jumps_equals_the_reference(text, target, fences, headings):
 
 
 @SETTINGS
-@given(text=st.one_of(TEXTS, SPACED), options=st.one_of(OPTIONS, SMALL_OPTIONS))
+@given(text=st.one_of(TEXTS, LINES), options=st.one_of(OPTIONS, SMALL_OPTIONS))
 def test_line_pass_events_equals_the_reference(text, options):
     units = unit_string(text)
     config = reference.Config.from_options(options)
@@ -216,7 +219,7 @@ def test_with_overlap_equals_the_reference(text, options, metadata):
 
 @SETTINGS
 @given(
-    text=st.one_of(TEXTS, SPACED),
+    text=st.one_of(TEXTS, SPACED, LINES),
     options=st.one_of(OPTIONS, SMALL_OPTIONS),
     metadata=st.sampled_from([None, {"doc": "x"}, [1, "a"]]),
 )

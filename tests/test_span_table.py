@@ -479,8 +479,7 @@ def test_a_table_sends_no_column_that_says_nothing():
     assert blocks and all(s.metadata == {"type": s.kind} for s in blocks)
     # a SemanticChunker's chunks carry heads and texts the text does not hold as they are
     entry = registry.get("agentos.SemanticChunker")
-    native = entry.run_to_place(document, {"targetSize": 300}, RunContext())
-    state = entry.spans(document, native, {"targetSize": 300}).__getstate__()
+    state = entry.chunk(document, {"targetSize": 300}, RunContext()).spans.__getstate__()
     assert state["text_starts"] is not None and state["head_sizes"] is not None
 
 
