@@ -138,35 +138,39 @@ def line_pass(text: str, config: Config) -> list[Segment]:
     segments: list[Segment] = []
     length = len(text)
     gathered, start, boundary = "", 0, "paragraph"  # G, S, B
+    # whether G is blank, kept line by line (trimming all of G at each line would take
+    # time of G's length squared)
+    blank = True
     in_block, block, block_start = False, "", 0  # the in-block flag, C, its start
     offset = 0  # the line's offset: (length + 1) of every line before it
     for line in text.split("\n"):
         following = offset + len(line) + 1  # "next"
         if config.preserve_code_blocks and trim(line).startswith("```"):  # a. fence
             if not in_block:
-                if not is_blank(gathered):  # G, S, B are not reset
+                if not blank:  # G, S, B are not reset
                     segments.append(_pass_segment(gathered, start, boundary, length))
                 in_block, block, block_start = True, line + "\n", offset
             else:
                 block += line  # no LF after the closing line
                 segments.append(_pass_segment(block, block_start, "code-block", length))
                 in_block = False
-                gathered, start, boundary = "", following, "paragraph"
+                gathered, start, boundary, blank = "", following, "paragraph", True
         elif in_block:  # b.
             block += line + "\n"
         elif config.respect_headings and _HEADING_LINE_RE.match(line):  # c. heading
-            if not is_blank(gathered):
+            if not blank:
                 segments.append(_pass_segment(gathered, start, boundary, length))
-            gathered, start, boundary = line + "\n", offset, "heading"
-        elif is_blank(line) and not is_blank(gathered) and len(gathered) >= config.target_size:
-            segments.append(_pass_segment(gathered, start, boundary, length))  # d.
-            gathered, start, boundary = "", following, "paragraph"
+            gathered, start, boundary, blank = line + "\n", offset, "heading", False
+        elif is_blank(line) and not blank and len(gathered) >= config.target_size:  # d.
+            segments.append(_pass_segment(gathered, start, boundary, length))
+            gathered, start, boundary, blank = "", following, "paragraph", True
         else:  # e.
             gathered += line + "\n"
+            blank = blank and is_blank(line)
         offset = following
     if in_block:  # at the end 1: an unclosed fence's block
         segments.append(_pass_segment(block, block_start, "code-block", length))
-    if not is_blank(gathered):  # at the end 2 (after an unclosed fence: a second time)
+    if not blank:  # at the end 2 (after an unclosed fence: a second time)
         segments.append(_pass_segment(gathered, start, boundary, length))
     return segments
 
