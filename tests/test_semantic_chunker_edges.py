@@ -5,6 +5,7 @@ truncates where it slices and indexes nothing, a negative slice counts from the 
 from dataclasses import astuple
 
 import pytest
+from chunkview.core.model.observer import RunNotes
 
 import chunkview
 from chunkview import ChunkerError
@@ -12,7 +13,6 @@ from chunkview.core.chunkers.agentos import semantic_chunker as sc
 from chunkview.core.chunkers.agentos import semantic_fast as fast
 from chunkview.core.chunkers.agentos import semantic_line_pass as line_pass
 from chunkview.core.chunkers.agentos import semantic_reference as reference
-from chunkview.core.observer import RunNotes
 
 NAN = float("nan")
 

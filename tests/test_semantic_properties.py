@@ -12,6 +12,7 @@ from dataclasses import astuple
 from typing import Any
 
 import pytest
+from chunkview.core.model.observer import RunNotes
 from conftest import golden_params
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,6 @@ from chunkview import ChunkerError
 from chunkview.core.chunkers.agentos import semantic_fast as fast
 from chunkview.core.chunkers.agentos import semantic_line_pass as line_pass
 from chunkview.core.chunkers.agentos import semantic_reference as reference
-from chunkview.core.observer import RunNotes
 from chunkview.core.text.js import unit_string
 
 PIECES = st.sampled_from(

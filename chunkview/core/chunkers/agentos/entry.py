@@ -10,10 +10,10 @@ from typing import Any
 from chunkview.core.chunkers.agentos.semantic_chunker import is_plain, semantic_chunk
 from chunkview.core.chunkers.agentos.semantic_spans import span_list, span_table
 from chunkview.core.chunkers.agentos.turns_reference import chunk_turns, ordered_turns, parse_turns
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, js_literal
 from chunkview.core.errors import ChunkerError
-from chunkview.core.spans import Span
+from chunkview.core.model.document import Document
+from chunkview.core.model.spans import Span
 from chunkview.core.text.js import option
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkview.core.document import Document
-from chunkview.core.explain import Reason, Stage
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason, Stage
 from chunkview.core.text.js import js_slice, number_text
 
 _PLURAL = {"paragraph": "paragraphs", "sentence": "sentences", "fixed": "fixed windows"}

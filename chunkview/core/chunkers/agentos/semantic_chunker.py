@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from chunkview.core.chunkers.agentos import semantic_fast, semantic_reference
-from chunkview.core.observer import NOBODY, RunObserver
+from chunkview.core.model.observer import NOBODY, RunObserver
 from chunkview.core.text.kept import also_forget
 
 

@@ -39,7 +39,7 @@ from chunkview.core.chunkers.agentos.semantic_reference import (
     json_number,
     paragraph_split,
 )
-from chunkview.core.observer import NOBODY, RunObserver
+from chunkview.core.model.observer import NOBODY, RunObserver
 from chunkview.core.text.js import W_CHARS, W_CLASS, is_blank, unit_string
 
 _SENTENCE_END_AT_RE = re.compile(f"[.!?][{W_CLASS}]+")

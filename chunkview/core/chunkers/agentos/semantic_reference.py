@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from chunkview.core.chunkers.agentos.explain import semantic_reasons
-from chunkview.core.entry import js_literal
+from chunkview.core.chunkers.entry import js_literal
 from chunkview.core.errors import ChunkerError, OptionError
-from chunkview.core.observer import NOBODY, RunObserver
+from chunkview.core.model.observer import NOBODY, RunObserver
 from chunkview.core.text.js import (
     W_CLASS,
     char_at,

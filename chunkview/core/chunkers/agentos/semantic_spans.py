@@ -14,11 +14,11 @@ import numpy as np
 
 from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
 from chunkview.core.chunkers.agentos.semantic_reference import Segment, overlap_prefix
-from chunkview.core.document import Document
-from chunkview.core.entry import chunk_metadata
-from chunkview.core.locate import locate, locate_columns
-from chunkview.core.span_table import ChunkTexts, SpanTable, consecutive_runs, head_of
-from chunkview.core.spans import LOCATED, Span
+from chunkview.core.chunkers.entry import chunk_metadata
+from chunkview.core.layout.locate import locate, locate_columns
+from chunkview.core.model.document import Document
+from chunkview.core.model.span_table import ChunkTexts, SpanTable, consecutive_runs, head_of
+from chunkview.core.model.spans import LOCATED, Span
 from chunkview.core.text.js import from_units, to_units
 
 

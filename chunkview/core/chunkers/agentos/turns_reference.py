@@ -26,7 +26,7 @@ from typing import Any
 
 from chunkview.core.chunkers.agentos.explain import passage_reason
 from chunkview.core.errors import ChunkerError
-from chunkview.core.observer import NOBODY, RunObserver
+from chunkview.core.model.observer import NOBODY, RunObserver
 from chunkview.core.text.js import option, utf16_len
 
 
