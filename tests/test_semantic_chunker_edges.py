@@ -8,6 +8,11 @@ import pytest
 
 import chunkview
 from chunkview import ChunkerError
+from chunkview.core.chunkers.agentos import semantic_chunker as sc
+from chunkview.core.chunkers.agentos import semantic_fast as fast
+from chunkview.core.chunkers.agentos import semantic_line_pass as line_pass
+from chunkview.core.chunkers.agentos import semantic_reference as reference
+from chunkview.core.model.observer import RunNotes
 
 NAN = float("nan")
 
@@ -69,12 +74,10 @@ def test_options_of_the_wrong_type_are_refused_with_the_name():
     assert "targetSize" in info.value.message
 
 
-def test_line_pass_by_jumps_equals_the_pass_event_by_event():
+def test_line_pass_by_jumps_and_by_events_equal_the_pass_line_by_line():
     # a whole targetSize jumps to the lines that change the state; the event-by-event
-    # pass (kept for the other sizes) is the reference
+    # pass is for the other sizes; the reference reads every line
     import random
-
-    from chunkview.core.chunkers.agentos import semantic_chunker as sc
 
     atoms = ["word", "a b", " ", "\n", "\n\n", "\t", "\r", "\u2028", "\u3000", "```", " ```"]
     atoms += ["````", "x```", "# H", "#", "######", "####### h", "#x", "## ", "\n#", "."]
@@ -83,32 +86,32 @@ def test_line_pass_by_jumps_equals_the_pass_event_by_event():
         text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 60)))
         for target in (-5, 0, 1, 3, 7, 20, 100):
             for fences, headings in ((True, True), (False, True), (True, False)):
-                config = sc.Config(
+                config = reference.Config(
                     target_size=target, preserve_code_blocks=fences, respect_headings=headings
                 )
-                jumps = sc._line_pass_jumps(text, config)
-                events = sc._line_pass_events(text, config)
-                assert [astuple(s) for s in jumps] == [astuple(s) for s in events], repr(text)
+                expected = [astuple(s) for s in reference.line_pass(text, config)]
+                jumps = line_pass.line_pass_jumps(text, config)
+                events = line_pass.line_pass_events(text, config)
+                assert [astuple(s) for s in jumps] == expected, repr(text)
+                assert [astuple(s) for s in events] == expected, repr(text)
                 for segment in jumps:  # the text from offset to source_end, + the pass's LF
                     cut = text[segment.offset : segment.source_end]
                     assert segment.text in (cut, cut + "\n"), repr(text)
 
 
 def test_fixed_split_on_whole_sizes_equals_the_step_by_step_loop():
-    # with notes the loop runs step by step (it notes each window): the reference
+    # the reference runs the loop step by step, as the library does
     import random
-
-    from chunkview.core.chunkers.agentos import semantic_chunker as sc
 
     rng = random.Random(4)
     atoms = ["word", " ", "  ", "\n", "\t", "x" * 30, "a", ".", "\u3000"]
     for _ in range(500):
         text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 80)))
         target, minimum = rng.choice([1, 2, 5, 17, 60]), rng.choice([0, 1, 4, 30])
-        fast = sc.Config(target_size=target, min_size=minimum)
-        loop = sc.Config(target_size=target, min_size=minimum, notes=[])
-        expected = [astuple(s) for s in sc.fixed_split(text, 7, loop)]
-        assert [astuple(s) for s in sc.fixed_split(text, 7, fast)] == expected, repr(text)
+        config = reference.Config(target_size=target, min_size=minimum)
+        expected = [astuple(s) for s in reference.fixed_split(text, 7, config, [])]
+        found = fast.fixed_split_whole(text, 7, target, minimum)
+        assert [astuple(s) for s in found] == expected, repr(text)
 
 
 def test_sentence_parts_cut_where_the_look_behind_split_cuts():
@@ -117,7 +120,6 @@ def test_sentence_parts_cut_where_the_look_behind_split_cuts():
     import random
     import re
 
-    from chunkview.core.chunkers.agentos.semantic_chunker import sentence_parts
     from chunkview.core.text.js import W_CLASS
 
     library = re.compile(f"(?<=[.!?])[{W_CLASS}]+")
@@ -125,7 +127,8 @@ def test_sentence_parts_cut_where_the_look_behind_split_cuts():
     alphabet = [".", "!", "?", " ", "\n", "\t", "\u3000", "\ufeff", "\u2028", "a", "b", "ab."]
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
-        assert sentence_parts(text) == library.split(text), repr(text)
+        assert fast.sentence_cuts(text)[0] == library.split(text), repr(text)
+        assert fast.sentence_cuts(text) == reference.sentence_cuts(text), repr(text)
 
 
 @pytest.mark.parametrize(
@@ -140,17 +143,13 @@ def test_sentence_parts_cut_where_the_look_behind_split_cuts():
     ],
 )
 def test_a_plain_text_has_no_astral_character_and_no_surrogate_half(text, plain):
-    from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
-
-    assert is_plain(text) is plain
-    assert is_plain(text) is plain  # remembered for the last text
+    assert sc.is_plain(text) is plain
+    assert sc.is_plain(text) is plain  # remembered for the last text
 
 
 def test_the_lines_kept_for_the_last_long_text_follow_the_text():
     """The fence and heading lines of the last long text are kept (by identity): each
     run gives what a run on a copy gives, whatever ran before, options and edits alike."""
-    from chunkview.core.chunkers.agentos import semantic_chunker as sc
-
     base = "# Title\n\nSome words here. More.\n\n```js\n# not a heading\n```\n\n" * 2000
     edited = base.replace("# Title", "Title", 7).replace("```js", "~~~", 3)
     assert len(base) > 65536
@@ -160,8 +159,13 @@ def test_the_lines_kept_for_the_last_long_text_follow_the_text():
             copy = copies.setdefault(text, (text + " ")[:-1])
             assert sc.semantic_chunk(text, options) == sc.semantic_chunk(copy, options)
             assert sc.semantic_chunk(copy, options) == sc.semantic_chunk(text, options)
-    assert sc._kept_lines(base, sc._fence_lines) is sc._kept_lines(base, sc._fence_lines)
-    assert sc._kept_lines(edited, sc._heading_lines) == sc._heading_lines(edited)
+    kept_lines, fences, headings = (
+        line_pass.kept_lines,
+        line_pass.fence_lines,
+        line_pass.heading_lines,
+    )
+    assert kept_lines(base, fences) is kept_lines(base, fences)
+    assert kept_lines(edited, headings) == headings(edited)
 
 
 def test_every_segment_with_a_known_source_end_is_the_source_there():
@@ -169,8 +173,6 @@ def test_every_segment_with_a_known_source_end_is_the_source_there():
     lie in the text (the spans are placed from it): the text there as it is where the
     segment says exact, else the same but for white space."""
     import random
-
-    from chunkview.core.chunkers.agentos import semantic_chunker as sc
 
     rng = random.Random(5)
     atoms = ["# Head\n", "word ", "Long sentence here. ", "Two!  ", "\n", "\n\n", "\n \n"]
@@ -184,9 +186,9 @@ def test_every_segment_with_a_known_source_end_is_the_source_there():
             "minSize": rng.choice([0, 10, 50]),
             "overlap": 0,
         }
-        segments: list = []
-        sc.semantic_chunk(text, options, places=segments)
-        for segment in segments:
+        notes = RunNotes(reasons=False)
+        sc.semantic_chunk(text, options, observer=notes)
+        for segment in notes.places:
             if segment.source_end < 0:
                 continue
             there = text[int(segment.offset) : segment.source_end]

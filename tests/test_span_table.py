@@ -13,6 +13,7 @@ from chunkview.core.chunkers.agentos.semantic_spans import prefix_sizes, span_li
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.layout.placing import placed_table
 from chunkview.core.model.document import Document
+from chunkview.core.model.observer import RunNotes
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import Span, gaps_of
 
@@ -64,11 +65,12 @@ def _semantic_cases(documents, rng):
             "minSize": rng.choice([0, 0.5, 10, 50, 200, 5000]),
             "overlap": rng.choice([0, 1, 5, 30, 100, 10_000, -4]),
         }
-        context = RunContext(metadata={"source": "x"} if rng.random() < 0.3 else None)
-        native = entry.run_to_place(document, options, context)
-        table = span_table(document.text, native, options["overlap"])
+        notes = RunNotes(reasons=False)
+        metadata = {"source": "x"} if rng.random() < 0.3 else None
+        native = entry.run(document, options, RunContext(metadata=metadata, observer=notes))
+        table = span_table(document.text, native, options["overlap"], notes.places)
         one_by_one = span_list(document, native, options["overlap"])
-        yield document, options, native, table, one_by_one
+        yield document, options, notes.places, table, one_by_one
 
 
 def test_semantic_chunker_columns_equal_the_search_on_real_documents():
@@ -82,8 +84,8 @@ def test_semantic_chunker_columns_equal_the_search_on_real_documents():
         if path.suffix in (".md", ".rst", ".txt", ".html", ".tex")
     ]
     checked = known = 0
-    for document, options, native, table, one_by_one in _semantic_cases(documents * 3, rng):
-        known += sum(s.source_end >= 0 for s in native.own_segments)  # placed where cut
+    for document, options, places, table, one_by_one in _semantic_cases(documents * 3, rng):
+        known += sum(s.source_end >= 0 for s in places)  # placed where cut
         assert [_fields(s) for s in table] == [_fields(s) for s in one_by_one], options
         assert table.overlaps() == _overlaps(one_by_one)
         assert table.gaps(len(document.text)) == gaps_of(one_by_one, len(document.text))
@@ -140,11 +142,11 @@ def test_semantic_chunker_columns_place_each_own_part_where_it_came_from():
     rng = random.Random(11)
     documents = [Document(_random_markdown(rng)) for _ in range(60)]
     checked = differing = 0
-    for document, options, native, table, one_by_one in _semantic_cases(documents, rng):
+    for document, options, own_segments, table, one_by_one in _semantic_cases(documents, rng):
         text, overlap = document.text, options["overlap"]
-        texts = [c["text"] for c in native]
+        texts = [s.text for s in one_by_one]
         owns = [t[p:] for t, p in zip(texts, prefix_sizes([len(t) for t in texts], overlap))]
-        places = [segment.source_end for segment in native.own_segments]
+        places = [segment.source_end for segment in own_segments]
         for own, ours, searched, known_end in zip(owns, table, one_by_one, places):
             placed = text[ours.own_start : ours.end]
             if ours.located == "exact":
@@ -479,8 +481,7 @@ def test_a_table_sends_no_column_that_says_nothing():
     assert blocks and all(s.metadata == {"type": s.kind} for s in blocks)
     # a SemanticChunker's chunks carry heads and texts the text does not hold as they are
     entry = registry.get("agentos.SemanticChunker")
-    native = entry.run_to_place(document, {"targetSize": 300}, RunContext())
-    state = entry.spans(document, native, {"targetSize": 300}).__getstate__()
+    state = entry.chunk(document, {"targetSize": 300}, RunContext()).spans.__getstate__()
     assert state["text_starts"] is not None and state["head_sizes"] is not None
 
 

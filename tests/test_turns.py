@@ -6,7 +6,7 @@ import pytest
 
 import chunkview
 from chunkview import ChunkerError
-from chunkview.core.chunkers.agentos.turns import chunk_turns
+from chunkview.core.chunkers.agentos.turns_reference import chunk_turns
 
 TURNS = [
     {"seq": 1, "itemId": "a", "text": "Hi there", "startMs": 0, "endMs": 900},

@@ -7,9 +7,9 @@ import importlib
 from chunkview.core.chunkers.entry import Entry
 
 _BUILTIN = (
-    ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
+    ("chunkview.core.chunkers.agentos.entry", "SemanticChunkerEntry"),
     ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
-    ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
+    ("chunkview.core.chunkers.agentos.entry", "ChunkTurnsEntry"),
     ("chunkview.core.chunkers.smartchunk.entry", "SmartchunkEntry"),
     ("chunkview.core.chunkers.mastra.entry", "MastraChunkEntry"),
     ("chunkview.core.chunkers.semantic_chunking.entry", "ChunkitEntry"),

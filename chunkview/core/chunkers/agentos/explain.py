@@ -1,10 +1,14 @@
 """Why agentos cut where it did, in its own terms (see core/explain.py).
 
-semantic_chunker.py notes its decisions only when asked (``Config.notes``): where each
-structural segment of the line pass begins among the pieces, each packing cut (``full``),
-each piece split again (``resplit``), each fixed window and each merge. This module turns
-them into one ``Reason`` per returned chunk (``at`` is the chunk's index). Sizes are
-UTF-16 units, as the library counts them.
+The SemanticChunker's reference (semantic_reference.py) notes its decisions as it goes
+(``Notes``): where each structural segment of the line pass begins among the pieces,
+each packing cut (``full``), each piece split again (``resplit``), each fixed window and
+each merge. ``semantic_reasons`` turns them into one ``Reason`` per returned chunk (``at``
+is the chunk's index). ``passage_reason`` says why a chunkTurns passage starts where it
+does. Sizes are UTF-16 units, as the library counts them.
+
+This module reads the notes and segments by their fields alone: it imports nothing of
+the algorithms.
 """
 
 from __future__ import annotations
@@ -88,12 +92,13 @@ def _note_words(config: Any, note: tuple) -> tuple[str, str]:
     )
 
 
-def explain_semantic_chunker(
-    explain: list, config: Any, pieces: list, merged: list, chunks: list, text: str = ""
-) -> None:
-    """Append one reason per chunk of ``chunks`` to ``explain``, with the stages of each
-    chunk for the replay (``text``: the text chunked, to place them)."""
-    notes = config.notes or []
+def semantic_reasons(
+    config: Any, notes: list, pieces: list, merged: list, chunks: list, text: str = ""
+) -> list[Reason]:
+    """One reason per chunk of ``chunks``, with the stages of each chunk for the replay
+    (``text``: the text chunked, to place them). ``pieces``: the segments after step 2,
+    ``merged`` after step 3; ``notes``: what the steps noted."""
+    explain: list[Reason] = []
     at_offset: dict[Any, list[tuple]] = {}
     first_of: dict[int, tuple[Any, Any]] = {}  # piece index -> (segment, segment before)
     merges: list[tuple] = []
@@ -126,7 +131,7 @@ def explain_semantic_chunker(
     gone = {id(note[3]) for note in merges}
     kept = [found for piece, found in zip(pieces, reasons) if id(piece) not in gone]
     if len(kept) != len(chunks):  # a shape these notes do not cover: say nothing wrong
-        return
+        return explain
     for _kind, k, trimmed, piece in merges:
         words = (
             f"merged: a {piece.boundary} piece of {_units(trimmed)} (trimmed) < minSize "
@@ -157,6 +162,7 @@ def explain_semantic_chunker(
                     stages[k] if k < len(stages) else (),
                 )
             )
+    return explain
 
 
 def _stages(
@@ -225,3 +231,31 @@ def _stages(
             found.append(Stage("merged", start, end, words, (first_joined, end)))
         result.append(tuple(found))
     return result
+
+
+def passage_reason(
+    index: int,
+    previous_size: int,
+    first_seq: Any,
+    added: int,
+    max_chars: Any,
+    carried: int,
+    overlap_turns: int,
+) -> Reason:
+    """Why chunkTurns' passage ``index`` starts with a new turn (seq ``first_seq``, of
+    ``added`` units) after a passage of ``previous_size``, carrying ``carried`` turns."""
+    text = (
+        f"the passage before was full: {previous_size:,} chars + the next turn's (seq "
+        f"{first_seq}) {added:,} + 1 = {previous_size + added + 1:,} > maxChars {max_chars}"
+    )
+    if carried:
+        text += (
+            f"; overlap: the last {f'{carried} turns' if carried > 1 else 'turn'} "
+            f"of the passage before carried (overlapTurns {overlap_turns})"
+        )
+    elif overlap_turns:
+        text += (
+            f"; no turn carried: with overlapTurns {overlap_turns} the passage would pass "
+            f"maxChars {max_chars} with its first new turn"
+        )
+    return Reason(index, "turns-full", text)

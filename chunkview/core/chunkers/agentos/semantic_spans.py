@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from chunkview.core.chunkers.agentos.semantic_chunker import Segment, is_plain, overlap_prefix
+from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
+from chunkview.core.chunkers.agentos.semantic_reference import Segment, overlap_prefix
 from chunkview.core.chunkers.entry import chunk_metadata
 from chunkview.core.layout.locate import locate, locate_columns
 from chunkview.core.model.document import Document
@@ -69,15 +70,6 @@ def prefix_sizes(sizes: list[int], overlap: int) -> list[int]:
     for i in [i for i, size in enumerate(sizes[:-1], 1) if size < twice]:
         prefixes[i] = min(overlap, sizes[i - 1] - prefixes[i - 1])
     return prefixes
-
-
-class Chunks(list):
-    """The chunk objects, with the segment each one's own part is (``semantic_chunk``'s
-    ``places``: its text, and where the port cut it from): a list, as JSON sees it."""
-
-    def __init__(self, chunks: list[dict[str, Any]], own_segments: list[Segment]) -> None:
-        super().__init__(chunks)
-        self.own_segments = own_segments
 
 
 def place_by_source(
@@ -162,15 +154,21 @@ _OFFSET, _SOURCE_END, _EXACT, _BOUNDARY = (
 )
 
 
-def span_table(text: str, native: list[dict[str, Any]], overlap: int) -> SpanTable:
+def span_table(
+    text: str,
+    native: list[dict[str, Any]],
+    overlap: int,
+    own_segments: list[Segment] | None = None,
+) -> SpanTable:
     """The spans of ``native`` on ``text`` as columns, for a text whose units are its code
     points and a whole ``overlap``. Each own part is placed where the port cut it from
-    (``Chunks``; ``place_by_source``), or else searched for with the library's startOffset
-    as the hint; the prefix lies before it. A span's text is two slices of ``text`` when
+    (``own_segments``: what the run told its observer it placed; ``place_by_source``),
+    or else searched for with the library's startOffset as the hint; the prefix lies
+    before it. A span's text is two slices of ``text`` when
     its own part and the one before are the text there (the prefix ends the one before);
     around any other, as ``SpanTable.from_spans`` finds it."""
     count = len(native)
-    segments = getattr(native, "own_segments", None)
+    segments = own_segments
     texts: Any
     if segments is not None and len(segments) == count:
         # each own part is its segment's text, after a prefix of the own part before;
