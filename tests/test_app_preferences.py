@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 from conftest import settle
@@ -102,3 +103,19 @@ def test_the_sweep_runs_each_value_under_the_time_budget(qtbot, window):
     qtbot.waitUntil(lambda: not sweep.running, timeout=60000)
     assert [r["error"]["name"] for r in sweep.rows] == ["Stopped", "Stopped"]
     assert "2 refused" in sweep.message.text() and "0.1 s budget" in sweep.message.text()
+
+
+def test_a_sample_name_with_a_path_in_the_settings_is_refused(tmp_path):
+    """A settings file edited to ``sample:../../etc/hostname`` opens no file outside the
+    samples: the remembered document is dropped, and the default sample opens instead."""
+    from PySide6.QtCore import QSettings
+
+    from chunkview.app.settings import AppSettings
+
+    stored = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    remembered = AppSettings(stored)
+    for value in ("sample:../../../etc/hostname", "sample:/etc/hostname", "sample:..\\\\x"):
+        stored.setValue("document", json.dumps(value))  # as AppSettings stores values
+        assert remembered.last_document() is None, value
+    remembered.set_last_document("guide.md", sample=True)
+    assert remembered.last_document() == "sample:guide.md"

@@ -25,6 +25,14 @@ DEFAULT_SIZE = (1400, 860)
 SAMPLE_PREFIX = "sample:"
 
 
+def is_sample_name(name: str) -> bool:
+    """True for a plain file name, as a sample is remembered: a name with a path
+    separator or a parent step (a settings file edited to reach outside the samples)
+    is refused."""
+    separators = {"/", "\\", os.sep, os.altsep or "/"}
+    return bool(name) and name not in (".", "..") and not any(c in name for c in separators)
+
+
 class AppSettings:
     def __init__(self, settings: QSettings) -> None:
         self.qsettings = settings
@@ -77,9 +85,9 @@ class AppSettings:
         value = self._get("document", None)
         if not isinstance(value, str):
             return None
-        if value.startswith(SAMPLE_PREFIX) or os.path.isfile(value):
-            return value
-        return None
+        if value.startswith(SAMPLE_PREFIX):
+            return value if is_sample_name(value[len(SAMPLE_PREFIX) :]) else None
+        return value if os.path.isfile(value) else None
 
     def set_last_document(self, path: str | None, sample: bool = False) -> None:
         if path is None:
