@@ -50,3 +50,17 @@ def test_lone_surrogates_are_escaped_and_bad_formats_refused():
         assert "\\ud800" in out
     with pytest.raises(ValueError, match="unknown export format"):
         export_chunks(layout, "xml")
+
+
+FORMULAS = "=SUM(A1:A9)\n\n+1 and more\n\n-2 minus\n\n@cmd here\n\nplain text\n"
+
+
+def test_csv_keeps_formula_like_text_exact_unless_asked_to_neutralize_it():
+    layout = spans("mastra.chunk", FORMULAS, {"strategy": "character", "maxSize": 20, "overlap": 0})
+    texts = [s.text for s in layout.spans]
+    assert [t[0] for t in texts] == ["=", "+", "-", "@", "p"]
+    exact = list(csv.DictReader(io.StringIO(export_chunks(layout, "csv"), newline="")))
+    assert [r["text"] for r in exact] == texts  # the default: the data as it is
+    safe = export_chunks(layout, "csv", neutralize_formulas=True)
+    rows = list(csv.DictReader(io.StringIO(safe, newline="")))
+    assert [r["text"] for r in rows] == ["'" + t for t in texts[:4]] + [texts[4]]

@@ -48,10 +48,31 @@ def _escape_surrogates(text: str) -> str:
     return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
 
 
-def export_chunks(layout: Layout, fmt: str, entry_id: str = "", options: Any = None) -> str:
+#: what a spreadsheet program reads as the start of a formula in a cell
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralized(cell: str) -> str:
+    """``cell`` as a spreadsheet shows it as text, never runs it: a leading ``'`` before
+    a cell that starts like a formula (OWASP's advice for CSV injection)."""
+    return "'" + cell if cell.startswith(_FORMULA_STARTS) else cell
+
+
+def export_chunks(
+    layout: Layout,
+    fmt: str,
+    entry_id: str = "",
+    options: Any = None,
+    neutralize_formulas: bool = False,
+) -> str:
     """The chunks of ``layout`` in format ``fmt`` (json | jsonl | csv). JSON holds the
     document, the entry and its options beside the chunks; JSON Lines and CSV hold one
-    chunk per line or row."""
+    chunk per line or row.
+
+    CSV keeps each chunk's text exact by default, even one that starts with ``=``, ``+``,
+    ``-`` or ``@``, which a spreadsheet program may run as a formula when the file is
+    opened there; ``neutralize_formulas`` writes such a cell with a leading ``'``
+    instead (the data then differs from the chunk by that one character)."""
     records = [chunk_record(span) for span in layout.spans]
     if fmt == "json":
         document = layout.document
@@ -78,11 +99,13 @@ def export_chunks(layout: Layout, fmt: str, entry_id: str = "", options: Any = N
         out = io.StringIO()
         writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\r\n")
         writer.writeheader()
+        cell = neutralized if neutralize_formulas else str
         for record in records:
             writer.writerow(
                 {
                     **record,
-                    "text": _escape_surrogates(record["text"]),
+                    "kind": cell(record["kind"]),
+                    "text": cell(_escape_surrogates(record["text"])),
                     "metadata": _escape_surrogates(
                         json.dumps(record["metadata"], ensure_ascii=False)
                     ),
