@@ -178,17 +178,6 @@ def _create_chunks(call: Call) -> Callable[..., list[list[str]]]:
     return packing.create_chunks if call.additive else reference.create_chunks
 
 
-def _merge_limits(call: Call) -> reference.MergeLimits:
-    return reference.MergeLimits(
-        max_tokens=call.get("maxTokenSize"),
-        threshold=call.get("combineChunksSimilarityThreshold"),
-        max_merges_per_pass=call.get("maxMergesPerPass"),
-        max_uncapped_passes=call.get("maxUncappedPasses"),
-        max_merges_per_pass_percentage=call.get("maxMergesPerPassPercentage"),
-        uncapped_candidate_merges=call.get("uncappedCandidateMerges"),
-    )
-
-
 def _chunkit_document(text: str, call: Call, first: int, name: Any) -> list[str]:
     """§5.1, §5, §6.1 to §6.5: one document's chunk texts."""
     sentences = split_sentences(
@@ -213,7 +202,7 @@ def _chunkit_document(text: str, call: Call, first: int, name: Any) -> list[str]
         combined = reference.combine(
             chunks,
             vectors,
-            _merge_limits(call),
+            reference.merge_limits(call.get),
             call.embed,
             call.count,
             call.ctx.check,

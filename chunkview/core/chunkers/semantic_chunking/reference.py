@@ -310,6 +310,18 @@ class Combined:
     passes: list[Pass]
 
 
+def merge_limits(get: Callable[[str], Any]) -> MergeLimits:
+    """§6.5's limits from the options (``get``: an option's value or its default, §4)."""
+    return MergeLimits(
+        max_tokens=get("maxTokenSize"),
+        threshold=get("combineChunksSimilarityThreshold"),
+        max_merges_per_pass=get("maxMergesPerPass"),
+        max_uncapped_passes=get("maxUncappedPasses"),
+        max_merges_per_pass_percentage=get("maxMergesPerPassPercentage"),
+        uncapped_candidate_merges=get("uncappedCandidateMerges"),
+    )
+
+
 def pair_similarities(firsts: list[Vector], seconds: list[Vector]) -> list[float]:
     """§6.5 step 1: cos(A.vec, B.vec) of each pair."""
     return [cosine(a, b) for a, b in zip(firsts, seconds)]
@@ -407,6 +419,47 @@ def _one_pass(
         marked.add(a)
         gone.add(b)
     return absorbers
+
+
+# ----- one document: §6 chunkit, §7 cramit, §8 sentenceit -------------------------------------
+def chunkit_chunks(
+    text: str,
+    get: Callable[[str], Any],
+    embed: Embed,
+    count: Count,
+    check: Callable[[], None] = lambda: None,
+) -> list[str]:
+    """§5.1, §5, §6.1-§6.5: one document's chunks (``get``: an option or its default)."""
+    sentences = split_sentences(join_line_breaks(text), bool(get("excludeNonLetterSentences")))
+    distinct = list(dict.fromkeys(sentences))  # §6.1: one vector per distinct sentence
+    vectors = dict(zip(distinct, embed(distinct)))
+    sims, average, variance = similarities(
+        [vectors[s] for s in sentences], get("numSimilaritySentencesLookahead")
+    )
+    threshold = adjust_threshold(
+        average,
+        variance,
+        get("similarityThreshold"),
+        get("dynamicThresholdLowerBound"),
+        get("dynamicThresholdUpperBound"),
+    )
+    groups = create_chunks(sentences, sims, threshold, get("maxTokenSize"), count)
+    chunks = [" ".join(group) for group in groups]
+    if get("combineChunks"):
+        chunks = combine(chunks, vectors, merge_limits(get), embed, count, check).chunks
+    return chunks
+
+
+def cramit_chunks(text: str, get: Callable[[str], Any], count: Count) -> list[str]:
+    """§5, §7: one document's sentences packed up to maxTokenSize."""
+    sentences = split_sentences(text, bool(get("excludeNonLetterSentences")))
+    groups = create_chunks(sentences, None, 0, get("maxTokenSize"), count)
+    return [" ".join(group) for group in groups]
+
+
+def sentenceit_sentences(text: str, get: Callable[[str], Any]) -> list[str]:
+    """§5, §8: one document's sentences, each a result."""
+    return split_sentences(text, bool(get("excludeNonLetterSentences")))
 
 
 # ----- §9 the chunk prefix --------------------------------------------------------------------
