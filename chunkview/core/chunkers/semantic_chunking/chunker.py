@@ -26,6 +26,7 @@ from chunkview.core.chunkers.semantic_chunking.explain import (
 )
 from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
 from chunkview.core.chunkers.semantic_chunking.similarity import (
+    as_arrays,
     pair_similarities,
     similarities,
 )
@@ -199,11 +200,12 @@ def _chunkit_document(text: str, call: Call, first: int, name: Any) -> list[str]
     chunks = [" ".join(group) for group in groups]
     combined = None
     if call.get("combineChunks"):
+        known = [c for c in dict.fromkeys(chunks) if c in vectors]  # a chunk that is a sentence
         combined = reference.combine(
             chunks,
-            vectors,
+            dict(zip(known, as_arrays([vectors[c] for c in known]))),
             reference.merge_limits(call.get),
-            call.embed,
+            lambda texts: as_arrays(call.embed(texts)),
             call.count,
             call.ctx.check,
             pair_similarities,
