@@ -108,3 +108,13 @@ def test_more_distinct_sentences_than_the_embedding_cache_holds(monkeypatch):
     vectors = embed.embed_cached("hash64", [*texts, texts[0]], batch=16)
     assert len(vectors) == 301 and vectors[0] == vectors[-1]
     assert vectors[:300] == embed.get_embedder("hash64").embed(texts)
+
+
+def test_a_new_document_lets_go_of_the_kept_sentences():
+    from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
+    from chunkview.core.text.kept import forget
+
+    split_sentences("One. Two.")
+    assert split_sentences.cache_info().currsize > 0
+    forget()
+    assert split_sentences.cache_info().currsize == 0

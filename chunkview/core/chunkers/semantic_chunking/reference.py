@@ -22,7 +22,7 @@ from chunkview.core.chunkers.mastra.jsregex import compile_js
 from chunkview.core.chunkers.semantic_chunking.html_parser import parse_document
 from chunkview.core.embed import cosine
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import W_CLASS, from_units, is_blank, to_units, trim, truthy
+from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, is_blank, to_units, trim, truthy
 
 Vector = Sequence[float]
 Count = Callable[[str], int]
@@ -49,11 +49,11 @@ NEWER_UPPER = {
     "\ua7d5": "\ua7d4",
     "\ua7db": "\ua7da",
 }
-_W = frozenset(W_CLASS.replace("\u2000-\u200a", "".join(map(chr, range(0x2000, 0x200B)))))
+_W = frozenset(W_CHARS)  # JS white space
 _LINE_BREAK_RE = re.compile(r"([^\n])\n([^\n])")
 _W_RUN_RE = re.compile(f"[{W_CLASS}]+")
 _W_RUNS_OF_TWO_RE = re.compile(f"[{W_CLASS}]{{2,}}")
-#: §5.4 step 3's "last word": /(\S+)\s+$/ (\Z: JS's $ is the end only)
+#: §5.4 step 3's "last word": a run without white space, then white space to the end
 LAST_WORD_RE = re.compile(f"([^{W_CLASS}]+)[{W_CLASS}]+\\Z")
 _LETTER_RE = regex.compile(r"\p{L}")
 _LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")

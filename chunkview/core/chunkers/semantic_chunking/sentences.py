@@ -4,7 +4,8 @@ Each function here stands for one of the reference, and gives what it gives:
 
 - ``split_sentences`` is kept per text (an LRU cache; ``_sentences`` per normalised
   text, so excludeNonLetterSentences and the other options reuse the split): the
-  reference is a pure function of its arguments, so a kept answer is its answer.
+  reference is a pure function of its arguments, so a kept answer is its answer. A new
+  document lets go of them (``kept.forget``).
 - ``html_text`` replaces ``reference.html_text`` up to white space at the ends, which
   §5.3 trims. A text with no "<", "&" or NUL holds no markup, no character reference
   and nothing the parser drops: parsing it gives its text with CR LF and lone CR made
@@ -36,6 +37,7 @@ from chunkview.core.chunkers.semantic_chunking.reference import (
     normalize,
 )
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, to_units, trim
+from chunkview.core.text.kept import also_forget
 
 _PERIOD_SPACE_RE = re.compile(f"\\.[{W_CLASS}]+(?=[^{W_CLASS}])")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
@@ -143,3 +145,7 @@ def _sentences(normalized: str, exclude_non_letter: bool) -> list[str]:
             continue
         sentences.append(from_units(trim(piece)))
     return sentences
+
+
+also_forget(split_sentences.cache_clear)
+also_forget(_sentences.cache_clear)
