@@ -66,7 +66,9 @@ class Call:
     via_provider: bool  # the library's local-provider path (labels from onnxEmbeddingModel)
     count: Callable[[str], int]
     ctx: RunContext
-    additive: bool = False  # the counter adds up across a space (wordpunct)
+    #: §6.4's packing: with a running count where the counter adds up across a space
+    #: (wordpunct: ``packing``), else counting each chunk's text again (``reference``)
+    create_chunks: Callable[..., list[list[str]]] = reference.create_chunks
     #: the run's observer wants reasons (read once, at the top of the call)
     explaining: bool = False
 
@@ -105,7 +107,9 @@ def _call(options: dict[str, Any] | None, ctx: RunContext) -> Call:
         via_provider,
         _cached_counter(tokenizer),
         ctx,
-        additive=tokenizer == "wordpunct",
+        create_chunks=(
+            packing.create_chunks if tokenizer == "wordpunct" else reference.create_chunks
+        ),
         explaining=ctx.observer.wants_reasons,
     )
 
@@ -174,11 +178,6 @@ def _cheerio_type_error(text: Any) -> ChunkerError:
 
 
 # ----- §6 chunkit, §7 cramit, §8 sentenceit: one document ----------------------------------
-def _create_chunks(call: Call) -> Callable[..., list[list[str]]]:
-    """§6.4's packing: with a running count where the counter adds up (packing.py)."""
-    return packing.create_chunks if call.additive else reference.create_chunks
-
-
 def _chunkit_document(text: str, call: Call, first: int, name: Any) -> list[str]:
     """§5.1, §5, §6.1 to §6.5: one document's chunk texts."""
     sentences = split_sentences(
@@ -196,7 +195,7 @@ def _chunkit_document(text: str, call: Call, first: int, name: Any) -> list[str]
         call.get("dynamicThresholdLowerBound"),
         call.get("dynamicThresholdUpperBound"),
     )
-    groups = _create_chunks(call)(sentences, sims, threshold, call.get("maxTokenSize"), call.count)
+    groups = call.create_chunks(sentences, sims, threshold, call.get("maxTokenSize"), call.count)
     chunks = [" ".join(group) for group in groups]
     combined = None
     if call.get("combineChunks"):
@@ -220,7 +219,7 @@ def _chunkit_document(text: str, call: Call, first: int, name: Any) -> list[str]
 def _cramit_document(text: str, call: Call, first: int, name: Any) -> list[str]:
     """§5, §7: one document's sentences packed up to maxTokenSize."""
     sentences = split_sentences(text, bool(call.get("excludeNonLetterSentences")))
-    groups = _create_chunks(call)(sentences, None, 0, call.get("maxTokenSize"), call.count)
+    groups = call.create_chunks(sentences, None, 0, call.get("maxTokenSize"), call.count)
     if call.explaining:
         tell_chunk_reasons(call.ctx.observer, call, Chunked(name, first, groups))
     return [" ".join(group) for group in groups]
