@@ -404,20 +404,22 @@ def _one_pass(
     limit = merge_limit(len(candidates), limits)
     absorbers: list[Node] = []  # in the order they merged
     marked: set[Node] = set()  # the same: they absorbed another in this pass
-    gone: set[Node] = set()  # the nodes absorbed, no longer listed
+    gone: set[Node] = set()  # the nodes absorbed from the list
     for a, b, sim, size in candidates:
         if len(absorbers) >= limit:  # a negative limit allows none, 2.5 three
             break
         if a in marked or b in marked:
             continue  # B is never marked: a later (B, C) still merges (the quirk)
-        this.merges.append(Merge(a.first, b.first, sim, a.tokens, b.tokens, a in gone))
+        phantom = a in gone  # A is no longer listed: the list does not change
+        this.merges.append(Merge(a.first, b.first, sim, a.tokens, b.tokens, phantom))
         a.text = f"{a.text} {b.text}"
         a.tokens = size
         a.vector = None
         a.next = b.next
         absorbers.append(a)
         marked.add(a)
-        gone.add(b)
+        if not phantom:
+            gone.add(b)
     return absorbers
 
 
