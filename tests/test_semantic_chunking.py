@@ -4,9 +4,9 @@ from typing import ClassVar
 
 import chunkview
 from chunkview import ChunkerError, Document
-from chunkview.core import embed
 from chunkview.core.chunkers.semantic_chunking import reference
 from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
+from chunkview.core.text import embed
 from chunkview.core.text.kept import forget
 
 TEXT = (
@@ -103,7 +103,7 @@ def test_layout_places_joined_sentences():
 def test_more_distinct_sentences_than_the_embedding_cache_holds(monkeypatch):
     """The shared cache is cleared when it passes its limit mid-call; the call still has
     every vector (it raised KeyError for documents with many distinct sentences)."""
-    from chunkview.core import embed
+    from chunkview.core.text import embed
 
     monkeypatch.setattr(embed, "CACHE_LIMIT", 50)
     embed._cache.clear()

@@ -5,6 +5,8 @@ a bool where a number goes)."""
 
 import math
 
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.text.embed import hash64_vector
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +17,6 @@ from chunkview.core.chunkers.semantic_chunking import (
     sentences,
     similarity,
 )
-from chunkview.core.embed import hash64_vector
-from chunkview.core.entry import RunContext
 from chunkview.core.text.js import option, to_units
 from chunkview.core.text.tokens import wordpunct_count
 

@@ -3,7 +3,7 @@
 This module takes the library's arguments (§2, §4), runs each document through the steps
 of ``reference`` (§5 to §9) or the fast path that replaces a step (``sentences``,
 ``similarity``, ``packing``: each names the step it replaces), and builds the results
-(§3). Sentences are kept per text, embeddings per text (``chunkview.core.embed``), so
+(§3). Sentences are kept per text, embeddings per text (``chunkview.core.text.embed``), so
 moving maxTokenSize or a threshold re-runs only the cheap steps. Token counts use the
 tokenizer chosen (wordpunct by default, as the golden cases; the real library counts
 with its model's tokenizer). When the run's observer wants reasons, ``explain`` tells
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.chunkers.semantic_chunking import packing, reference
 from chunkview.core.chunkers.semantic_chunking.explain import (
     Chunked,
@@ -30,9 +31,8 @@ from chunkview.core.chunkers.semantic_chunking.similarity import (
     pair_similarities,
     similarities,
 )
-from chunkview.core.embed import embed_cached
-from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.embed import embed_cached
 from chunkview.core.text.js import js_string, number_text, option, truthy
 from chunkview.core.text.tokens import counter
 

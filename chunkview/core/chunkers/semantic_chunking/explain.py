@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from chunkview.core.chunkers.semantic_chunking.reference import Combined
-from chunkview.core.explain import Reason
-from chunkview.core.observer import RunObserver
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 
 
 class Options(Protocol):

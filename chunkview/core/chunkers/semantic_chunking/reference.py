@@ -18,11 +18,11 @@ from typing import Any, NamedTuple
 import regex
 from icu4py.breakers import SentenceBreaker
 
-from chunkview.core.chunkers.mastra.jsregex import compile_js
 from chunkview.core.chunkers.semantic_chunking.html_parser import parse_document
-from chunkview.core.embed import cosine
 from chunkview.core.errors import ChunkerError
+from chunkview.core.text.embed import cosine
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, is_blank, to_units, trim, truthy
+from chunkview.core.text.jsregex import compile_js
 
 Vector = Sequence[float]
 Count = Callable[[str], int]

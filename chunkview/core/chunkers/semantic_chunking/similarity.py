@@ -2,7 +2,7 @@
 ``reference.pair_similarities``.
 
 Why they are equal, bit for bit: ``_cosine_rows`` runs the loop of
-``chunkview.core.embed.cosine`` for all row pairs at once. It starts the dot product and
+``chunkview.core.text.embed.cosine`` for all row pairs at once. It starts the dot product and
 both squared norms from 0.0 and adds one component's exact IEEE products at a time, in
 index order, then takes the same square roots and division, 0 where the denominator is
 0: for each pair, the same operations on the same numbers in the same order.
