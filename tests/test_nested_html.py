@@ -6,7 +6,7 @@ import random
 
 import chunkview
 from chunkview.core.chunkers.mastra import html as mastra_html
-from chunkview.core.chunkers.semantic_chunking import sentences
+from chunkview.core.chunkers.semantic_chunking import html_parser, reference, sentences
 from chunkview.core.text.js import trim
 
 TAGS = ["div", "p", "b", "ul", "li", "br", "h1", "h2", "span", "ol"]
@@ -29,28 +29,6 @@ def _random_html(rng: random.Random) -> str:
 
 
 # ---- the recursive walks as they were --------------------------------------------------
-def _cheerio_text_recursive(element, out):
-    tag = element.tag if isinstance(element.tag, str) else None
-    if tag is None:
-        return
-    if tag == "br":
-        out.append("\n")
-        return
-    if tag == "li":
-        out.append("\n\n- ")
-    if element.text:
-        out.append(element.text)
-    for child in element:
-        around = isinstance(child.tag, str) and child.tag in ("p", "ul", "ol")
-        if around:
-            out.append("\n\n")
-        _cheerio_text_recursive(child, out)
-        if around:
-            out.append("\n\n")
-        if child.tail:
-            out.append(child.tail)
-
-
 def _raw_text_recursive(node):
     return "".join(c.raw if not c.is_element else _raw_text_recursive(c) for c in node.children)
 
@@ -90,11 +68,10 @@ def test_walks_equal_the_recursive_ones_on_random_html():
     rng = random.Random(3)
     for _ in range(1500):
         source = _random_html(rng)
-        root = sentences._parser().parse(source, scripting=True)
-        new, old = [], []
-        sentences._text_of(root, new)
-        _cheerio_text_recursive(root, old)
-        assert new == old, source
+        root = html_parser.parse_document(source)
+        new: list[str] = []
+        sentences.cheerio_text_into(root, new)
+        assert "".join(new) == reference.cheerio_text(root), source
 
         tree = mastra_html.parse(source)
         assert tree.raw_text() == _raw_text_recursive(tree), source

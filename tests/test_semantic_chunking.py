@@ -4,7 +4,10 @@ from typing import ClassVar
 
 import chunkview
 from chunkview import ChunkerError, Document
+from chunkview.core.chunkers.semantic_chunking import reference
+from chunkview.core.chunkers.semantic_chunking.sentences import split_sentences
 from chunkview.core.text import embed
+from chunkview.core.text.kept import forget
 
 TEXT = (
     "Cats purr when content. Cats nap in the sun. Dogs bark at strangers. "
@@ -108,3 +111,34 @@ def test_more_distinct_sentences_than_the_embedding_cache_holds(monkeypatch):
     vectors = embed.embed_cached("hash64", [*texts, texts[0]], batch=16)
     assert len(vectors) == 301 and vectors[0] == vectors[-1]
     assert vectors[:300] == embed.get_embedder("hash64").embed(texts)
+
+
+def test_a_new_document_lets_go_of_the_kept_sentences():
+    split_sentences("One. Two.")
+    assert split_sentences.cache_info().currsize > 0
+    forget()
+    assert split_sentences.cache_info().currsize == 0
+
+
+def test_a_merge_whose_first_chunk_was_absorbed_changes_nothing_and_is_a_phantom():
+    # §6.5 step 5: (a, b) merges first; (b, c) still counts, but b is no longer listed
+    vectors = {"a": [1.0, 0.0], "b": [1.0, 0.1], "c": [0.9, 0.5]}
+    limits = reference.MergeLimits(
+        max_tokens=10,
+        threshold=0.5,
+        max_merges_per_pass=500,
+        max_uncapped_passes=1,
+        max_merges_per_pass_percentage=40,
+        uncapped_candidate_merges=12,
+    )
+    combined = reference.combine(
+        ["a", "b", "c"],
+        vectors,
+        limits,
+        lambda texts: [[1.0, 0.0]] * len(texts),
+        lambda text: len(text.split()),
+        lambda: None,
+    )
+    assert combined.chunks == ["a b", "c"] and combined.firsts == [0, 2]
+    merges = combined.passes[0].merges
+    assert [(m.a, m.b, m.phantom) for m in merges] == [(0, 1, False), (1, 2, True)]
