@@ -112,3 +112,21 @@ def test_entry_reads_json_and_jsonl_and_places_passages():
 def test_bad_transcript_is_a_clear_error():
     with pytest.raises(ChunkerError, match="not JSON"):
         chunkview.run("agentos.chunkTurns", "{not json", {}, doc="turns")
+
+
+def test_overlap_turns_nan_and_infinities_give_what_up_to_means():
+    """NaN or -Infinity carries no turn (a count compared with NaN is never reached);
+    +Infinity carries as many as fit; none of them is a Python error."""
+    document = json.dumps(TURNS)
+    none = [
+        p["text"]
+        for p in chunkview.run("agentos.chunkTurns", document, {"maxChars": 40, "overlapTurns": 0})
+    ]
+    for value in (float("nan"), float("-inf")):
+        got = chunkview.run("agentos.chunkTurns", document, {"maxChars": 40, "overlapTurns": value})
+        assert [p["text"] for p in got] == none
+    many = chunk_turns(TURNS, {"maxChars": 40, "overlapTurns": float("inf")})
+    assert [p["text"] for p in many] == [
+        p["text"] for p in chunk_turns(TURNS, {"maxChars": 40, "overlapTurns": 99})
+    ]
+    assert many[1]["text"].startswith("Hello! How are you?")

@@ -21,6 +21,8 @@ Where the seed is silent, the choices, each with a test:
 from __future__ import annotations
 
 import json
+import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +101,7 @@ def chunk_turns(
     """``chunkTurns(turns, {maxChars, overlapTurns})``: the passages, in order (§5.3).
     Tells ``observer`` why each passage after the first starts where it does."""
     max_chars = option(options, "maxChars", 1200)
-    overlap_turns = max(int(option(options, "overlapTurns", 1)), 0)
+    overlap_turns = overlap_count(option(options, "overlapTurns", 1))
     turns = ordered_turns(raw_turns)
     passages: list[list[Turn]] = []
     next_new = 0
@@ -128,6 +130,19 @@ def chunk_turns(
             next_new += 1
         passages.append(passage)
     return [_passage(p) for p in passages]
+
+
+def overlap_count(overlap_turns: Any) -> int:
+    """How many turns "up to ``overlapTurns``" (§5.3 rule 4) lets a passage carry: the
+    whole number of a finite count (as the library has always been read here), none for
+    NaN or a count below one (a count compared with NaN is never reached), and any number
+    for +Infinity (as many as fit within maxChars)."""
+    if isinstance(overlap_turns, float):
+        if math.isnan(overlap_turns) or overlap_turns == -math.inf:
+            return 0
+        if overlap_turns == math.inf:
+            return sys.maxsize
+    return max(int(overlap_turns), 0)
 
 
 def carried_turns(
