@@ -315,6 +315,7 @@ def test_a_long_document_crosses_in_pieces_whole():
     from multiprocessing import Pipe
 
     from chunkview.core.runtime.child import DOCUMENT_PIECE, receive_document, send_document
+    from chunkview.core.runtime.messages import DocumentShell
 
     piece = DOCUMENT_PIECE
     text = "ab\U0001f600 c\n" * (piece // 2)
@@ -324,7 +325,8 @@ def test_a_long_document_crosses_in_pieces_whole():
     sender = threading.Thread(target=send_document, args=(sending, document), daemon=True)
     sender.start()
     first = receiving.recv()
-    assert first[0] == "document" and first[2].text == "" and first[3] == 3
+    assert isinstance(first, DocumentShell)
+    assert first.document.text == "" and first.pieces == 3
     got = receive_document(receiving, first)
     sender.join()
     assert got == document and got.text == text and got.newline == document.newline
