@@ -38,7 +38,7 @@ from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
 
@@ -131,14 +131,14 @@ class MainWindow(QMainWindow):
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.model.subscribe("stale", lambda: self._debounce.start(DEBOUNCE_MS))
+        self.model.subscribe(ModelEvent.STALE, lambda: self._debounce.start(DEBOUNCE_MS))
         # typing: the layout follows the edits meanwhile, so a long text is re-chunked
         # after a longer pause (reading 10 MB out of the editor costs tens of ms)
         self.editor.edited.connect(
             lambda: self._debounce.start(DEBOUNCE_MS + len(self.model.document.text) // 40_000)
         )
-        self.model.subscribe("document", self._update_title)
-        self.model.subscribe("modified", lambda _modified: self._update_title())
+        self.model.subscribe(ModelEvent.DOCUMENT, self._update_title)
+        self.model.subscribe(ModelEvent.MODIFIED, lambda _modified: self._update_title())
         self.setWindowIcon(app_icon())
         self.remembered = AppSettings(self.settings)
         self.model.options_by_entry.update(self.remembered.entry_options())
