@@ -13,7 +13,7 @@ import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from chunkview.core import registry
 from chunkview.core.analysis.compare import BoundaryComparison, compare_layouts
@@ -23,6 +23,10 @@ from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, LayoutDetails, SizeStats
 from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 from chunkview.core.views.decorations import matching_words
+
+#: where layout B comes from: a kept layout A (``pinned``) or a second configuration run
+#: on the same text (``config``)
+BSource: TypeAlias = Literal["pinned", "config"]
 
 
 class ModelEvent(Enum):
@@ -104,8 +108,8 @@ class InspectorModel:
         self.shown_generation = -1
         self.result: ChunkResult | None = None
         self.pinned: ChunkResult | None = None  # layout B
-        #: where B comes from: "pinned" (a kept layout A) or "config" (b_entry_id, b_options)
-        self.b_source = "pinned"
+        #: where B comes from: a kept layout A, or b_entry_id with b_options
+        self.b_source: BSource = "pinned"
         self.b_entry_id = ""
         self.b_options: dict[str, Any] = {}
         self.b_generation = 0
