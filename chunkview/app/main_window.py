@@ -142,8 +142,34 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.remembered = AppSettings(self.settings)
         self.model.options_by_entry.update(self.remembered.entry_options())
-        self.menus = Menus(self)
-        self.views = Views(self)
+        self.menus = Menus(
+            self,
+            self.model,
+            files=self.files,
+            chunker=self.chunker,
+            document_view=self.view,
+            tabs=self.tabs,
+            step_through_action=self.step_through.toggle_action,
+            settings=self.settings,
+            worker=self.worker,
+            open_sample=lambda path: self.open_path(path, sample=True),
+            save=self.save,
+            set_theme=self.set_theme,
+            set_white_space=self.set_white_space,
+            show_message=self.show_message,
+        )
+        self.views = Views(
+            self,
+            self.model,
+            splitter=splitter,
+            document_view=self.view,
+            tabs=self.tabs,
+            params=self.params,
+            worker=self.worker,
+            remembered=self.remembered,
+            step_through_action=self.step_through.toggle_action,
+            open_path=self.open_path,
+        )
         self.files.refresh_recent()
         self.theme_mode = self.remembered.theme()
         self.menus.themes[self.theme_mode].setChecked(True)
