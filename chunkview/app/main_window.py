@@ -294,7 +294,7 @@ class MainWindow(QMainWindow):
         self.remembered.set_entry_options(self.model.options_by_entry)
         self.settings.sync()
 
-    def set_theme(self, mode: str) -> None:
+    def set_theme(self, mode: theme.ThemeMode) -> None:
         """ "system" (follow the desktop's colour scheme), "light" or "dark"."""
         self.theme_mode = mode
         self.menus.themes[mode].setChecked(True)

@@ -36,6 +36,7 @@ from chunkview.app.document_view import DocumentView
 from chunkview.app.files import SAMPLES, DocumentFiles
 from chunkview.app.preferences import PreferencesDialog
 from chunkview.app.result_tabs import ResultTabs
+from chunkview.app.theme import ThemeMode
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.chunkers import PORTED
 from chunkview.core.io.read import load_document
@@ -86,7 +87,7 @@ class Menus:
         worker: ChunkWorker,
         open_sample: Callable[[Path], object],
         save: Callable[[], object],
-        set_theme: Callable[[str], None],
+        set_theme: Callable[[ThemeMode], None],
         set_white_space: Callable[[bool], None],
         show_message: Callable[[str, str], None],
     ) -> None:
@@ -180,8 +181,13 @@ class Menus:
         view = frame.menuBar().addMenu("&View")
         theme_menu = view.addMenu("&Theme")
         self.theme_group = QActionGroup(frame)
-        self.themes: dict[str, QAction] = {}
-        for mode, label in (("system", "&System"), ("light", "&Light"), ("dark", "&Dark")):
+        self.themes: dict[ThemeMode, QAction] = {}
+        theme_labels: dict[ThemeMode, str] = {
+            "system": "&System",
+            "light": "&Light",
+            "dark": "&Dark",
+        }
+        for mode, label in theme_labels.items():
             action = self._action(theme_menu, label, partial(set_theme, mode))
             action.setCheckable(True)
             self.theme_group.addAction(action)
