@@ -274,15 +274,6 @@ class ChunkService:
     def run(
         self,
         request: ChunkRequest,
-        on_progress: Callable[[int, int], None] | None,
-        output: Literal["native", "spans"],
-        details_later: bool = ...,
-    ) -> str: ...
-
-    @overload
-    def run(
-        self,
-        request: ChunkRequest,
         on_progress: Callable[[int, int], None] | None = ...,
         *,
         output: Literal["native", "spans"],
