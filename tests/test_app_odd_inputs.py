@@ -2,6 +2,8 @@
 
 from conftest import CORPUS, settle
 
+from chunkview.core.session import ModelEvent
+
 
 def test_a_new_document_that_fails_shows_none_of_the_old_documents_chunks(qtbot, window):
     assert window.open_path(CORPUS / "acorn-readme.md")
@@ -99,7 +101,7 @@ def test_a_second_configuration_follows_a_new_document_without_asking_to_pin(qtb
     compare.set_b("agentos.SemanticChunker", {"targetSize": 300})
     qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
     said = []  # what the panel says as A's new result is shown, before B's comes
-    window.model.subscribe("result", lambda _r: said.append(compare.summary.text()))
+    window.model.subscribe(ModelEvent.RESULT, lambda _r: said.append(compare.summary.text()))
     assert window.open_path(CORPUS / "redis-readme.md")
     settle(qtbot, window)
     assert said and not any("pin again" in text for text in said), said

@@ -8,6 +8,7 @@ from PySide6.QtGui import QImage
 
 from chunkview.app.main_window import MainWindow
 from chunkview.core.model.document import Document
+from chunkview.core.session import ModelEvent
 
 SECTION = (
     "## Section {n}\n\nApples grow on trees in the orchard. Pears ripen later in the year. "
@@ -43,7 +44,7 @@ def test_the_legend_keeps_its_line_while_the_reasons_follow_the_layout(qtbot, wi
     editor_top = window.editor.mapTo(window, QPoint(0, 0)).y()
     seen = []  # the legend as each new layout is first shown, before its reasons come
     window.model.subscribe(
-        "result", lambda result: seen.append((result.layout.complete, legend.text()))
+        ModelEvent.RESULT, lambda result: seen.append((result.layout.complete, legend.text()))
     )
     for target in (150, 260, 180):
         change(qtbot, window, target)

@@ -4,7 +4,7 @@ from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.pipeline import Pipeline
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 TEXT = (
     "Chunking splits a document. Overlap repeats text.\n\n"
@@ -15,20 +15,20 @@ TEXT = (
 class Recorder:
     def __init__(self, model):
         self.events = []
-        for name in (
-            "document",
-            "entry",
-            "stale",
-            "result",
-            "failed",
-            "pinned",
-            "selection",
-            "modified",
-            "running",
-            "tokens",
-            "query",
+        for event in (
+            ModelEvent.DOCUMENT,
+            ModelEvent.ENTRY,
+            ModelEvent.STALE,
+            ModelEvent.RESULT,
+            ModelEvent.FAILED,
+            ModelEvent.PINNED,
+            ModelEvent.SELECTION,
+            ModelEvent.MODIFIED,
+            ModelEvent.RUNNING,
+            ModelEvent.TOKENS,
+            ModelEvent.QUERY,
         ):
-            model.subscribe(name, lambda *args, n=name: self.events.append((n, args)))
+            model.subscribe(event, lambda *args, e=event: self.events.append((e, args)))
 
     def names(self):
         return [n for n, _ in self.events]
@@ -129,8 +129,9 @@ def test_a_whole_session_on_the_model_alone():
     assert not model.modified and model.document.path == "/tmp/guide-copy.md"
 
     names = seen.names()
-    assert names.count("result") == model.generation
-    assert "pinned" in names and "selection" in names and ("modified", (True,)) in seen.events
+    assert names.count(ModelEvent.RESULT) == model.generation
+    assert ModelEvent.PINNED in names and ModelEvent.SELECTION in names
+    assert (ModelEvent.MODIFIED, (True,)) in seen.events
 
 
 def test_failure_keeps_the_last_layout_and_older_results_never_replace_newer():

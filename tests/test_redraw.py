@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 from chunkview.app import chunk_table, editor, searcher
 from chunkview.app.main_window import MainWindow
 from chunkview.core.model.document import Document
+from chunkview.core.session import ModelEvent
 
 PARAGRAPH = "Apples grow on trees in the orchard. Pears ripen later in the year.\n\n"
 
@@ -338,8 +339,12 @@ def test_the_warnings_follow_the_painted_layout(qtbot, window):
     from chunkview.core.runtime.pipeline import Pipeline
 
     events = []
-    window.model.subscribe("result", lambda r: events.append(("result", r.layout.complete)))
-    window.model.subscribe("details", lambda r: events.append(("details", r.layout.complete)))
+    window.model.subscribe(
+        ModelEvent.RESULT, lambda r: events.append(("result", r.layout.complete))
+    )
+    window.model.subscribe(
+        ModelEvent.DETAILS, lambda r: events.append(("details", r.layout.complete))
+    )
     window.select_entry("agentos.SemanticChunker", {"targetSize": 60, "maxSize": 50})
     open_text(qtbot, window, PARAGRAPH * 4 + "a sentence that runs on and on " * 9)
     assert events[-2:] == [("result", False), ("details", True)]

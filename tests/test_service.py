@@ -315,6 +315,7 @@ def test_a_long_document_crosses_in_pieces_whole():
     from multiprocessing import Pipe
 
     from chunkview.core.runtime.child import DOCUMENT_PIECE, receive_document, send_document
+    from chunkview.core.runtime.messages import DocumentShell
 
     piece = DOCUMENT_PIECE
     text = "ab\U0001f600 c\n" * (piece // 2)
@@ -324,7 +325,8 @@ def test_a_long_document_crosses_in_pieces_whole():
     sender = threading.Thread(target=send_document, args=(sending, document), daemon=True)
     sender.start()
     first = receiving.recv()
-    assert first[0] == "document" and first[2].text == "" and first[3] == 3
+    assert isinstance(first, DocumentShell)
+    assert first.document.text == "" and first.pieces == 3
     got = receive_document(receiving, first)
     sender.join()
     assert got == document and got.text == text and got.newline == document.newline
@@ -592,3 +594,33 @@ def test_a_read_cut_short_by_close_from_another_thread_is_the_pipe_ending():
     reader, _writer = Pipe()
     with pytest.raises(TypeError), _reading(reader):
         raise TypeError("a bug, not a closed pipe")
+
+
+def test_every_kind_of_request_has_its_handler():
+    from typing import get_args
+
+    from chunkview.core.runtime.handlers import HANDLERS
+    from chunkview.core.runtime.messages import Request
+
+    assert set(HANDLERS) == set(get_args(Request))
+
+
+def test_a_request_of_no_known_kind_is_answered_with_an_error():
+    """The process answers a message it has no handler for with a JobFailed naming it,
+    and lives on."""
+    from dataclasses import dataclass
+    from multiprocessing import Pipe
+
+    from chunkview.core.runtime.handlers import ChildState, answer
+    from chunkview.core.runtime.messages import JobFailed
+
+    @dataclass(frozen=True)
+    class Unknown:
+        job: int = 7
+
+    parent, child = Pipe()
+    state = ChildState(child, threading.Event(), [False])
+    assert answer(state, Unknown(), 0.0)  # type: ignore[arg-type]
+    reply = parent.recv()
+    assert isinstance(reply, JobFailed) and reply.job == 7 and reply.name == "ValueError"
+    assert "Unknown" in reply.message and state.in_job == [False]

@@ -8,7 +8,7 @@ from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Span
 from chunkview.core.runtime.pipeline import Pipeline
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
 from chunkview.core.views.overview import bin_positions, overview_bins, point_of, row_of
 
@@ -20,7 +20,7 @@ def test_b_as_a_second_configuration_runs_on_the_same_text():
     pipeline = Pipeline()
     model.runner = lambda request: model.accept(pipeline.run(request, RunContext()))
     b_requests = []
-    model.subscribe("compare-config", lambda: b_requests.append(model.request_b()))
+    model.subscribe(ModelEvent.COMPARE_CONFIG, lambda: b_requests.append(model.request_b()))
     model.set_document(Document(TEXT))
     model.select_entry("agentos.SemanticChunker", {"targetSize": 80, "overlap": 0})
     model.submit()

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import Entry
-from chunkview.core.session import Failure, InspectorModel
+from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
 from chunkview.core.text.tokens import TOKENIZERS
 
@@ -137,10 +137,10 @@ class ChunkerPanel(QWidget):
         layout.addWidget(self.copy_button)
         self.setMinimumWidth(260)  # small screens: the window must still fit
 
-        model.subscribe("entry", self._show_entry)
-        model.subscribe("result", lambda _result: self._show_result())
-        model.subscribe("failed", self._show_failure)
-        model.subscribe("pinned", lambda _pinned: self._show_comparison())
+        model.subscribe(ModelEvent.ENTRY, self._show_entry)
+        model.subscribe(ModelEvent.RESULT, lambda _result: self._show_result())
+        model.subscribe(ModelEvent.FAILED, self._show_failure)
+        model.subscribe(ModelEvent.PINNED, lambda _pinned: self._show_comparison())
 
     # ----- user actions ---------------------------------------------------------------
     def _entry_picked(self) -> None:

@@ -29,7 +29,7 @@ from chunkview.app.params import ParamsPanel
 from chunkview.app.worker import ChunkWorker
 from chunkview.core import registry
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.decorations import DIFF_STYLES
 
 
@@ -112,9 +112,9 @@ class ComparePanel(QWidget):
         self._b_shown: ChunkResult | None = None
         self.a_editor: ChunkEditor | None = None  # the window's editor (``attach``)
         self._syncing = False
-        model.subscribe("pinned", lambda _b: self._show())
-        model.subscribe("result", self._a_changed)
-        model.subscribe("compare-config", self._run_b)
+        model.subscribe(ModelEvent.PINNED, lambda _b: self._show())
+        model.subscribe(ModelEvent.RESULT, self._a_changed)
+        model.subscribe(ModelEvent.COMPARE_CONFIG, self._run_b)
         self._show()
 
     # ----- choosing B -----------------------------------------------------------------

@@ -19,7 +19,7 @@ from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
 from chunkview.core.model.document import KINDS
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.decorations import DIFF_STYLES, boundary_label
 
 
@@ -73,11 +73,11 @@ class DocumentView(QWidget):
         # the editor's edit count when each recent text was read from it (by id: the
         # requests hold the texts), so a layout keeps following the edits made after
         self._edit_marks: dict[int, int] = {}
-        model.subscribe("document", self._show_document)
-        model.subscribe("result", self._show_result)
-        model.subscribe("details", self._show_reasons)  # the reasons follow the layout
-        model.subscribe("pinned", self._show_pinned)
-        model.subscribe("selection", self._show_selection)
+        model.subscribe(ModelEvent.DOCUMENT, self._show_document)
+        model.subscribe(ModelEvent.RESULT, self._show_result)
+        model.subscribe(ModelEvent.DETAILS, self._show_reasons)  # the reasons follow the layout
+        model.subscribe(ModelEvent.PINNED, self._show_pinned)
+        model.subscribe(ModelEvent.SELECTION, self._show_selection)
         self.update_legend()
 
     def _editor_text(self) -> str:

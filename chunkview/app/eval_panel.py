@@ -33,7 +33,7 @@ from chunkview.core.analysis.eval import (
     questions_jsonl,
 )
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 COLUMNS = ("Question", "Whole", "In chunks", "Recall", "Precision", "IoU", "Prec. Ω", "IoU Ω")
 
@@ -128,8 +128,8 @@ class EvalPanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.means)
         self._computed.connect(self._arrived)
-        model.subscribe("result", self._new_result)
-        model.subscribe("pinned", self._new_result)
+        model.subscribe(ModelEvent.RESULT, self._new_result)
+        model.subscribe(ModelEvent.PINNED, self._new_result)
 
     # ----- questions ----------------------------------------------------------------
     def set_questions(self, questions: list[Question]) -> None:

@@ -13,7 +13,7 @@ import json
 from PySide6.QtWidgets import QTextBrowser
 
 from chunkview.core.model.explain import chunk_ends
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.decorations import DIFF_STYLES
 from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
 
@@ -54,10 +54,10 @@ class ChunkInspector(QTextBrowser):
         self.shown: int | None = None
         #: the HTML shown ("" when empty)
         self._page = ""
-        model.subscribe("selection", lambda _index: self.refresh())
-        model.subscribe("result", lambda _result: self.refresh())
-        model.subscribe("details", lambda _result: self.refresh())  # reasons arrive later
-        model.subscribe("tokens", lambda _tokens: self.refresh())
+        model.subscribe(ModelEvent.SELECTION, lambda _index: self.refresh())
+        model.subscribe(ModelEvent.RESULT, lambda _result: self.refresh())
+        model.subscribe(ModelEvent.DETAILS, lambda _result: self.refresh())  # reasons arrive later
+        model.subscribe(ModelEvent.TOKENS, lambda _tokens: self.refresh())
 
     def refresh(self) -> None:
         result, index = self.model.result, self.model.selected

@@ -38,7 +38,7 @@ from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
 
@@ -131,19 +131,45 @@ class MainWindow(QMainWindow):
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.model.subscribe("stale", lambda: self._debounce.start(DEBOUNCE_MS))
+        self.model.subscribe(ModelEvent.STALE, lambda: self._debounce.start(DEBOUNCE_MS))
         # typing: the layout follows the edits meanwhile, so a long text is re-chunked
         # after a longer pause (reading 10 MB out of the editor costs tens of ms)
         self.editor.edited.connect(
             lambda: self._debounce.start(DEBOUNCE_MS + len(self.model.document.text) // 40_000)
         )
-        self.model.subscribe("document", self._update_title)
-        self.model.subscribe("modified", lambda _modified: self._update_title())
+        self.model.subscribe(ModelEvent.DOCUMENT, self._update_title)
+        self.model.subscribe(ModelEvent.MODIFIED, lambda _modified: self._update_title())
         self.setWindowIcon(app_icon())
         self.remembered = AppSettings(self.settings)
         self.model.options_by_entry.update(self.remembered.entry_options())
-        self.menus = Menus(self)
-        self.views = Views(self)
+        self.menus = Menus(
+            self,
+            self.model,
+            files=self.files,
+            chunker=self.chunker,
+            document_view=self.view,
+            tabs=self.tabs,
+            step_through_action=self.step_through.toggle_action,
+            settings=self.settings,
+            worker=self.worker,
+            open_sample=lambda path: self.open_path(path, sample=True),
+            save=self.save,
+            set_theme=self.set_theme,
+            set_white_space=self.set_white_space,
+            show_message=self.show_message,
+        )
+        self.views = Views(
+            self,
+            self.model,
+            splitter=splitter,
+            document_view=self.view,
+            tabs=self.tabs,
+            params=self.params,
+            worker=self.worker,
+            remembered=self.remembered,
+            step_through_action=self.step_through.toggle_action,
+            open_path=self.open_path,
+        )
         self.files.refresh_recent()
         self.theme_mode = self.remembered.theme()
         self.menus.themes[self.theme_mode].setChecked(True)
@@ -268,7 +294,7 @@ class MainWindow(QMainWindow):
         self.remembered.set_entry_options(self.model.options_by_entry)
         self.settings.sync()
 
-    def set_theme(self, mode: str) -> None:
+    def set_theme(self, mode: theme.ThemeMode) -> None:
         """ "system" (follow the desktop's colour scheme), "light" or "dark"."""
         self.theme_mode = mode
         self.menus.themes[mode].setChecked(True)

@@ -1,7 +1,7 @@
 """The window's menus and their actions: File, Edit, Navigate, View and Help.
 
 Each action is an attribute (tests trigger them); what an action does lives here when it
-only needs the window's public parts, or in files.py / export.py.
+only needs the parts ``Menus`` is given, or in files.py / export.py.
 """
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ import inspect
 import platform
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import qVersion
+from PySide6.QtCore import QSettings, qVersion
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QInputDialog,
+    QMainWindow,
     QMenu,
     QMessageBox,
     QTableWidget,
@@ -30,13 +31,16 @@ from PySide6.QtWidgets import (
 
 from chunkview import __version__
 from chunkview.app import export
-from chunkview.app.files import SAMPLES
+from chunkview.app.chunker_panel import ChunkerPanel
+from chunkview.app.document_view import DocumentView
+from chunkview.app.files import SAMPLES, DocumentFiles
 from chunkview.app.preferences import PreferencesDialog
+from chunkview.app.result_tabs import ResultTabs
+from chunkview.app.theme import ThemeMode
+from chunkview.app.worker import ChunkWorker
 from chunkview.core.chunkers import PORTED
 from chunkview.core.io.read import load_document
-
-if TYPE_CHECKING:
-    from chunkview.app.main_window import MainWindow
+from chunkview.core.session import InspectorModel
 
 #: offered by File > Reopen with Encoding (any other by name with "Other…")
 ENCODINGS = (
@@ -62,21 +66,49 @@ def reopen_supported() -> bool:
 
 
 class Menus:
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
-        bar = window.menuBar()
+    """The menu bar's menus and their actions, over the parts of the window they act on.
+
+    ``frame`` is the main window as Qt knows it: the menus, actions and dialogs belong to
+    it, messages go to its status bar, Quit closes it and Export View takes a picture of
+    it. The rest is what the actions read or drive: the model, the files, the panels, and
+    the window's own operations (``open_sample``, ``save``, ``set_theme``, ...)."""
+
+    def __init__(
+        self,
+        frame: QMainWindow,
+        model: InspectorModel,
+        *,
+        files: DocumentFiles,
+        chunker: ChunkerPanel,
+        document_view: DocumentView,
+        tabs: ResultTabs,
+        step_through_action: QAction,
+        settings: QSettings,
+        worker: ChunkWorker,
+        open_sample: Callable[[Path], object],
+        save: Callable[[], object],
+        set_theme: Callable[[ThemeMode], None],
+        set_white_space: Callable[[bool], None],
+        show_message: Callable[[str, str], None],
+    ) -> None:
+        self.frame, self.model, self.files = frame, model, files
+        self.editor, self.search_box = document_view.editor, document_view.search_box
+        self.searcher, self.warnings_panel = tabs.searcher, tabs.warnings_panel
+        self.status_bar = frame.statusBar()
+        self.settings, self.worker = settings, worker
+        self.show_message = show_message
         self.about_box: QMessageBox | None = None
         self.shortcuts_dialog: QDialog | None = None
 
-        file_menu = bar.addMenu("&File")
-        self.open = self._action(file_menu, "&Open…", window.files.open_dialog, Key.Open)
+        file_menu = frame.menuBar().addMenu("&File")
+        self.open = self._action(file_menu, "&Open…", files.open_dialog, Key.Open)
         self.recent_menu = file_menu.addMenu("Open &Recent")
-        window.files.recent_menu = self.recent_menu
-        self.recent_menu.aboutToShow.connect(window.files.refresh_recent)
+        files.recent_menu = self.recent_menu
+        self.recent_menu.aboutToShow.connect(files.refresh_recent)
         samples = file_menu.addMenu("Open &Sample")
         for path in sorted(SAMPLES.glob("*")):
             action = samples.addAction(path.name)
-            action.triggered.connect(lambda _c=False, p=path: window.open_path(p, sample=True))
+            action.triggered.connect(lambda _c=False, p=path: open_sample(p))
         self.reopen_menu = file_menu.addMenu("Reopen with &Encoding")
         self.reopen_actions: dict[str, QAction] = {}
         for name in ENCODINGS:
@@ -87,8 +119,8 @@ class Menus:
         self._action(self.reopen_menu, "Other…", self.reopen_other)
         self.reopen_menu.aboutToShow.connect(self._update_reopen)
         file_menu.addSeparator()
-        self.save = self._action(file_menu, "&Save", window.save, Key.Save)
-        self.save_as = self._action(file_menu, "Save &As…", window.files.save_as, Key.SaveAs)
+        self.save = self._action(file_menu, "&Save", save, Key.Save)
+        self.save_as = self._action(file_menu, "Save &As…", files.save_as, Key.SaveAs)
         file_menu.addSeparator()
         chunks_menu = file_menu.addMenu("&Export Chunks")
         self.export_chunks = {
@@ -101,16 +133,14 @@ class Menus:
             for fmt, label in (("html", "HTML page"), ("png", "PNG image"))
         }
         file_menu.addSeparator()
-        self.quit = self._action(file_menu, "&Quit", window.close, Key.Quit)
+        self.quit = self._action(file_menu, "&Quit", frame.close, Key.Quit)
         if self.quit.shortcut().isEmpty():  # platforms without a standard Quit key
             self.quit.setShortcut(QKeySequence("Ctrl+Q"))
 
-        edit = bar.addMenu("&Edit")
+        edit = frame.menuBar().addMenu("&Edit")
         self.find = self._action(edit, "&Find", self.focus_search, Key.Find)
         edit.addSeparator()
-        self.copy_code = self._action(
-            edit, "Copy as &Code", window.chunker.copy_code, "Ctrl+Shift+C"
-        )
+        self.copy_code = self._action(edit, "Copy as &Code", chunker.copy_code, "Ctrl+Shift+C")
         self.copy_chunk = self._action(edit, "Copy C&hunk", self.copy_selected_chunk, "Ctrl+Alt+C")
         edit.addSeparator()
         self.preferences_dialog: PreferencesDialog | None = None
@@ -121,7 +151,7 @@ class Menus:
         if self.preferences.shortcut().isEmpty():  # platforms without a standard key
             self.preferences.setShortcut(QKeySequence("Ctrl+,"))
 
-        navigate = bar.addMenu("&Navigate")
+        navigate = frame.menuBar().addMenu("&Navigate")
         self.next_chunk = self._action(
             navigate, "&Next Chunk", lambda: self.step_chunk(1), "Ctrl+]"
         )
@@ -148,21 +178,26 @@ class Menus:
             navigate, "Previous W&arning", lambda: self.step_warning(-1), "Alt+Shift+F8"
         )
 
-        view = bar.addMenu("&View")
+        view = frame.menuBar().addMenu("&View")
         theme_menu = view.addMenu("&Theme")
-        self.theme_group = QActionGroup(window)
-        self.themes: dict[str, QAction] = {}
-        for mode, label in (("system", "&System"), ("light", "&Light"), ("dark", "&Dark")):
-            action = self._action(theme_menu, label, partial(window.set_theme, mode))
+        self.theme_group = QActionGroup(frame)
+        self.themes: dict[ThemeMode, QAction] = {}
+        theme_labels: dict[ThemeMode, str] = {
+            "system": "&System",
+            "light": "&Light",
+            "dark": "&Dark",
+        }
+        for mode, label in theme_labels.items():
+            action = self._action(theme_menu, label, partial(set_theme, mode))
             action.setCheckable(True)
             self.theme_group.addAction(action)
             self.themes[mode] = action
         self.white_space = self._action(view, "Show &White Space", None)
         self.white_space.setCheckable(True)
-        self.white_space.toggled.connect(window.set_white_space)
-        view.addAction(window.step_through.toggle_action)  # teaching mode (step_through.py)
+        self.white_space.toggled.connect(set_white_space)
+        view.addAction(step_through_action)  # teaching mode (step_through.py)
 
-        help_menu = bar.addMenu("&Help")
+        help_menu = frame.menuBar().addMenu("&Help")
         self.shortcuts = self._action(
             help_menu, "&Keyboard Shortcuts", self.show_shortcuts, Key.HelpContents
         )
@@ -176,7 +211,7 @@ class Menus:
         slot: Callable[[], object] | None,
         shortcut: QKeySequence.StandardKey | str | None = None,
     ) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.frame)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         if slot is not None:
@@ -186,17 +221,17 @@ class Menus:
 
     # ----- File -----------------------------------------------------------------------
     def _update_reopen(self) -> None:
-        files = self.window.files
+        files = self.files
         enabled = reopen_supported() and bool(files.last_path or files.path_on_disk())
         for action in self.reopen_menu.actions():
             action.setEnabled(enabled)
 
     def reopen(self, encoding: str) -> bool:
-        return self.window.files.reopen(encoding)
+        return self.files.reopen(encoding)
 
     def reopen_other(self) -> None:
         name, ok = QInputDialog.getText(
-            self.window, "Reopen with encoding", "Encoding name (as Python names it):"
+            self.frame, "Reopen with encoding", "Encoding name (as Python names it):"
         )
         if ok and name.strip():
             self.reopen(name.strip())
@@ -208,51 +243,46 @@ class Menus:
         return self._export(export.export_view_to, fmt, path, "view")
 
     def _export(self, write, fmt: str, path: str | None, what: str) -> str | None:
-        window = self.window
-        if window.model.result is None:
-            window.show_message("Nothing to export", "There are no chunks yet.")
+        if self.model.result is None:
+            self.show_message("Nothing to export", "There are no chunks yet.")
             return None
         try:
-            written = write(window, window.model, fmt, path)
+            written = write(self.frame, self.model, fmt, path)
         except OSError as error:
-            window.show_message(f"Cannot export the {what}", f"{path}: {error}")
+            self.show_message(f"Cannot export the {what}", f"{path}: {error}")
             return None
         if written:
-            window.statusBar().showMessage(f"Exported the {what} to {written}", 8000)
+            self.status_bar.showMessage(f"Exported the {what} to {written}", 8000)
         return written
 
     # ----- Edit -----------------------------------------------------------------------
     def focus_search(self) -> None:
-        box = self.window.search_box
+        box = self.search_box
         box.setFocus()
         box.selectAll()
 
     def copy_selected_chunk(self) -> str | None:
         """Copy the selected chunk's text (or the one at the cursor) to the clipboard."""
-        window = self.window
-        result = window.model.result
+        result = self.model.result
         if result is None or not result.layout.spans:
             return None
-        index = window.model.selected
+        index = self.model.selected
         if index is None:
-            index = window.model.chunk_at(
-                window.editor.to_point(window.editor.textCursor().position())
-            )
+            index = self.model.chunk_at(self._cursor_point())
         if index is None:
-            window.statusBar().showMessage("No chunk selected", 5000)
+            self.status_bar.showMessage("No chunk selected", 5000)
             return None
         text = result.layout.spans[index].text
         QGuiApplication.clipboard().setText(text)
-        window.statusBar().showMessage(f"Copied chunk #{index} ({len(text):,} chars)", 5000)
+        self.status_bar.showMessage(f"Copied chunk #{index} ({len(text):,} chars)", 5000)
         return text
 
     def show_preferences(self) -> PreferencesDialog:
         """The budgets of a chunking job (time, memory), applied to the next job."""
         if self.preferences_dialog is None:
-            window = self.window
-            self.preferences_dialog = PreferencesDialog(window, window.settings, window.worker)
+            self.preferences_dialog = PreferencesDialog(self.frame, self.settings, self.worker)
             self.preferences_dialog.applied.connect(
-                lambda seconds, memory: window.statusBar().showMessage(
+                lambda seconds, memory: self.status_bar.showMessage(
                     f"Chunking budgets: {seconds:g} s and {memory / 2**30:.2f} GB per job", 8000
                 )
             )
@@ -262,24 +292,23 @@ class Menus:
 
     # ----- Navigate -------------------------------------------------------------------
     def _cursor_point(self) -> int:
-        editor = self.window.editor
-        return editor.to_point(editor.textCursor().position())
+        return self.editor.to_point(self.editor.textCursor().position())
 
     def go_chunk(self, index: int) -> None:
-        result = self.window.model.result
+        result = self.model.result
         if result is None or not result.layout.spans:
             return
         count = len(result.layout.spans)
         index = index % count
-        self.window.model.select_chunk(index)
-        self.window.editor.show_position(result.layout.spans[index].start)
+        self.model.select_chunk(index)
+        self.editor.show_position(result.layout.spans[index].start)
 
     def step_chunk(self, step: int) -> None:
-        selected = self.window.model.selected
+        selected = self.model.selected
         if selected is None:
-            at = self.window.model.chunk_at(self._cursor_point())
+            at = self.model.chunk_at(self._cursor_point())
             selected = (at if at is not None else -1) if step > 0 else (at or 0)
-        result = self.window.model.result
+        result = self.model.result
         if result is None or not result.layout.spans:
             return
         self.go_chunk(max(0, min(selected + step, len(result.layout.spans) - 1)))
@@ -296,30 +325,30 @@ class Menus:
         return places[i]  # -1 wraps to the last
 
     def step_hit(self, step: int) -> None:
-        found = self.window.searcher.finish()  # hits are searched in slices: all of them
+        found = self.searcher.finish()  # hits are searched in slices: all of them
         if not found:
-            self.window.statusBar().showMessage("No search hits", 5000)
+            self.status_bar.showMessage("No search hits", 5000)
             return
         hits = sorted(found, key=lambda h: h.at)
         at = self._step_to([h.at for h in hits], step)
         hit = next(h for h in hits if h.at == at)
-        self.window.model.select_chunk(hit.chunk)
-        self.window.editor.show_position(hit.at)
+        self.model.select_chunk(hit.chunk)
+        self.editor.show_position(hit.at)
 
     def step_warning(self, step: int) -> None:
-        result = self.window.model.result
+        result = self.model.result
         # the Warnings tab's: of the kind chosen there, with the token limit's
-        shown = self.window.tabs.warnings_panel.shown() if result is not None else []
+        shown = self.warnings_panel.shown() if result is not None else []
         if not shown:
-            self.window.statusBar().showMessage("No warnings", 5000)
+            self.status_bar.showMessage("No warnings", 5000)
             return
         warnings = sorted(shown, key=lambda w: w.start)
         at = self._step_to([w.start for w in warnings], step)
         warning = next(w for w in warnings if w.start == at)
         if warning.chunk is not None:
-            self.window.model.select_chunk(warning.chunk)
-        self.window.editor.show_position(warning.start)
-        self.window.statusBar().showMessage(warning.message, 8000)
+            self.model.select_chunk(warning.chunk)
+        self.editor.show_position(warning.start)
+        self.status_bar.showMessage(warning.message, 8000)
 
     # ----- Help -----------------------------------------------------------------------
     def about_text(self) -> str:
@@ -333,9 +362,9 @@ class Menus:
         )
 
     def show_about(self) -> None:
-        box = QMessageBox(self.window)
+        box = QMessageBox(self.frame)
         box.setWindowTitle("About chunkview")
-        box.setIconPixmap(self.window.windowIcon().pixmap(64, 64))
+        box.setIconPixmap(self.frame.windowIcon().pixmap(64, 64))
         box.setText(self.about_text())
         box.open()
         self.about_box = box
@@ -364,7 +393,7 @@ class Menus:
 
     def show_shortcuts(self) -> None:
         rows = self.shortcut_rows()
-        dialog = QDialog(self.window)
+        dialog = QDialog(self.frame)
         dialog.setWindowTitle("Keyboard shortcuts")
         table = QTableWidget(len(rows), 3)
         table.setHorizontalHeaderLabels(["Menu", "Action", "Shortcut"])

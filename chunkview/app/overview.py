@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 from chunkview.app import theme
 from chunkview.app.editor import ChunkEditor
 from chunkview.core.analysis.compare import CHANGE_KINDS
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.overview import overview_bins, point_of, row_of
 
 LANE = 5
@@ -42,7 +42,12 @@ class OverviewStrip(QWidget):
         self._rows = 0
         self._timer = QTimer(self, singleShot=True, interval=40)
         self._timer.timeout.connect(self.refresh)
-        for event in ("result", "details", "pinned", "document"):
+        for event in (
+            ModelEvent.RESULT,
+            ModelEvent.DETAILS,
+            ModelEvent.PINNED,
+            ModelEvent.DOCUMENT,
+        ):
             model.subscribe(event, lambda *_args: self._timer.start())
         editor.verticalScrollBar().valueChanged.connect(lambda _v: self.update())
 

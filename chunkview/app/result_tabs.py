@@ -13,7 +13,7 @@ from chunkview.app.stats import StatsPanel
 from chunkview.app.warnings_panel import WarningsPanel
 from chunkview.core.analysis.search import SearchHit
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 
 class ResultTabs(QTabWidget):
@@ -49,10 +49,10 @@ class ResultTabs(QTabWidget):
         ):
             self.setTabToolTip(self.addTab(widget, name), tip)
         self.setMinimumWidth(280)  # small screens: the window must still fit
-        model.subscribe("result", self._show_result)
-        model.subscribe("tokens", lambda _tokens: self._show_stats())
-        model.subscribe("details", lambda _result: self._show_stats())  # after the layout
-        model.subscribe("selection", self._show_selection)
+        model.subscribe(ModelEvent.RESULT, self._show_result)
+        model.subscribe(ModelEvent.TOKENS, lambda _tokens: self._show_stats())
+        model.subscribe(ModelEvent.DETAILS, lambda _result: self._show_stats())  # after the layout
+        model.subscribe(ModelEvent.SELECTION, self._show_selection)
 
     def _show_result(self, result: ChunkResult) -> None:
         self.table.show_result(result)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from chunkview.core.analysis.search import HitSearch, SearchHit
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 #: the time one slice may take on the UI thread, seconds
 SLICE = 0.008
@@ -30,8 +30,8 @@ class SliceSearch(QObject):
         self.search: HitSearch | None = None
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._slice)
-        model.subscribe("query", lambda _query: self.restart())
-        model.subscribe("result", lambda _result: self.restart())
+        model.subscribe(ModelEvent.QUERY, lambda _query: self.restart())
+        model.subscribe(ModelEvent.RESULT, lambda _result: self.restart())
 
     @property
     def hits(self) -> list[SearchHit]:

@@ -17,8 +17,9 @@ from PySide6.QtCore import QByteArray, QRect, QSettings
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
+from chunkview.app.theme import THEMES, ThemeMode
+
 MAX_RECENT = 8
-THEMES = ("system", "light", "dark")
 #: the window's first size, before the screen has a say
 DEFAULT_SIZE = (1400, 860)
 #: a sample document is remembered by name, with this prefix
@@ -120,14 +121,14 @@ class AppSettings:
                 {k: v for k, v in options.items() if _is_json(v)},
             )
 
-    def theme(self) -> str:
+    def theme(self) -> ThemeMode:
         value = self._get("theme", None)
         if value in THEMES:
             return value
         # before themes had names, a "dark" flag was kept
         return "dark" if str(self.qsettings.value("dark", "false")).lower() == "true" else "system"
 
-    def set_theme(self, theme: str) -> None:
+    def set_theme(self, theme: ThemeMode) -> None:
         self._set("theme", theme)
 
     def show_white_space(self) -> bool:

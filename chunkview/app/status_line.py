@@ -6,7 +6,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import Failure, InspectorModel
+from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
 #: a run shows the busy bar only when it takes longer than this
 BUSY_AFTER_MS = 150
@@ -32,12 +32,12 @@ class StatusLine:
         bar.messageChanged.connect(lambda text: self.document_label.setVisible(not text))
         self._busy_timer = QTimer(bar, singleShot=True, interval=BUSY_AFTER_MS)
         self._busy_timer.timeout.connect(self._show_busy)
-        model.subscribe("document", self.show_document)
-        model.subscribe("modified", lambda _modified: self.show_document())
-        model.subscribe("result", self._show_result)
-        model.subscribe("details", self._show_result)  # the warnings come after the layout
-        model.subscribe("failed", self._show_failure)
-        model.subscribe("running", self._show_running)
+        model.subscribe(ModelEvent.DOCUMENT, self.show_document)
+        model.subscribe(ModelEvent.MODIFIED, lambda _modified: self.show_document())
+        model.subscribe(ModelEvent.RESULT, self._show_result)
+        model.subscribe(ModelEvent.DETAILS, self._show_result)  # the warnings come after the layout
+        model.subscribe(ModelEvent.FAILED, self._show_failure)
+        model.subscribe(ModelEvent.RUNNING, self._show_running)
 
     def run_started(self) -> None:
         self._busy_timer.start()

@@ -46,7 +46,7 @@ from chunkview.app.replay import Replay
 from chunkview.core.model.explain import Stage, chunk_ends
 from chunkview.core.model.spans import Span
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.replay import cascade_stages, stage_title
 
 #: the text size a class can read from the back of the room (points), and the zoom limits
@@ -308,11 +308,13 @@ class StepThrough(QWidget):
         )
         self.toggle_action.toggled.connect(self.set_active)
 
-        model.subscribe("result", self._show_result)
+        model.subscribe(ModelEvent.RESULT, self._show_result)
         # the reasons arrive after the layout: show the step again with its reason
-        model.subscribe("details", lambda result: self._show_result(result, keep_place=True))
-        model.subscribe("failed", lambda _failure: self._show_step())
-        model.subscribe("document", self._forget_text)
+        model.subscribe(
+            ModelEvent.DETAILS, lambda result: self._show_result(result, keep_place=True)
+        )
+        model.subscribe(ModelEvent.FAILED, lambda _failure: self._show_step())
+        model.subscribe(ModelEvent.DOCUMENT, self._forget_text)
         self.hide()
 
     # ----- the mode ---------------------------------------------------------------------

@@ -40,7 +40,7 @@ from chunkview.core.batch.sweep import (
     run_sweep,
     suggested_values,
 )
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
@@ -170,11 +170,11 @@ class SweepPanel(QWidget):
         self._job = _SweepJob()
         self._job.row.connect(self._add_row)
         self._job.done.connect(self._finished)
-        model.subscribe("entry", lambda _entry: self._fill_params())
-        model.subscribe("result", lambda _result: self._fill_params(only_if_changed=True))
+        model.subscribe(ModelEvent.ENTRY, lambda _entry: self._fill_params())
+        model.subscribe(ModelEvent.RESULT, lambda _result: self._fill_params(only_if_changed=True))
         # the line at the current value moves when seen: a hidden dock's plots cost
         # nothing per layout
-        model.subscribe("result", lambda _result: self._mark_current(only_if_seen=True))
+        model.subscribe(ModelEvent.RESULT, lambda _result: self._mark_current(only_if_seen=True))
 
     # ----- plots ----------------------------------------------------------------------
     @property

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import sys
+from typing import Literal, TypeAlias, get_args
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication
 
 from chunkview.core.views.decorations import DIFF_STYLES
+
+#: the window's colours: follow the desktop's scheme, or always light, or always dark
+ThemeMode: TypeAlias = Literal["system", "light", "dark"]
+THEMES: tuple[ThemeMode, ...] = get_args(ThemeMode)
 
 # Okabe-Ito: distinguishable under the common colour-vision deficiencies.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
@@ -98,7 +103,7 @@ def application() -> QApplication:
     return app
 
 
-def apply_theme(app: QApplication, mode: bool | str) -> None:
+def apply_theme(app: QApplication, mode: bool | ThemeMode) -> None:
     """``mode``: "system" (follow the desktop), "light" or "dark" (True / False too)."""
     if isinstance(mode, bool):
         mode = "dark" if mode else "light"

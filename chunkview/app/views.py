@@ -5,19 +5,21 @@ Sweep, Eval and Audit are docks under the panels (their plots and tables want th
 from the View menu; the right panel keeps the tabs used all the time, so they fit at
 1280 px without scroll arrows.
 
-``Views(window)`` builds them and wires them to the window's model and panels, so the
-main window stays a list of panels.
+``Views`` builds them and wires them to the model and the panels it is given, so the main
+window stays a list of panels.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
+    QMainWindow,
     QMenu,
     QSplitter,
     QVBoxLayout,
@@ -26,70 +28,93 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.audit_panel import AuditPanel
 from chunkview.app.compare_panel import ComparePanel
+from chunkview.app.document_view import DocumentView
 from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.inspector import ChunkInspector
 from chunkview.app.overview import OverviewStrip
+from chunkview.app.params import ParamsPanel
+from chunkview.app.result_tabs import ResultTabs
+from chunkview.app.settings import AppSettings
 from chunkview.app.sweep_panel import SweepPanel
-
-if TYPE_CHECKING:
-    from chunkview.app.main_window import MainWindow
+from chunkview.app.worker import ChunkWorker
+from chunkview.core.session import InspectorModel
 
 
 class Views(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        model, editor = window.model, window.editor
+    """The views around the editor and the results, over the panels they join.
+
+    ``frame`` is the main window as Qt knows it: the docks and actions belong to it and
+    messages go to its status bar. ``splitter`` holds the panels side by side; the
+    inspector goes under ``tabs`` in it, and the overview strip beside
+    ``document_view``'s editor."""
+
+    def __init__(
+        self,
+        frame: QMainWindow,
+        model: InspectorModel,
+        *,
+        splitter: QSplitter,
+        document_view: DocumentView,
+        tabs: ResultTabs,
+        params: ParamsPanel,
+        worker: ChunkWorker,
+        remembered: AppSettings,
+        step_through_action: QAction,
+        open_path: Callable[[str], Any],
+    ) -> None:
+        super().__init__(frame)
+        self.frame, self.model, self.tabs = frame, model, tabs
+        editor = document_view.editor
         # the inspector under the result tabs
         self.inspector = ChunkInspector(model)
         right = QSplitter(Qt.Orientation.Vertical)
-        window.splitter.replaceWidget(window.splitter.indexOf(window.tabs), right)
-        right.addWidget(window.tabs)
+        splitter.replaceWidget(splitter.indexOf(tabs), right)
+        right.addWidget(tabs)
         right.addWidget(self.inspector)
         right.setSizes([600, 220])
         self.right = right
         # compare as a tab of the results; sweep and eval as docks below the panels
         self.compare = ComparePanel(model)
-        window.tabs.setTabToolTip(
-            window.tabs.addTab(self.compare, "Compare"),
+        tabs.setTabToolTip(
+            tabs.addTab(self.compare, "Compare"),
             "Boundaries kept, moved, added and removed against a pinned layout or a second "
             "configuration",
         )
         self.eval_panel = EvalPanel(model)
-        self.eval_panel.show_position.connect(window.tabs.show_position)
+        self.eval_panel.show_position.connect(tabs.show_position)
         # a sweep scores the Eval panel's questions too, when it has any
         self.sweep = SweepPanel(
-            model, apply=window.params.set_value, retrieval=self.eval_panel.retrieval_setup
+            model, apply=params.set_value, retrieval=self.eval_panel.retrieval_setup
         )
-        self.sweep.time_budget = lambda: window.worker.service.timeout
+        self.sweep.time_budget = lambda: worker.service.timeout
         self.sweep_dock = self._dock(
             self.sweep, "Sweep an option", "sweepDock", "S&weep an Option", "Ctrl+Shift+W"
         )
         self.eval_dock = self._dock(
             self.eval_panel, "Retrieval eval", "evalDock", "Retrieval &Eval", "Ctrl+Shift+E"
         )
-        window.tabifyDockWidget(self.sweep_dock, self.eval_dock)
+        frame.tabifyDockWidget(self.sweep_dock, self.eval_dock)
         # a whole folder chunked with the setting on view, a row per file
         self.audit = AuditPanel(
-            model, open_file=window.open_path, token_limit=window.tabs.warnings_panel.token_limit
+            model, open_file=open_path, token_limit=tabs.warnings_panel.token_limit
         )
-        self.audit.time_budget = lambda: window.worker.service.timeout
-        self.audit.memory_budget = lambda: window.worker.service.max_memory
-        folder, files = window.remembered.audit_folder()
+        self.audit.time_budget = lambda: worker.service.timeout
+        self.audit.memory_budget = lambda: worker.service.max_memory
+        folder, files = remembered.audit_folder()
         self.audit.folder_edit.setText(folder)
         self.audit.include_edit.setText(files)
-        self.audit.started.connect(window.remembered.remember_audit)
+        self.audit.started.connect(remembered.remember_audit)
         self.audit_dock = self._dock(
             self.audit, "Audit a folder", "auditDock", "&Audit a Folder", "Ctrl+Shift+A"
         )
-        window.tabifyDockWidget(self.eval_dock, self.audit_dock)
+        frame.tabifyDockWidget(self.eval_dock, self.audit_dock)
         # teaching mode stands in for the panels: the docks step aside while it runs
         self._docks_set_aside: list[QDockWidget] = []
-        window.step_through.toggle_action.toggled.connect(self._step_through_toggled)
+        step_through_action.toggled.connect(self._step_through_toggled)
         # the overview strip beside the editor, and B's editor between them
         self.overview = OverviewStrip(model, editor)
         row = QWidget()
-        column = window.view.layout()
+        column = document_view.layout()
         if column is None:  # DocumentView lays itself out when built
             raise RuntimeError("the document view has no layout to hold the overview strip")
         column.replaceWidget(editor, row)
@@ -107,11 +132,11 @@ class Views(QObject):
         line.addWidget(b_side, 1)
         line.addWidget(self.overview)
         self.compare.attach(editor)
-        self.compare.show_position.connect(window.editor.show_position)
-        window.searcher.started.connect(self.overview.clear_hits)
-        window.searcher.found.connect(self.overview.add_hits)
+        self.compare.show_position.connect(editor.show_position)
+        tabs.searcher.started.connect(self.overview.clear_hits)
+        tabs.searcher.found.connect(self.overview.add_hits)
         # the table follows the keyboard too (Up / Down move the editor)
-        window.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        tabs.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self._navigate_actions()
 
     def _dock(
@@ -119,10 +144,10 @@ class Views(QObject):
     ) -> QDockWidget:
         """``panel`` in a dock below the panels, hidden until its View menu entry (or its
         shortcut) opens it; the window's saved state remembers where it was left."""
-        dock = QDockWidget(title, self.window)
+        dock = QDockWidget(title, self.frame)
         dock.setObjectName(name)  # saveState / restoreState know it by this
         dock.setWidget(panel)
-        self.window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        self.frame.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         dock.hide()
         action = dock.toggleViewAction()
         action.setText(action_text)
@@ -137,7 +162,7 @@ class Views(QObject):
             action.setData(name)
             view.addAction(action)
         else:
-            self.window.addAction(action)
+            self.frame.addAction(action)
         return dock
 
     def _step_through_toggled(self, active: bool) -> None:
@@ -158,28 +183,28 @@ class Views(QObject):
                 dock.show()
                 dock.raise_()
                 return
-        self.window.tabs.setCurrentWidget(panel)
+        self.tabs.setCurrentWidget(panel)
 
     def _menu(self, title: str) -> QMenu | None:
         # QAction.menu() is typed QObject (a template in C++): keep the QMenus
         menus = [
             menu
-            for action in self.window.menuBar().actions()
+            for action in self.frame.menuBar().actions()
             if isinstance(menu := action.menu(), QMenu)
         ]
         return next((m for m in menus if m.title().replace("&", "") == title), None)
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid() and current.row() != self.window.model.selected:
-            self.window.model.select_chunk(current.row())
+        if current.isValid() and current.row() != self.model.selected:
+            self.model.select_chunk(current.row())
 
     def _navigate_actions(self) -> None:
         """Next / previous difference in the Navigate menu (F8, Shift+F8)."""
         navigate = self._menu("Navigate")
-        self.next_difference = QAction("Next &Difference", self.window)
+        self.next_difference = QAction("Next &Difference", self.frame)
         self.next_difference.setShortcut(QKeySequence("F8"))
         self.next_difference.triggered.connect(lambda: self.step_difference(forward=True))
-        self.previous_difference = QAction("Previous Di&fference", self.window)
+        self.previous_difference = QAction("Previous Di&fference", self.frame)
         self.previous_difference.setShortcut(QKeySequence("Shift+F8"))
         self.previous_difference.triggered.connect(lambda: self.step_difference(forward=False))
         if navigate is not None:
@@ -187,14 +212,14 @@ class Views(QObject):
             navigate.addAction(self.next_difference)
             navigate.addAction(self.previous_difference)
         else:
-            self.window.addAction(self.next_difference)
-            self.window.addAction(self.previous_difference)
+            self.frame.addAction(self.next_difference)
+            self.frame.addAction(self.previous_difference)
 
     def step_difference(self, forward: bool = True) -> int | None:
         """F8 / Shift+F8: the next / previous boundary change, or a word on why none."""
         found = self.compare.step(forward)
         if found is None:
-            self.window.statusBar().showMessage(
+            self.frame.statusBar().showMessage(
                 "No differences to step through: pin a layout, or set B in the Compare tab",
                 6000,
             )

@@ -13,7 +13,7 @@ from chunkview.core.checks.context import embedded_prefix
 from chunkview.core.checks.over_limit import over_limit
 from chunkview.core.model.spans import Warning
 from chunkview.core.runtime.pipeline import ChunkResult
-from chunkview.core.session import InspectorModel
+from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.text.tokens import count_many
 
 ALL = ""
@@ -63,9 +63,9 @@ class WarningsPanel(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(bar)
         layout.addWidget(self.list)
-        model.subscribe("result", self.show_result)
-        model.subscribe("tokens", lambda _tokens: self._refill())
-        model.subscribe("details", lambda _result: self._refill())  # sent after the layout
+        model.subscribe(ModelEvent.RESULT, self.show_result)
+        model.subscribe(ModelEvent.TOKENS, lambda _tokens: self._refill())
+        model.subscribe(ModelEvent.DETAILS, lambda _result: self._refill())  # sent after the layout
         self._set_enabled()
 
     # ----- filling ------------------------------------------------------------------

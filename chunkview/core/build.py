@@ -11,6 +11,7 @@ from typing import Any
 from chunkview.core.checks.context import CheckSettings
 from chunkview.core.chunkers.entry import Entry, RunContext
 from chunkview.core.model.document import Document
+from chunkview.core.model.kinds import SizeUnit
 from chunkview.core.model.spans import (
     SIZE_FUNCTIONS,
     Layout,
@@ -27,7 +28,7 @@ def build_layout(
     document: Document,
     spans: Sequence[Span],
     limits: Mapping[str, float] | None = None,
-    size_unit: str = "chars",
+    size_unit: SizeUnit = "chars",
     checks: CheckSettings | None = None,
     details: bool = True,
 ) -> Layout:
@@ -122,7 +123,7 @@ def _lost_text(text: str, gaps: Sequence[tuple[int, int]]) -> list[Warning]:
 def _span_warnings(
     spans: Sequence[Span],
     limits: Mapping[str, float],
-    size_unit: str,
+    size_unit: SizeUnit,
     sizes: Sequence[int | None] | None = None,
 ) -> list[Warning]:
     """Per chunk: not found in the text, a repeat of an earlier chunk, over maxSize or

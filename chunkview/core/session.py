@@ -12,7 +12,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from enum import Enum
+from typing import Any, Literal, TypeAlias
 
 from chunkview.core import registry
 from chunkview.core.analysis.compare import BoundaryComparison, compare_layouts
@@ -23,22 +24,27 @@ from chunkview.core.model.spans import Layout, LayoutDetails, SizeStats
 from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 from chunkview.core.views.decorations import matching_words
 
-#: what a model tells its observers, with the arguments each event carries
-EVENTS = (
-    "document",  # the document was replaced (not edited)
-    "modified",  # the modified flag changed: (modified,)
-    "entry",  # another entry was chosen: (entry,)
-    "stale",  # something that decides the chunks changed: a run is due
-    "query",  # (query,)
-    "running",  # (running,)
-    "result",  # a newer result is shown: (result,)
-    "details",  # the shown layout's warnings and size statistics arrived: (result,)
-    "tokens",  # token counts arrived for the shown result: (tokens,)
-    "failed",  # the newest run failed: (failure,)
-    "pinned",  # layout B (pinned, or the second configuration's) changed: (result or None,)
-    "compare-config",  # the second configuration changed (entry or options): a B run is due
-    "selection",  # (chunk index or None,)
-)
+#: where layout B comes from: a kept layout A (``pinned``) or a second configuration run
+#: on the same text (``config``)
+BSource: TypeAlias = Literal["pinned", "config"]
+
+
+class ModelEvent(Enum):
+    """What a model tells its observers; the comment says what each event carries."""
+
+    DOCUMENT = "document"  # the document was replaced (not edited)
+    MODIFIED = "modified"  # the modified flag changed: (modified,)
+    ENTRY = "entry"  # another entry was chosen: (entry,)
+    STALE = "stale"  # something that decides the chunks changed: a run is due
+    QUERY = "query"  # (query,)
+    RUNNING = "running"  # (running,)
+    RESULT = "result"  # a newer result is shown: (result,)
+    DETAILS = "details"  # the shown layout's warnings and size statistics arrived: (result,)
+    TOKENS = "tokens"  # token counts arrived for the shown result: (tokens,)
+    FAILED = "failed"  # the newest run failed: (failure,)
+    PINNED = "pinned"  # layout B (pinned, or the second configuration's) changed: (result or None,)
+    COMPARE_CONFIG = "compare-config"  # the second configuration changed: a B run is due
+    SELECTION = "selection"  # (chunk index or None,)
 
 
 @dataclass(frozen=True)
@@ -102,8 +108,8 @@ class InspectorModel:
         self.shown_generation = -1
         self.result: ChunkResult | None = None
         self.pinned: ChunkResult | None = None  # layout B
-        #: where B comes from: "pinned" (a kept layout A) or "config" (b_entry_id, b_options)
-        self.b_source = "pinned"
+        #: where B comes from: a kept layout A, or b_entry_id with b_options
+        self.b_source: BSource = "pinned"
         self.b_entry_id = ""
         self.b_options: dict[str, Any] = {}
         self.b_generation = 0
@@ -120,13 +126,13 @@ class InspectorModel:
         #: runs record why each boundary is where it is (hover, step-through, legend)
         self.explain = True
         self._text_dirty = False
-        self._observers: dict[str, list[Callable[..., None]]] = {name: [] for name in EVENTS}
+        self._observers: dict[ModelEvent, list[Callable[..., None]]] = {e: [] for e in ModelEvent}
 
     # ----- observing ----------------------------------------------------------------
-    def subscribe(self, event: str, callback: Callable[..., None]) -> None:
+    def subscribe(self, event: ModelEvent, callback: Callable[..., None]) -> None:
         self._observers[event].append(callback)
 
-    def _emit(self, event: str, *args: Any) -> None:
+    def _emit(self, event: ModelEvent, *args: Any) -> None:
         for callback in self._observers[event]:
             callback(*args)
 
@@ -138,23 +144,23 @@ class InspectorModel:
         self._replaced_after = self.generation
         self._set_modified(False)
         selected, self.selected = self.selected, None
-        self._emit("document")
-        self._emit("stale")
+        self._emit(ModelEvent.DOCUMENT)
+        self._emit(ModelEvent.STALE)
         if selected is not None:  # the views showing it let go of it too
-            self._emit("selection", None)
+            self._emit(ModelEvent.SELECTION, None)
 
     def text_edited(self) -> None:
         """The user edited the text; it is read from ``text_source`` when next needed, so a
         keystroke costs nothing here."""
         self._text_dirty = True
         self._set_modified(True)
-        self._emit("stale")
+        self._emit(ModelEvent.STALE)
 
     def set_text(self, text: str) -> None:
         """An edit given as the whole new text (for callers without a text source)."""
         self.document = replace(self.document, text=text)
         self._set_modified(True)
-        self._emit("stale")
+        self._emit(ModelEvent.STALE)
 
     def sync_text(self) -> Document:
         """The document with the latest edits in it."""
@@ -165,7 +171,7 @@ class InspectorModel:
 
     def set_kind(self, kind: str) -> None:
         self.document = replace(self.sync_text(), kind=kind)
-        self._emit("stale")
+        self._emit(ModelEvent.STALE)
 
     def saved(self, path: str) -> None:
         """The document was written to ``path``."""
@@ -175,7 +181,7 @@ class InspectorModel:
     def _set_modified(self, modified: bool) -> None:
         if modified != self.modified:
             self.modified = modified
-            self._emit("modified", modified)
+            self._emit(ModelEvent.MODIFIED, modified)
 
     # ----- entry and options ----------------------------------------------------------
     @property
@@ -187,8 +193,8 @@ class InspectorModel:
         if options is not None:
             self.options_by_entry[entry_id] = dict(options)
         self.entry_id = entry_id
-        self._emit("entry", entry)
-        self._emit("stale")
+        self._emit(ModelEvent.ENTRY, entry)
+        self._emit(ModelEvent.STALE)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -197,21 +203,21 @@ class InspectorModel:
 
     def set_options(self, options: dict[str, Any]) -> None:
         self.options_by_entry[self.entry_id] = dict(options)
-        self._emit("stale")
+        self._emit(ModelEvent.STALE)
 
     def set_embedder(self, name: str | None) -> None:
         self.embedder = name
-        self._emit("stale")
+        self._emit(ModelEvent.STALE)
 
     def set_tokenizer(self, name: str | None) -> None:
         self.tokenizer = name
-        self._emit("stale")
+        self._emit(ModelEvent.STALE)
 
     def set_query(self, query: str) -> None:
         self.query = query
-        self._emit("query", query)
+        self._emit(ModelEvent.QUERY, query)
         if self.search_in_runner:
-            self._emit("stale")  # hits come with the result (the chunks are reused)
+            self._emit(ModelEvent.STALE)  # hits come with the result (the chunks are reused)
 
     def limits(self, result: ChunkResult | None = None) -> dict[str, float]:
         """The size lines of a result (default: the shown one): target, max, min."""
@@ -259,7 +265,7 @@ class InspectorModel:
         self.result = result
         if self.selected is not None and self.selected >= len(result.layout.spans):
             self.selected = None
-        self._emit("result", result)
+        self._emit(ModelEvent.RESULT, result)
         return True
 
     def accept_details(self, generation: int, details: LayoutDetails) -> None:
@@ -268,7 +274,7 @@ class InspectorModel:
         if result is None or generation != result.generation or result.layout.complete:
             return
         add_details(result.layout, details)
-        self._emit("details", result)
+        self._emit(ModelEvent.DETAILS, result)
 
     @property
     def details_pending(self) -> bool:
@@ -279,7 +285,7 @@ class InspectorModel:
         if self.result is None or generation != self.result.generation:
             return
         self.result.tokens = tokens
-        self._emit("tokens", tokens)
+        self._emit(ModelEvent.TOKENS, tokens)
 
     def fail(self, generation: int, name: str, message: str, position: int | None = None) -> None:
         """The run of ``generation`` failed; only the newest run's failure is shown, and
@@ -294,19 +300,19 @@ class InspectorModel:
         self.shown_generation = generation
         self._set_running(False)
         self.failure = Failure(generation, self.entry_id, name, message, position, kept)
-        self._emit("failed", self.failure)
+        self._emit(ModelEvent.FAILED, self.failure)
 
     def _set_running(self, running: bool) -> None:
         if running != self.running:
             self.running = running
-            self._emit("running", running)
+            self._emit(ModelEvent.RUNNING, running)
 
     # ----- compare: A is the shown layout, B the pinned one or a second configuration --
     def pin(self, pinned: bool = True) -> None:
         """Keep the shown layout as B to compare the next ones with (or drop B)."""
         self.b_source = "pinned"
         self.pinned = self.result if pinned else None
-        self._emit("pinned", self.pinned)
+        self._emit(ModelEvent.PINNED, self.pinned)
 
     def set_b_config(self, entry_id: str, options: dict[str, Any]) -> None:
         """Compare with a second configuration: B is ``entry_id`` with ``options`` on the
@@ -314,7 +320,7 @@ class InspectorModel:
         registry.get(entry_id)
         self.b_source = "config"
         self.b_entry_id, self.b_options = entry_id, dict(options)
-        self._emit("compare-config")
+        self._emit(ModelEvent.COMPARE_CONFIG)
 
     def request_b(self) -> ChunkRequest | None:
         """A request for layout B on the current text (configuration mode only)."""
@@ -336,7 +342,7 @@ class InspectorModel:
         if self.b_source != "config" or result.generation != self.b_generation:
             return False
         self.pinned = result
-        self._emit("pinned", result)
+        self._emit(ModelEvent.PINNED, result)
         return True
 
     def stop_comparing(self) -> None:
@@ -402,7 +408,7 @@ class InspectorModel:
         if self.result is None or index is None or not 0 <= index < len(self.result.layout.spans):
             index = None
         self.selected = index
-        self._emit("selection", index)
+        self._emit(ModelEvent.SELECTION, index)
 
     def chunk_at(self, point: int) -> int | None:
         """The chunk whose own part holds ``point`` (code points) in the shown layout."""

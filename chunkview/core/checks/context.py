@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunkview.core.checks.markdown import EMPTY, Structure, structure
 from chunkview.core.model.document import Document
+from chunkview.core.model.kinds import SizeUnit
 from chunkview.core.model.spans import Span
 
 if TYPE_CHECKING:  # entry.py imports spans, which runs the checks
@@ -30,7 +31,7 @@ class CheckSettings:
     #: the overlap the entry was asked for, and the size unit it counts in
     #: (None: the entry has no overlap, or it counts in something else, such as turns)
     overlap: float | None = None
-    overlap_unit: str | None = None
+    overlap_unit: SizeUnit | None = None
     #: the embedding model's token limit (None: no limit check) and the tokenizer counting
     token_limit: int | None = None
     tokenizer: str = "cl100k"

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chunkview.core.checks.context import CheckInput
+from chunkview.core.model.kinds import SizeUnit
 from chunkview.core.model.spans import SIZE_FUNCTIONS, Span, Warning
 
 KIND = "overlap"
 
 
-def repeated(spans: Sequence[Span], text: str, unit: str = "chars") -> list[int]:
+def repeated(spans: Sequence[Span], text: str, unit: SizeUnit = "chars") -> list[int]:
     """Per boundary between consecutive located spans: the size (in ``unit``) of the text
     the later chunk repeats from the earlier one (0 when they do not overlap)."""
     size_of = SIZE_FUNCTIONS.get(unit, len)

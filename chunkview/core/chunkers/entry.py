@@ -19,6 +19,7 @@ from chunkview.core.errors import Cancelled, OptionError
 from chunkview.core.layout.locate import locate
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason, attach_by_chunk, attach_by_point
+from chunkview.core.model.kinds import ParamKind, ParamRole, ReasonsAt, SizeUnit
 from chunkview.core.model.observer import NOBODY, RunNotes, RunObserver
 from chunkview.core.model.spans import Span
 
@@ -28,7 +29,7 @@ class Param:
     """One option, named exactly as the library spells it."""
 
     name: str
-    kind: str  # int | float | bool | choice | str | json
+    kind: ParamKind
     default: Any
     help: str = ""
     minimum: float | None = None
@@ -39,7 +40,7 @@ class Param:
     #: shown only when every named option has one of the listed values
     when: Mapping[str, tuple[Any, ...]] | None = None
     #: the part a size plays, for histograms and warnings: target | max | min | overlap
-    role: str | None = None
+    role: ParamRole | None = None
     #: for numbers: the minimum stands for "leave the option out" (the library's own
     #: default, which may depend on other options); the text shown for it. For choices:
     #: the choice that stands for leaving the option out
@@ -171,7 +172,7 @@ class Entry(ABC):
     summary: str = ""
     params: tuple[Param, ...] = ()
     #: the unit sizes are counted in, for the views: chars | units | bytes | tokens
-    size_unit: str = "chars"
+    size_unit: SizeUnit = "chars"
     #: the kinds of boundary ``spans`` can give (the legend and the checks use them)
     boundary_kinds: tuple[str, ...] = ()
     #: the run takes ``ctx.embedder`` (the picker shows an embedder row)
@@ -180,7 +181,7 @@ class Entry(ABC):
     uses_tokenizer: bool = False
     #: what the ``at`` of the port's reasons counts: native chunk indexes (``chunk``) or
     #: code points of the text chunked (``point``); see explain.py
-    reasons_at: str = "chunk"
+    reasons_at: ReasonsAt = "chunk"
 
     @abstractmethod
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:

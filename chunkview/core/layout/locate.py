@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chunkview.core.model.spans import LOCATED
+from chunkview.core.model.kinds import LOCATED, Located
 from chunkview.core.text.kept import kept
 
 _LONE_SURROGATE_EDGES_RE = re.compile("^[\ud800-\udfff]+|[\ud800-\udfff]+$")
@@ -30,7 +30,7 @@ class Location(NamedTuple):
 
     start: int
     end: int
-    located: str  # exact | normalized | missing
+    located: Located
 
 
 #: white space for matching, JS's set and Python's together: True at each BMP code

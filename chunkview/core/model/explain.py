@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from chunkview.core.model.kinds import StageName
+
 if TYPE_CHECKING:  # spans.py imports this module
     from chunkview.core.model.spans import Span
 
@@ -24,10 +26,10 @@ if TYPE_CHECKING:  # spans.py imports this module
 class Stage(NamedTuple):
     """One step of how a chunk came to be, for the replay (core/replay.py): the chunk as
     it stood after this step, in code points of the text shown, and the rule with its
-    numbers. ``name`` is ``gathered``, ``split``, ``merged`` or ``overlapped``; ``focus``
+    numbers. ``name`` is ``gathered``, ``split``, ``merged``, ``cut`` or ``overlapped``; ``focus``
     is the part the step changed (the pieces taken in, the repeated prefix), if any."""
 
-    name: str
+    name: StageName
     start: int
     end: int
     text: str

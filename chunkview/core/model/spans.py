@@ -12,6 +12,7 @@ import numpy as np
 
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason
+from chunkview.core.model.kinds import LOCATED, Located, SizeUnit
 from chunkview.core.text.js import utf16_len
 from chunkview.core.text.tokens import wordpunct_count
 
@@ -19,14 +20,14 @@ if TYPE_CHECKING:  # entry.py and the checks import this module
     pass
 
 #: how each size unit is measured on a chunk's text
-SIZE_FUNCTIONS: dict[str, Callable[[str], int]] = {
+SIZE_FUNCTIONS: dict[SizeUnit, Callable[[str], int]] = {
     "chars": len,
     "units": utf16_len,
     "bytes": lambda text: len(text.encode("utf-8", "surrogatepass")),
     "tokens": lambda text: wordpunct_count(text),
 }
 
-LOCATED = ("exact", "normalized", "missing")
+__all__ = ["LOCATED", "SIZE_FUNCTIONS", "Layout", "Pairs", "SizeStats", "Span", "Warning"]
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Span:
     own_start: int
     kind: str
     text: str
-    located: str = "exact"
+    located: Located = "exact"
     metadata: dict[str, Any] = field(default_factory=dict)
     #: the start the library itself reported for the own part, in code points, if any
     reported_start: int | None = None
@@ -163,7 +164,7 @@ class Layout:
     warnings: list[Warning]
     chars: SizeStats
     bytes: SizeStats
-    size_unit: str = "chars"
+    size_unit: SizeUnit = "chars"
     #: each located span's size in ``size_unit``, in span order (for histograms)
     sizes: list[int] = field(default_factory=list)
     #: False while the details (warnings, size statistics, sizes) are still to come: the

@@ -13,11 +13,12 @@ does not stop within a fraction of a second (a port stuck in C code cannot cance
 same watchdog, yielding one outcome per job.
 
 The modules: ``limits`` (budgets, sizes, ``Stopped``), ``start`` (process contexts),
-``packed`` (``PackedLayout``), ``child`` (the process's loop), ``watchdog``
+``packed`` (``PackedLayout``), ``messages`` (the requests and replies that cross the
+pipe), ``child`` (the process's loop), ``handlers`` (its answer to each kind of request),
+``watchdog``
 (``ChunkService``), ``pool`` (``ChunkPool``, ``chunk_file``).
 """
 
-from chunkview.core.runtime.child import ChunkSpec
 from chunkview.core.runtime.limits import (
     DEFAULT_MEMORY_FRACTION,
     DEFAULT_TIMEOUT,
@@ -28,6 +29,7 @@ from chunkview.core.runtime.limits import (
     parse_size,
     resident_bytes,
 )
+from chunkview.core.runtime.messages import ChunkSpec
 from chunkview.core.runtime.packed import PackedLayout
 from chunkview.core.runtime.pool import ChunkPool, Job, JobOutcome, chunk_file, chunk_job
 from chunkview.core.runtime.start import PRELOAD, process_context, quick_context

@@ -5,19 +5,24 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Literal, TypeAlias
 
 from chunkview.core.errors import ChunkerError
 
 DEFAULT_TIMEOUT = 10.0
 #: memory budget of one chunking process, as a fraction of the machine's RAM
 DEFAULT_MEMORY_FRACTION = 0.5
-#: how long a superseded job may take to notice its cancellation before it is killed
+
+
+#: why the watchdog stopped a job: past its time budget, past its memory budget, or its
+#: process died (or could not start)
+StopReason: TypeAlias = Literal["time", "memory", "crash"]
 
 
 class Stopped(ChunkerError):
-    """The watchdog stopped a job: ``reason`` is ``time``, ``memory`` or ``crash``."""
+    """The watchdog stopped a job, for ``reason``."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: StopReason, message: str) -> None:
         super().__init__("Stopped", message)
         self.reason = reason
 

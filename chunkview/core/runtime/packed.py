@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason, ReasonColumns
+from chunkview.core.model.kinds import SizeUnit
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import Layout, LayoutDetails, Pairs, SizeStats, Warning
 
@@ -37,7 +38,7 @@ class PackedLayout:
     gaps: array
     #: the warnings and size statistics (a placeholder when ``complete`` is False)
     details: PackedDetails
-    size_unit: str
+    size_unit: SizeUnit
     #: False: the warnings and size statistics come later (``PackedDetails``)
     complete: bool = True
 

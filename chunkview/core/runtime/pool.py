@@ -14,6 +14,7 @@ from typing import Any
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.limits import DEFAULT_TIMEOUT, Stopped, default_max_memory
+from chunkview.core.runtime.messages import CallRequest, Output
 from chunkview.core.runtime.packed import PackedLayout
 from chunkview.core.runtime.watchdog import ChunkService, describe_options
 
@@ -55,7 +56,7 @@ def chunk_file(
     entry_id: str,
     source: str | Document,
     options: Mapping[str, Any] | None = None,
-    output: str = "native",
+    output: Output = "native",
     kind: str | None = None,
 ) -> Any:
     """Chunk a file (by path, loaded in the process) or a Document: the native result
@@ -83,7 +84,7 @@ def chunk_job(
     entry_id: str,
     source: str | Document,
     options: Mapping[str, Any] | None = None,
-    output: str = "native",
+    output: Output = "native",
     kind: str | None = None,
 ) -> Job:
     name = source if isinstance(source, str) else source.name
@@ -162,7 +163,7 @@ class ChunkPool:
                     self._done_by[slot] = 0
                 try:
                     service.begin(
-                        ("call", (job.function, job.args, job.kwargs)),
+                        CallRequest(job.function, job.args, job.kwargs),
                         job.label or getattr(job.function, "__qualname__", "job"),
                         timeout=job.timeout,
                     )

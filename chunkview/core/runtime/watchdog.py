@@ -11,14 +11,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, LayoutDetails
-from chunkview.core.runtime.child import ChunkSpec, child_main, send_document
+from chunkview.core.runtime.child import child_main, send_document
 from chunkview.core.runtime.limits import (
     DEFAULT_TIMEOUT,
     Stopped,
@@ -26,7 +26,24 @@ from chunkview.core.runtime.limits import (
     format_bytes,
     resident_bytes,
 )
+from chunkview.core.runtime.messages import (
+    CallRequest,
+    ChunkSpec,
+    DetailsRequest,
+    JobCancelled,
+    JobDone,
+    JobFailed,
+    JobProgress,
+    Output,
+    PackedResult,
+    Request,
+    TokensRequest,
+)
+from chunkview.core.runtime.packed import PackedDetails
 from chunkview.core.runtime.start import CancelFlag, process_context, start_without_main
+
+if TYPE_CHECKING:
+    from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 
 CANCEL_GRACE = 0.25
 #: how often the watchdog reads the child's resident set while it waits, seconds
@@ -244,13 +261,32 @@ class ChunkService:
             pass
 
     # -- jobs
+    @overload
     def run(
         self,
-        request: Any,
+        request: ChunkRequest,
+        on_progress: Callable[[int, int], None] | None = ...,
+        output: Literal["layout"] = ...,
+        details_later: bool = ...,
+    ) -> ChunkResult: ...
+
+    @overload
+    def run(
+        self,
+        request: ChunkRequest,
+        on_progress: Callable[[int, int], None] | None = ...,
+        *,
+        output: Literal["native", "spans"],
+        details_later: bool = ...,
+    ) -> str: ...
+
+    def run(
+        self,
+        request: ChunkRequest,
         on_progress: Callable[[int, int], None] | None = None,
-        output: str = "layout",
+        output: Output = "layout",
         details_later: bool = False,
-    ) -> Any:
+    ) -> ChunkResult | str:
         """Chunk ``request`` (a ChunkRequest) in the process.
 
         ``output="layout"``: a ChunkResult with the layout unpacked lazily (``native`` is
@@ -259,41 +295,32 @@ class ChunkService:
         """
         from chunkview.core.runtime.pipeline import ChunkResult, SearchHit
 
-        spec = ChunkSpec(
-            request.entry_id,
-            dict(request.options),
-            request.query,
-            request.embedder,
-            request.tokenizer,
-            request.metadata,
-            output,
-            self._last_layout[0] if self._last_layout else 0,
-            explain=getattr(request, "explain", False),
-            details_later=details_later,
-        )
+        have_layout = self._last_layout[0] if self._last_layout else 0
+        spec = ChunkSpec.of(request, output, have_layout, details_later)
         what = describe_options(request.entry_id, request.options)
         sent = time.perf_counter()
-        payload = self._job(("chunk", spec), what, on_progress, document=request.document)
+        answer = self._job(spec, what, on_progress, document=request.document)
         replied = time.perf_counter()
         if output != "layout":
-            return payload
-        layout_id, packed, hits, seconds, stamps = payload
-        if packed is None:  # the chunks we hold: only the search changed
+            return answer  # JSON text
+        assert isinstance(answer, PackedResult)
+        if answer.packed is None:  # the chunks we hold: only the search changed
             assert self._last_layout is not None
             layout = self._last_layout[1]
         else:
-            layout = packed.unpack(request.document)
-            self._last_layout = (layout_id, layout)
+            layout = answer.packed.unpack(request.document)
+            self._last_layout = (answer.layout_id, layout)
             self._last_what = what
         offsets = self._editor_offsets(layout.document)
+        stamps = answer.stamps
         stamps.update(sent=sent, replied=replied, unpacked=time.perf_counter())
         return ChunkResult(
-            request,
-            None,
-            layout,
-            offsets,
-            seconds,
-            hits=[SearchHit(*hit) for hit in hits],
+            request=request,
+            native=None,
+            layout=layout,
+            offsets=offsets,
+            seconds=answer.seconds,
+            hits=[SearchHit(chunk, at, snippet) for chunk, at, snippet in answer.hits],
             stamps=stamps,
         )
 
@@ -303,7 +330,7 @@ class ChunkService:
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
         what = f"counting the tokens of {self._last_what}"
-        return self._job(("tokens", self._last_layout[0]), what, None)
+        return self._job(TokensRequest(self._last_layout[0]), what, None)
 
     def details(self, layout: Layout | None = None) -> LayoutDetails | None:
         """The warnings and size statistics of the last layout (or of ``layout``, when it
@@ -312,19 +339,19 @@ class ChunkService:
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
         what = f"checking the chunks of {self._last_what}"
-        packed = self._job(("details", self._last_layout[0]), what, None)
+        packed: PackedDetails | None = self._job(DetailsRequest(self._last_layout[0]), what, None)
         return None if packed is None else packed.unpack()
 
     def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``function(*args, **kwargs)`` in the process, under the watchdog (the function
         must be importable by name, its arguments and result picklable)."""
         name = getattr(function, "__qualname__", repr(function))
-        return self._job(("call", (function, args, kwargs)), name, None)
+        return self._job(CallRequest(function, args, kwargs), name, None)
 
     def call_as(self, label: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``call``, with ``label`` naming the job in the watchdog's messages (the entry
         and its options, as ``describe_options`` writes them)."""
-        return self._job(("call", (function, args, kwargs)), label, None)
+        return self._job(CallRequest(function, args, kwargs), label, None)
 
     _last_layout: tuple[int, Layout] | None = None
     _last_what = "the last chunks"  # the entry and options that made _last_layout
@@ -339,7 +366,7 @@ class ChunkService:
 
     def _job(
         self,
-        message: tuple,
+        message: Request,
         what: str,
         on_progress: Callable[[int, int], None] | None,
         document: Document | None = None,
@@ -360,7 +387,7 @@ class ChunkService:
 
     def begin(
         self,
-        message: tuple,
+        message: Request,
         what: str,
         on_progress: Callable[[int, int], None] | None = None,
         document: Document | None = None,
@@ -368,7 +395,7 @@ class ChunkService:
     ) -> int:
         """Send one job (the pool's way in; ``run`` and ``call`` wait on it themselves).
         ``timeout`` replaces the service's budget for this job."""
-        if self._closed or (self._interrupted.is_set() and message[0] != "call"):
+        if self._closed or (self._interrupted.is_set() and not isinstance(message, CallRequest)):
             raise Cancelled()
         if self._process is None:
             self.start()
@@ -382,7 +409,7 @@ class ChunkService:
                 send_document(self._conn, document)
                 self._document = document
                 self.documents_sent += 1
-            self._conn.send((message[0], job, message[1]))
+            self._conn.send(replace(message, job=job))
         except (BrokenPipeError, OSError):
             self._kill()
             raise Stopped("crash", f"the chunking process ended unexpectedly: {what}") from None
@@ -421,19 +448,20 @@ class ChunkService:
             with _reading(conn):  # the process died: the sentinel says how
                 while conn.poll():
                     reply = conn.recv()
-                    if reply[1] != running.job:
+                    if reply.job != running.job:
                         continue  # a late reply of a superseded job
-                    if reply[0] == "progress":
+                    if isinstance(reply, JobProgress):
                         if running.on_progress is not None:
-                            running.on_progress(reply[2], reply[3])
+                            running.on_progress(reply.done, reply.total)
                         continue
                     self._running = None
-                    if reply[0] == "ok":
+                    if isinstance(reply, JobDone):
                         self._last_seconds = time.monotonic() - running.began
-                        return True, reply[2]
-                    if reply[0] == "cancelled":
+                        return True, reply.value
+                    if isinstance(reply, JobCancelled):
                         raise Cancelled()
-                    raise ChunkerError(reply[2], reply[3], reply[4])
+                    assert isinstance(reply, JobFailed)
+                    raise ChunkerError(reply.name, reply.message, reply.position)
         process = self._process
         if process is None or not process.is_alive():
             code = None if process is None else process.exitcode
@@ -496,7 +524,7 @@ class ChunkService:
                     if not conn.poll(left):
                         break
                     reply = conn.recv()
-                    if reply[1] == running.job and reply[0] != "progress":
+                    if reply.job == running.job and not isinstance(reply, JobProgress):
                         raise Cancelled()  # the process is free again
         self._kill()
         raise Cancelled()
