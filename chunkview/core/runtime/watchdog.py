@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from chunkview.core import registry
+from chunkview.core.analysis.search import SearchHit
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, LayoutDetails
@@ -26,7 +28,9 @@ from chunkview.core.runtime.limits import (
     format_bytes,
     resident_bytes,
 )
+from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.runtime.start import CancelFlag, process_context, start_without_main
+from chunkview.core.text.offsets import EditorOffsets
 
 CANCEL_GRACE = 0.25
 #: how often the watchdog reads the child's resident set while it waits, seconds
@@ -38,8 +42,6 @@ def describe_options(entry_id: str, options: Mapping[str, Any], limit: int = 6) 
     entry and the options that decide the chunks (sizes first, then what differs from the
     defaults, with the defaults a size relies on)."""
     try:
-        from chunkview.core import registry
-
         entry = registry.get(entry_id)
         params = list(entry.params)
     except (KeyError, ImportError):
@@ -257,8 +259,6 @@ class ChunkService:
         None); ``native`` / ``spans``: the JSON text of the library's result / the layout.
         Raises ChunkerError (the port's), Stopped (the watchdog's), Cancelled (superseded).
         """
-        from chunkview.core.runtime.pipeline import ChunkResult, SearchHit
-
         spec = ChunkSpec(
             request.entry_id,
             dict(request.options),
@@ -331,8 +331,6 @@ class ChunkService:
     _offsets: tuple[str, Any] | None = None
 
     def _editor_offsets(self, shown: Document) -> Any:
-        from chunkview.core.text.offsets import EditorOffsets
-
         if self._offsets is None or self._offsets[0] is not shown.text:
             self._offsets = (shown.text, EditorOffsets(shown.text))
         return self._offsets[1]
