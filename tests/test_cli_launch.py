@@ -43,6 +43,19 @@ def test_version_and_help_need_no_display_and_no_qt():
     assert result.returncode == 0, result.stderr
 
 
+def test_version_and_help_import_neither_the_core_nor_numpy():
+    # the package and cli.py import a subcommand's module, and the core, only when it runs
+    probe = (
+        "import sys; from chunkview.cli import main; main(['--version']); main(['--help']); "
+        "loaded = [m for m in sys.modules if m.startswith(('chunkview.', 'numpy', 'PySide6'))]; "
+        "assert loaded == ['chunkview.cli'], loaded"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+
+
 def test_unknown_words_are_one_line_usage_errors(tmp_path: Path):
     for args in (("nosuchcommand",), ("--frobnicate",), (str(tmp_path),), ("a", "b")):
         result = cli(*args, env=NO_DISPLAY)

@@ -1,11 +1,13 @@
 """The icon, the bundle's hidden imports and the license files ship as promised."""
 
+import importlib.util
 from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtSvg import QSvgRenderer
 
+from chunkview import cli
 from chunkview.app.icon import ICONS, SIZES, app_icon
 from chunkview.core import registry
 
@@ -27,6 +29,15 @@ def test_the_bundle_is_told_every_module_the_registry_imports_by_name():
     assert modules == set(registry.builtin_modules())
     spec = (ROOT / "packaging" / "chunkview.spec").read_text()
     assert "registry.builtin_modules()" in spec
+
+
+def test_the_bundle_is_told_every_module_the_command_line_imports_by_name():
+    names = cli.loaded_by_name()
+    assert len(names) == len(cli.COMMANDS) + 1
+    for name in names:
+        assert importlib.util.find_spec(name) is not None, name
+    spec = (ROOT / "packaging" / "chunkview.spec").read_text()
+    assert "cli.loaded_by_name()" in spec
 
 
 def test_license_metadata_and_package_data():

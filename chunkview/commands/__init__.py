@@ -1,17 +1,5 @@
-"""Headless subcommands that live in their own modules (``chunkview eval``, ``audit``)."""
-
-from __future__ import annotations
-
-
-def run_command(argv: list[str]) -> int:
-    """Run ``argv[0]`` (eval or audit) with the rest of ``argv``; the exit status."""
-    if argv[0] == "eval":
-        from chunkview.commands.evaluate import main
-
-        return main(argv[1:])
-    from chunkview.commands.audit import main
-
-    return main(argv[1:])
-
-
-COMMANDS = ("eval", "audit")
+"""The headless subcommands, one module each (``chunkview run`` is ``commands/run.py``,
+``eval`` is ``evaluate.py``, ``list`` is ``list_entries.py``): each has ``parse(argv)``
+for its arguments and ``main(argv)``, which returns the exit status. ``chunkview.cli``
+imports a command's module only when that command runs, so this package imports nothing.
+"""

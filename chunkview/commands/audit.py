@@ -3,17 +3,20 @@ under the app's watchdog, and report every file's sizes, warnings, errors and ha
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Iterator
 
 from chunkview.commands.common import Parser, UsageError, json_object, token_limit
-from chunkview.core.batch.audit import Summary, parse_fail_on
+from chunkview.core import registry
+from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
 from chunkview.core.batch.audit_output import FORMATS, Output
+from chunkview.core.batch.audit_run import audit_records
 from chunkview.core.model.document import KINDS
 
 
-def _parse(argv: list[str]):
+def parse(argv: list[str]) -> argparse.Namespace:
     parser = Parser(
         prog="chunkview audit",
         description="Chunk every file under PATH (folders recursively) and report sizes, "
@@ -66,12 +69,8 @@ def _progress(total_files: Iterator[str] | None):
 
 
 def main(argv: list[str]) -> int:
-    from chunkview.core import registry
-    from chunkview.core.batch.audit import iter_files, shard_of
-    from chunkview.core.batch.audit_run import audit_records
-
     try:
-        args = _parse(argv)
+        args = parse(argv)
         options = json_object("--options", args.options)
         fail_on = parse_fail_on(args.fail_on)
         limit = token_limit(args.token_limit)

@@ -1,10 +1,17 @@
-"""What the subcommands share: one-line usage errors and JSON options."""
+"""What the subcommands share: one-line usage errors, JSON arguments, and how a command
+that fails says so."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any, NoReturn
+
+from chunkview.core.checks import parse_token_limit
+from chunkview.core.errors import ChunkerError, DocumentError
+from chunkview.core.io.read import NotTextError
+from chunkview.core.text.jsonout import dumps
 
 
 class UsageError(Exception):
@@ -16,22 +23,50 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def json_object(name: str, value: str | None) -> dict[str, Any]:
+def json_value(name: str, value: str | None) -> Any:
+    """The JSON ``value`` of the argument ``name`` (None when it was not given)."""
     if value is None:
-        return {}
+        return None
     try:
-        data = json.loads(value)
+        return json.loads(value)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name} is not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def json_object(name: str, value: str | None) -> dict[str, Any]:
+    """The JSON object of the argument ``name`` ({} when it was not given)."""
+    if value is None:
+        return {}
+    data = json_value(name, value)
     if not isinstance(data, dict):
         raise UsageError(f"{name} must be a JSON object")
     return data
 
 
 def token_limit(value: str | None) -> int | None:
-    from chunkview.core.checks import parse_token_limit
-
     try:
         return parse_token_limit(value)
     except ValueError as exc:
         raise UsageError(f"--token-limit: {exc}") from None
+
+
+#: what ``report`` tells in one line (a chunker's error as JSON on stdout)
+REPORTED = (ChunkerError, UsageError, KeyError, DocumentError)
+
+
+def report(error: Exception, suggest_encoding: bool = False) -> int:
+    """Say what went wrong, as run, spans, list, render, diff and sweep do; the exit
+    status: 2 for a usage error or an unknown entry, else 1. ``suggest_encoding``: the
+    command takes --encoding and was not given one, so a text that is not UTF-8 names
+    the encoding it likely is."""
+    if isinstance(error, ChunkerError):
+        print(dumps(error.to_json()))
+        return 1
+    if isinstance(error, KeyError):
+        print(f"chunkview: {error.args[0]}", file=sys.stderr)
+        return 2
+    hint = ""
+    if isinstance(error, NotTextError) and error.guess and suggest_encoding:
+        hint = f" (--encoding {error.guess})"
+    print(f"chunkview: {error}{hint}", file=sys.stderr)
+    return 2 if isinstance(error, UsageError) else 1

@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
 
+from chunkview import api
 from chunkview.commands.common import Parser, UsageError, json_object
-from chunkview.core.model.document import KINDS
+from chunkview.core import registry
+from chunkview.core.analysis.eval import (
+    RETRIEVERS,
+    EvalReport,
+    Question,
+    QuestionsError,
+    evaluate,
+    load_questions,
+)
+from chunkview.core.batch.eval_point import eval_point
+from chunkview.core.batch.sweep import parse_values
+from chunkview.core.errors import ChunkerError, DocumentError
+from chunkview.core.io.read import load_document
+from chunkview.core.model.document import KINDS, Document, kind_for_path
+from chunkview.core.runtime import ChunkPool, Job
 from chunkview.core.text.jsonout import dumps
 
 
-def _parse(argv: list[str]):
+def parse(argv: list[str]) -> argparse.Namespace:
     parser = Parser(
         prog="chunkview eval",
         description="Recall, precision and IoU of a chunking setting on questions whose "
@@ -42,7 +59,7 @@ def _figure(value: float | None) -> str:
     return "   -  " if value is None else f"{value:6.3f}"
 
 
-def format_report(report) -> str:
+def format_report(report: EvalReport) -> str:
     """The report as an aligned table, one question a line, and the means."""
     lines = [
         f"{report.chunks} chunks · retriever {report.retriever or 'none'}"
@@ -67,7 +84,7 @@ def format_report(report) -> str:
     return "\n".join(lines)
 
 
-def format_sweep(param: str, rows: list[dict]) -> str:
+def format_sweep(param: str, rows: list[dict[str, Any]]) -> str:
     """Mean figures per value of the stepped option, and which value scores best."""
     lines = [f"{param:>10}  chunks  recall  precis     IoU   precΩ    IoUΩ  whole"]
     for row in rows:
@@ -89,13 +106,14 @@ def format_sweep(param: str, rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def sweep_rows(args, document, options, questions, retriever) -> list[dict]:
+def sweep_rows(
+    args: argparse.Namespace,
+    document: Document,
+    options: dict[str, Any],
+    questions: list[Question],
+    retriever: str | None,
+) -> list[dict[str, Any]]:
     """One row of means per value, computed on the chunking pool."""
-    from chunkview.core import registry
-    from chunkview.core.batch.eval_point import eval_point
-    from chunkview.core.batch.sweep import parse_values
-    from chunkview.core.runtime import ChunkPool, Job
-
     param = registry.get(args.entry).param(args.param)
     if param is None or param.kind not in ("int", "float"):
         raise UsageError(f"--param: {args.entry} has no number option {args.param!r}")
@@ -127,15 +145,8 @@ def sweep_rows(args, document, options, questions, retriever) -> list[dict]:
 
 
 def main(argv: list[str]) -> int:
-    from chunkview import api
-    from chunkview.core import registry
-    from chunkview.core.analysis.eval import RETRIEVERS, QuestionsError, evaluate, load_questions
-    from chunkview.core.errors import ChunkerError, DocumentError
-    from chunkview.core.io.read import load_document
-    from chunkview.core.model.document import kind_for_path
-
     try:
-        args = _parse(argv)
+        args = parse(argv)
         options = json_object("--options", args.options)
         retriever = None if args.retriever == "none" else args.retriever
         if retriever is not None and retriever not in RETRIEVERS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from chunkview.core.checks import run_checks, settings_for
 from chunkview.core.checks.context import CheckSettings
 from chunkview.core.chunkers.entry import Entry, RunContext
 from chunkview.core.model.document import Document
@@ -64,8 +65,6 @@ def layout_details(
 ) -> LayoutDetails:
     """The warnings and size statistics of a layout's spans (``check`` is called between
     the steps: a superseded run stops there)."""
-    from chunkview.core.checks import run_checks  # the checks import Span and Warning
-
     document, spans, size_unit = layout.document, layout.spans, layout.size_unit
     limits = limits or {}
     warnings = _lost_text(document.text, layout.gaps)
@@ -184,8 +183,6 @@ def layout_of(
     Without ``details``: spans, overlaps and gaps only (see ``entry_details``)."""
     if not details:
         return build_layout(shown, spans, size_unit=entry.size_unit, details=False)
-    from chunkview.core.checks import settings_for
-
     return build_layout(
         shown,
         spans,
@@ -202,8 +199,6 @@ def entry_details(
     check: Callable[[], None] | None = None,
 ) -> LayoutDetails:
     """The details ``layout_of`` leaves out without ``details``: the same as it gives."""
-    from chunkview.core.checks import settings_for
-
     return layout_details(
         layout, entry.limits(options), settings_for(entry, options, None, None), check
     )

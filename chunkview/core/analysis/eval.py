@@ -23,12 +23,12 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from chunkview.core.model.spans import Layout
-
-if TYPE_CHECKING:
-    import numpy
+from chunkview.core.text.embed import embed_cached
 
 Range = tuple[int, int]
 RETRIEVERS = ("bm25", "hash64", "minilm")
@@ -201,17 +201,13 @@ class Ranker:
         self.retriever = retriever
         # (index,): the index is None when no chunk has a word to index
         self._bm25: tuple[Any | None] | None = None
-        self._vectors: numpy.ndarray | None = None
+        self._vectors: np.ndarray | None = None
 
     def rank(self, query: str) -> list[int]:
         if not self.chunks:
             return []
         if self.retriever == "bm25":
             return self._rank_bm25(query)
-        import numpy as np
-
-        from chunkview.core.text.embed import embed_cached
-
         if self._vectors is None:
             self._vectors = np.array(embed_cached(self.retriever, self.chunks), dtype=float)
         question = np.array(embed_cached(self.retriever, [query])[0], dtype=float)

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chunkview.core import checks
+from chunkview.core import checks, registry
+from chunkview.core.build import chunk_layout
 from chunkview.core.checks.overlap import repeated
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError, DocumentError
+from chunkview.core.io.read import load_document
 
 #: warning kinds of the layout itself, then those of the structure checks
 LAYOUT_KINDS = ("text-lost", "over-max", "under-min", "duplicate", "bad-offsets", "missing")
@@ -96,11 +99,6 @@ def audit_file(
 ) -> dict[str, Any]:
     """Chunk one file and describe the result in a small record (a pool job: it runs in a
     chunking process, the watchdog bounds it)."""
-    from chunkview.core import registry
-    from chunkview.core.build import chunk_layout
-    from chunkview.core.chunkers.entry import RunContext
-    from chunkview.core.io.read import load_document
-
     record: dict[str, Any] = {"path": path}
     try:
         document = load_document(path, kind)

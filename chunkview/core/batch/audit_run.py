@@ -4,12 +4,10 @@ each file under the app's watchdog, records streamed as the files finish."""
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chunkview.core.batch.audit import audit_file, failed_record
-
-if TYPE_CHECKING:
-    from chunkview.core.runtime import ChunkPool, Job
+from chunkview.core.runtime import ChunkPool, Job, parse_size
 
 
 def audit_records(
@@ -29,8 +27,6 @@ def audit_records(
     a ``hang`` (past its time) or an ``error`` (past its memory, or its process died).
     ``pool``: run on the caller's pool (which it may close from another thread to stop
     at once) instead of one of ``jobs`` processes made for the call."""
-    from chunkview.core.runtime import ChunkPool, Job, parse_size
-
     memory = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     work = (
         Job(

@@ -12,14 +12,16 @@ import math
 import statistics
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from chunkview.core.chunkers.entry import Entry, Param
+from chunkview.core import registry
+from chunkview.core.analysis.eval import Question, evaluate
+from chunkview.core.build import chunk_layout
+from chunkview.core.chunkers.entry import Entry, Param, RunContext
+from chunkview.core.errors import Cancelled
 from chunkview.core.model.document import Document
-
-if TYPE_CHECKING:
-    from chunkview.core.analysis.eval import Question
-    from chunkview.core.model.spans import Layout
+from chunkview.core.model.spans import Layout
+from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool, Job
 
 #: the figures of a row, with the words the plots and the CLI label them with
 FIGURES = {
@@ -153,8 +155,6 @@ def retrieval_means(
     """The mean recall, precision and IoU of ``questions`` on ``layout`` (what
     ``core.eval.evaluate`` reports), or ``retrieval_error`` in words when they cannot be
     computed (a reference past the text's end, an embedder that is not installed)."""
-    from chunkview.core.analysis.eval import evaluate
-
     try:
         means = evaluate(layout, questions, retriever, top_k).means
     except Exception as error:  # the chunking figures still stand
@@ -178,10 +178,6 @@ def sweep_point(
     a chunking process), with the embedder and tokenizer the app shows (None: as
     ``chunkview spans`` runs without them); with ``questions``, the retrieval means of
     that layout too."""
-    from chunkview.core import registry
-    from chunkview.core.build import chunk_layout
-    from chunkview.core.chunkers.entry import RunContext
-
     entry = registry.get(entry_id)
     chosen = {k: v for k, v in {**options, param: value}.items() if v is not None}
     entry.check_options(chosen)
@@ -235,9 +231,6 @@ Runner = Callable[[list[tuple[Callable[..., Any], tuple]]], Iterable[tuple[int, 
 def pool_runner(workers: int | None = None, timeout: float | None = None) -> Runner:
     """A runner over ``service.ChunkPool``: every job in a chunking process under the
     watchdog, as many at once as there are cores (or ``workers``)."""
-    from chunkview.core.errors import Cancelled
-    from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool, Job
-
     live: list[ChunkPool] = []
 
     def run(pairs: list[tuple[Callable[..., Any], tuple]]) -> Iterator[tuple[int, Any]]:

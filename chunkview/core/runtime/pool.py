@@ -11,8 +11,13 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
+from chunkview.core import registry
+from chunkview.core.build import chunk_layout
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.io.read import load_document
 from chunkview.core.model.document import Document
+from chunkview.core.runtime.gcpause import paused_gc
 from chunkview.core.runtime.limits import DEFAULT_TIMEOUT, Stopped, default_max_memory
 from chunkview.core.runtime.messages import CallRequest, Output
 from chunkview.core.runtime.packed import PackedLayout
@@ -62,12 +67,6 @@ def chunk_file(
     """Chunk a file (by path, loaded in the process) or a Document: the native result
     (``native``), the packed layout (``layout``) or the layout's JSON data (``spans``).
     The function pool jobs most often run."""
-    from chunkview.core import registry
-    from chunkview.core.build import chunk_layout
-    from chunkview.core.chunkers.entry import RunContext
-    from chunkview.core.io.read import load_document
-    from chunkview.core.runtime.gcpause import paused_gc
-
     document = source if isinstance(source, Document) else load_document(source, kind)
     entry = registry.get(entry_id)
     options = {k: v for k, v in dict(options or {}).items() if v is not None}

@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
 
+from chunkview.core import registry
+from chunkview.core.analysis.search import SearchHit
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, LayoutDetails
@@ -40,10 +42,9 @@ from chunkview.core.runtime.messages import (
     TokensRequest,
 )
 from chunkview.core.runtime.packed import PackedDetails
+from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 from chunkview.core.runtime.start import CancelFlag, process_context, start_without_main
-
-if TYPE_CHECKING:
-    from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
+from chunkview.core.text.offsets import EditorOffsets
 
 CANCEL_GRACE = 0.25
 #: how often the watchdog reads the child's resident set while it waits, seconds
@@ -55,8 +56,6 @@ def describe_options(entry_id: str, options: Mapping[str, Any], limit: int = 6) 
     entry and the options that decide the chunks (sizes first, then what differs from the
     defaults, with the defaults a size relies on)."""
     try:
-        from chunkview.core import registry
-
         entry = registry.get(entry_id)
         params = list(entry.params)
     except (KeyError, ImportError):
@@ -293,8 +292,6 @@ class ChunkService:
         None); ``native`` / ``spans``: the JSON text of the library's result / the layout.
         Raises ChunkerError (the port's), Stopped (the watchdog's), Cancelled (superseded).
         """
-        from chunkview.core.runtime.pipeline import ChunkResult, SearchHit
-
         have_layout = self._last_layout[0] if self._last_layout else 0
         spec = ChunkSpec.of(request, output, have_layout, details_later)
         what = describe_options(request.entry_id, request.options)
@@ -358,8 +355,6 @@ class ChunkService:
     _offsets: tuple[str, Any] | None = None
 
     def _editor_offsets(self, shown: Document) -> Any:
-        from chunkview.core.text.offsets import EditorOffsets
-
         if self._offsets is None or self._offsets[0] is not shown.text:
             self._offsets = (shown.text, EditorOffsets(shown.text))
         return self._offsets[1]

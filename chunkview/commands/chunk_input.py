@@ -1,0 +1,157 @@
+"""What ``run`` and ``spans`` share: their arguments, the input read and checked, and the
+chunker run in a chunking process of its own under the time and memory budgets."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from typing import Any
+
+from chunkview import api
+from chunkview.commands.common import REPORTED, UsageError, json_value, report
+from chunkview.core import registry
+from chunkview.core.errors import Cancelled, ChunkerError
+from chunkview.core.io.read import decode_document, load_document, read_bounded
+from chunkview.core.model.document import KINDS, Document, kind_for_path
+from chunkview.core.runtime import ChunkService, describe_options, parse_size, quick_context
+from chunkview.core.text.jsonout import dumps
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments ``run`` and ``spans`` both take."""
+    parser.add_argument("entry", help="entry id, e.g. agentos.SemanticChunker")
+    parser.add_argument("file", nargs="?", default="-", help="input file, or - for stdin")
+    parser.add_argument("--options", help="options object as JSON")
+    parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
+    parser.add_argument("--metadata", help="metadata object as JSON")
+    parser.add_argument("--embedder", help="embedder name (hash64, minilm)")
+    parser.add_argument("--tokenizer", help="tokenizer name (wordpunct, cl100k)")
+    parser.add_argument(
+        "--encoding", metavar="NAME", help="the input's encoding when it is not UTF-8"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="stop the chunker after this many seconds (default 10; 0: no limit)",
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="stop the chunker past this much memory, e.g. 2G (default: half the RAM)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"takes seconds (0 for no limit), got {text!r}")
+    return value
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"takes {exc}") from None
+
+
+def read_input(path: str, kind: str | None, encoding: str | None = None) -> Document:
+    """The document to chunk, read up to the size cap whatever the source (a file, stdin,
+    a FIFO, a device)."""
+    if path == "-":
+        data = read_bounded(sys.stdin.buffer, "<stdin>")
+        return decode_document(data, "<stdin>", kind or "text", encoding)
+    return load_document(path, kind or kind_for_path(path), encoding)
+
+
+def _warn_unknown_options(entry_id: str, options: dict[str, Any]) -> None:
+    """An option the entry does not know is passed on (the library ignores it); say so,
+    with the closest known name."""
+    known = [p.name for p in registry.get(entry_id).params]
+    folded = {name.lower(): name for name in known}
+    for name in options:
+        if name in known:
+            continue
+        close = folded.get(name.lower()) or next(
+            iter(difflib.get_close_matches(name, known, n=1, cutoff=0.6)), None
+        )
+        hint = f"; did you mean {close!r}?" if close else ""
+        print(
+            f"chunkview: warning: {entry_id} has no option {name!r} (the library ignores it){hint}",
+            file=sys.stderr,
+        )
+
+
+def chunk_in_process(
+    command: str,
+    entry_id: str,
+    document: Document,
+    options: dict[str, Any],
+    metadata: Any,
+    embedder: str | None,
+    tokenizer: str | None,
+    explain: bool = False,
+) -> str:
+    """What ``run`` / ``spans`` print, computed in a chunking process (service.call)."""
+    if command == "run":
+        result = api.run(
+            entry_id, document, options, metadata=metadata, embedder=embedder, tokenizer=tokenizer
+        )
+        return dumps(result)
+    layout = api.spans(
+        entry_id,
+        document,
+        options,
+        metadata=metadata,
+        embedder=embedder,
+        tokenizer=tokenizer,
+        explain=explain,
+    )
+    return dumps(layout.to_json(), indent=None)
+
+
+def chunk_and_print(command: str, args: argparse.Namespace) -> int:
+    """``run`` or ``spans`` (``command``) with its parsed ``args``: check the options and
+    read the input here, chunk in a chunking process, print its JSON; the exit status."""
+    try:
+        options = json_value("--options", args.options) or {}
+        if not isinstance(options, dict):
+            raise UsageError("--options must be a JSON object")
+        metadata = json_value("--metadata", args.metadata)
+        entry = registry.get(args.entry)
+        entry.check_options(options)  # a wrong type is refused before anything runs
+        _warn_unknown_options(args.entry, options)
+        document = read_input(args.file, args.doc, args.encoding)
+    except REPORTED as exc:
+        return report(exc, suggest_encoding=not args.encoding)
+    # the chunker runs in a process of its own, under the time and memory budget
+    with ChunkService(
+        timeout=args.timeout or None, max_memory=args.max_memory, context=quick_context()
+    ) as service:
+        try:
+            text = service.call_as(
+                describe_options(args.entry, options),
+                chunk_in_process,
+                command,
+                args.entry,
+                document,
+                options,
+                metadata,
+                args.embedder,
+                args.tokenizer,
+                getattr(args, "explain", False),
+            )
+        except ChunkerError as exc:
+            return report(exc)
+        except Cancelled:  # interrupted from outside (a signal)
+            return 1
+    print(text)
+    return 0

@@ -1,0 +1,35 @@
+"""``chunkview render FILE --out OUT.png|OUT.html``: the inspector's view of one file,
+drawn offscreen to an image or written as a page."""
+
+from __future__ import annotations
+
+import argparse
+
+from chunkview.app.render import render_file
+from chunkview.commands.common import REPORTED, Parser, json_value, report
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = Parser(prog="chunkview render")
+    parser.add_argument("file")
+    parser.add_argument("--entry", default="agentos.SemanticChunker")
+    parser.add_argument("--options")
+    parser.add_argument("--query", default="")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--dark", action="store_true")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = parse(argv)
+        return render_file(
+            args.file,
+            args.entry,
+            json_value("--options", args.options),
+            args.query,
+            args.out,
+            dark=args.dark,
+        )
+    except REPORTED as exc:
+        return report(exc)

@@ -1,0 +1,64 @@
+"""``chunkview sweep FILE --entry E --param NAME --values V``: a row of figures per value of
+one numeric option."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from chunkview.commands.chunk_input import read_input
+from chunkview.commands.common import REPORTED, Parser, UsageError, json_object, report
+from chunkview.core import registry
+from chunkview.core.batch.sweep import FIGURES, SweepPlan, numeric_params, parse_values, sweep
+from chunkview.core.model.document import KINDS
+from chunkview.core.text.jsonout import dumps
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = Parser(prog="chunkview sweep")
+    parser.add_argument("file")
+    parser.add_argument("--entry", required=True, help="entry id")
+    parser.add_argument("--options", help="options object as JSON (the other options)")
+    parser.add_argument("--param", required=True, help="the numeric option to step")
+    parser.add_argument("--values", required=True, help="start:stop:step or a,b,c")
+    parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return parser.parse_args(argv)
+
+
+def _rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The sweep's rows, after checking the option it steps and the values it takes."""
+    entry = registry.get(args.entry)
+    options = json_object("--options", args.options)
+    params = {p.name: p for p in entry.params}
+    if args.param not in params or params[args.param].kind not in ("int", "float"):
+        names = ", ".join(p.name for p in numeric_params(entry, options))
+        raise UsageError(f"{args.entry} has no numeric option {args.param!r} (it has: {names})")
+    try:
+        values = parse_values(args.values, params[args.param].kind == "int")
+    except ValueError as exc:
+        raise UsageError(f"--values: {exc}") from None
+    document = read_input(args.file, args.doc)
+    return sweep(SweepPlan(args.entry, document, options, args.param, values))
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = parse(argv)
+        rows = _rows(args)
+    except REPORTED as exc:
+        return report(exc)
+    if args.json:
+        print(dumps(rows, indent=None))
+        return 0
+    print("\t".join([args.param, *FIGURES]))
+    for row in rows:
+        if row["error"]:
+            print(f"{row['value']}\t{row['error']['name']}: {row['error']['message']}")
+        else:
+            print(
+                "\t".join(
+                    f"{row[k]:.3g}" if k == "over_max" else f"{row[k]}" for k in ["value", *FIGURES]
+                )
+            )
+    return 0
