@@ -150,7 +150,7 @@ def child_main(conn: Connection, cancel: Any) -> None:
         except Cancelled:
             reply = ("cancelled", job)
         except ChunkerError as error:
-            reply = ("error", job, error.name, error.message, error.position)
+            reply = ("error", job, error.name, error.message, error.position, error.traceback)
         except RecursionError as error:
             reply = ("error", job, "RecursionError", str(error), None)
         except MemoryError:

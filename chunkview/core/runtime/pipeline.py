@@ -37,9 +37,11 @@ class ChunkRequest:
     explain: bool = False
 
     def chunking_key(self) -> tuple:
-        """What decides the chunks (not the query)."""
+        """What decides the chunks (not the query): a function file saved again is a new
+        key, so the window's next run runs the new code."""
         return (
             self.entry_id,
+            registry.revision(self.entry_id),
             self.document.kind,
             self.document.text,
             json.dumps(self.options, sort_keys=True),

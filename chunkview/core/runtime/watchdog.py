@@ -433,7 +433,9 @@ class ChunkService:
                         return True, reply[2]
                     if reply[0] == "cancelled":
                         raise Cancelled()
-                    raise ChunkerError(reply[2], reply[3], reply[4])
+                    error = ChunkerError(reply[2], reply[3], reply[4])
+                    error.traceback = reply[5] if len(reply) > 5 else None
+                    raise error
         process = self._process
         if process is None or not process.is_alive():
             code = None if process is None else process.exitcode
