@@ -20,6 +20,8 @@ _BUILTIN = (
     ("chunkview.core.chunkers.semantic_chunking.entry", "CramitEntry"),
     ("chunkview.core.chunkers.semantic_chunking.entry", "SentenceitEntry"),
 )
+#: the optional library entries (each imports its library only when run)
+_LIBRARIES = "chunkview.core.plugins.libraries"
 _entries: dict[str, Entry] = {}
 
 
@@ -30,7 +32,7 @@ def register(entry: Entry) -> None:
 def builtin_modules() -> list[str]:
     """The modules the built-in entries live in (imported by name, so a bundler that
     follows import statements must be told about them)."""
-    return sorted({module for module, _ in _BUILTIN})
+    return sorted({module for module, _ in _BUILTIN} | {_LIBRARIES})
 
 
 def _load_builtins() -> None:

