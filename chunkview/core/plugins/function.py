@@ -24,9 +24,15 @@ from typing import Any
 from chunkview.core.chunkers.entry import Entry, Param, RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.layout.locate import locate_columns
-from chunkview.core.layout.placing import located_table, ordered_table
+from chunkview.core.layout.placing import ordered_table
 from chunkview.core.model.document import Document
-from chunkview.core.model.span_table import EXACT, MISSING, SpanTable, consecutive_runs
+from chunkview.core.model.span_table import (
+    EXACT,
+    MISSING,
+    NORMALIZED,
+    SpanTable,
+    consecutive_runs,
+)
 
 ROLES = ("max", "target", "min", "overlap")
 SIZE_UNITS = ("chars", "units", "bytes", "tokens")
@@ -331,16 +337,33 @@ def piece_of(chunk: Any) -> Piece:
 def placed_pieces(text: str, pieces: Sequence[Piece], kind: str) -> SpanTable:
     """The spans of ``pieces`` in ``text``: at the offsets a piece came with where its text
     is there (a pair's text is the slice); else searched for in order, as the ports'
-    chunks are, the offset it gave kept as ``reported`` (the "bad offsets" warning)."""
+    chunks are, the offset it gave kept as ``reported`` (the "bad offsets" warning). A
+    chunk found nowhere is placed "normalized" where it is without the replacement
+    characters a token window cut in a character leaves at its ends, or else at the
+    offsets it gave."""
     kinds = [p.kind or kind for p in pieces]
     metadata = {i: p.metadata for i, p in enumerate(pieces) if p.metadata}
+    reported: dict[int, int] = {}
     if all(p.start is None for p in pieces):
-        return located_table(text, [p.text or "" for p in pieces], kinds, metadata)
+        chunks = [p.text or "" for p in pieces]
+        starts, ends, located = locate_columns(text, chunks)
+    else:
+        chunks, starts, ends, located = _at_offsets(text, pieces, reported)
+    if MISSING in located:
+        _place_the_missing(text, pieces, starts, ends, located, reported)
+    return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
+
+
+def _at_offsets(
+    text: str, pieces: Sequence[Piece], reported: dict[int, int]
+) -> tuple[list[str], list[int], list[int], list[int]]:
+    """Chunks placed at their offsets where their text is there, the others searched for
+    in order (each run of them from the chunk before, its offset a hint); the offsets
+    that did not hold go into ``reported``."""
     count, size = len(pieces), len(text)
     chunks: list[str] = []
     starts, ends, located = [0] * count, [0] * count, [EXACT] * count
     searched: list[int] = []
-    reported: dict[int, int] = {}
     for i, piece in enumerate(pieces):
         start, end = piece.start, piece.end
         if piece.text is None:  # a (start, end) pair: the slice, if the pair is one
@@ -363,10 +386,35 @@ def placed_pieces(text: str, pieces: Sequence[Piece], kind: str) -> SpanTable:
         hints = [pieces[k].start if pieces[k].start is not None else -1 for k in range(first, last)]
         found = locate_columns(text, chunks[first:last], True, hints, after)
         starts[first:last], ends[first:last], located[first:last] = found
-    for i in range(count):  # a missing pair sits where the chunk before ended
-        if located[i] == MISSING and pieces[i].text is None:
-            starts[i] = ends[i] = ends[i - 1] if i else 0
-    return ordered_table(text, chunks, starts, ends, located, kinds, metadata, reported)
+    return chunks, starts, ends, located
+
+
+def _place_the_missing(
+    text: str,
+    pieces: Sequence[Piece],
+    starts: list[int],
+    ends: list[int],
+    located: list[int],
+    reported: dict[int, int],
+) -> None:
+    """Where the chunks found nowhere go (in place): see ``placed_pieces``."""
+    size = len(text)
+    for i in [k for k, how in enumerate(located) if how == MISSING]:
+        piece = pieces[i]
+        after = (starts[i - 1], ends[i - 1]) if i else None
+        stripped = (piece.text or "").strip("\ufffd")
+        if stripped and stripped != piece.text:
+            found = locate_columns(text, [stripped], True, None, after)
+            if found[2][0] != MISSING:
+                starts[i], ends[i], located[i] = found[0][0], found[1][0], NORMALIZED
+                continue
+        start, end = piece.start, piece.end
+        if piece.text is not None and start is not None and end is not None:
+            if 0 <= start <= end <= size:  # the library says where it cut it
+                starts[i], ends[i], located[i] = start, end, NORMALIZED
+                reported.pop(i, None)
+                continue
+        starts[i] = ends[i] = ends[i - 1] if i else 0  # where the chunk before ended
 
 
 # ----- the Entry ---------------------------------------------------------------------------
