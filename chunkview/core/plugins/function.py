@@ -197,6 +197,8 @@ def to_json_data(value: Any, depth: int = 0) -> Any:
     ``to_dict``'s, or their attributes), tuples and other sequences as lists."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
+    if type(value) is list and all(type(v) is str for v in value):
+        return value  # the usual result, a list of strings, is JSON data already
     if depth > 20:
         return repr(value)
     if isinstance(value, Mapping):
