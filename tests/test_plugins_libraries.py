@@ -424,3 +424,12 @@ def test_cli_run_and_spans_of_langchain_recursive():
     assert spans.returncode == 0, spans.stderr
     placed = json.loads(spans.stdout)["spans"]
     assert len(placed) == len(direct) and all(s["located"] == "exact" for s in placed)
+
+
+@needs("llama_index")
+def test_llama_index_refuses_to_download_its_sentence_data(tmp_path, monkeypatch):
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))  # a folder without punkt_tab
+    with pytest.raises(
+        ChunkerError, match=r"needs NLTK.s punkt_tab in .*chunkview never downloads"
+    ):
+        run("llama_index.SentenceSplitter", "One. Two.", {})

@@ -349,6 +349,7 @@ class LlamaIndexEntry(LibraryEntry):
 
     def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
         provide_encoding("cl100k_base")  # LlamaIndex's default tokenizer (gpt-3.5-turbo's)
+        sentence_data_offline()
         return getattr(library, self.title)(**options).split_text(text)
 
     def limits(self, options: Mapping[str, Any]) -> dict[str, float]:
@@ -423,6 +424,31 @@ class MarkdownNodeEntry(LlamaIndexEntry):
             f"parser = MarkdownNodeParser({_arguments(options)})\n"
             "nodes = parser.get_nodes_from_documents([Document(text=text)])\n"
         )
+
+
+def sentence_data_offline() -> None:
+    """LlamaIndex's sentence splitting reads NLTK's punkt_tab and stopwords from the copy
+    it ships (or $NLTK_DATA) and downloads them when they are not there: refused here,
+    with what to do instead, and NLTK's downloader turned off."""
+    import nltk
+    from llama_index.core import utils
+
+    def refuse(*_args: Any, **_kwargs: Any) -> bool:
+        raise ChunkerError("DataUnavailable", "NLTK would download its data; chunkview never does")
+
+    nltk.download = refuse  # LlamaIndex imports it from nltk when it wants data
+    bundled = os.path.join(os.path.dirname(utils.__file__), "_static", "nltk_cache")
+    folder = os.environ.get("NLTK_DATA") or bundled
+    for name in ("tokenizers/punkt_tab", "corpora/stopwords"):
+        try:
+            nltk.data.find(name, paths=[folder])
+        except LookupError:
+            raise ChunkerError(
+                "DataUnavailable",
+                f"LlamaIndex needs NLTK's {name.split('/')[1]} in {folder}, and chunkview never "
+                "downloads: reinstall llama-index-core (it ships them), or point NLTK_DATA "
+                "at a folder holding them",
+            ) from None
 
 
 def node_json(node: Any) -> dict[str, Any]:
