@@ -224,6 +224,21 @@ def test_rewritten_and_made_up_chunks_are_normalized_and_missing():
     assert spans[3].start == TEXT.index("Second part")
 
 
+def test_numpy_offsets_and_prints_to_stderr(capsys):
+    import numpy as np
+
+    def noisy(text):
+        print("debugging")
+        return np.array([[0, 7], [9, 20]])
+
+    entry = FunctionEntry(noisy)
+    native = entry.run(Document(TEXT), {}, RunContext())
+    assert native == [[0, 7], [9, 20]]
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "debugging\n"
+    assert [s.text for s in layout_of(entry).spans] == ["# Title", TEXT[9:20]]
+
+
 def test_a_result_that_is_no_list_of_chunks_is_one_clear_error():
     def one_string(text):
         return text

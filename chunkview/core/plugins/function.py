@@ -10,11 +10,14 @@ boundary.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import inspect
+import numbers
 import os
 import re
+import sys
 import traceback
 import types
 import typing
@@ -201,6 +204,10 @@ def to_json_data(value: Any, depth: int = 0) -> Any:
         return value  # the usual result, a list of strings, is JSON data already
     if depth > 20:
         return repr(value)
+    if isinstance(value, numbers.Integral):  # numpy's integers and the like
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
     if isinstance(value, Mapping):
         return {str(k): to_json_data(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset, range)) or inspect.isgenerator(value):
@@ -210,7 +217,7 @@ def to_json_data(value: Any, depth: int = 0) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
         return to_json_data(fields, depth + 1)
-    for method in ("model_dump", "to_dict", "dict"):
+    for method in ("model_dump", "to_dict", "dict", "tolist"):
         if callable(getattr(value, method, None)):
             try:
                 return to_json_data(getattr(value, method)(), depth + 1)
@@ -269,15 +276,18 @@ def call_user(function: Callable, args: Sequence[Any], kwargs: Mapping[str, Any]
     """``function(*args, **kwargs)``; what it raises becomes one ``user_error``
     (cancellation and chunkview's own errors pass through)."""
     try:
-        return function(*args, **kwargs)
+        # what it prints goes to stderr: stdout carries the commands' JSON
+        with contextlib.redirect_stdout(sys.stderr):
+            return function(*args, **kwargs)
     except (Cancelled, ChunkerError):
         raise
-    except (Exception, RecursionError) as error:
+    except Exception as error:
         # our own frame is no part of the user's traceback
-        raise user_error(error.with_traceback(_after_first(error.__traceback__)), files) from None
+        raise user_error(error.with_traceback(_after_ours(error.__traceback__)), files) from None
 
 
-def _after_first(tb: types.TracebackType | None) -> types.TracebackType | None:
+def _after_ours(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """The traceback without ``call_user``'s own frame."""
     return tb.tb_next if tb is not None and tb.tb_next is not None else tb
 
 
