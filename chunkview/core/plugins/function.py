@@ -453,7 +453,7 @@ class FunctionEntry(Entry):
         self.library = library or self.id.rsplit(":", 1)[0]
         self.title = getattr(function, "chunkview_title", None) or name
         doc = inspect.getdoc(function) or ""
-        self.summary = doc.strip().splitlines()[0] if doc.strip() else ""
+        self.summary = doc.strip().splitlines()[0] if doc.strip() else f"{name}() in {self.library}"
         self.params = params_from_signature(function)
         self.size_unit = getattr(function, "chunkview_size_unit", None) or "chars"
         self.boundary_kinds = tuple(getattr(function, "chunkview_boundary_kinds", ()) or (name,))

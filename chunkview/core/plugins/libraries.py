@@ -164,6 +164,7 @@ class LibraryEntry(Entry):
     imports = ""
 
     def __init__(self) -> None:
+        self.boundary_kinds = self.boundary_kinds or (self.title,)  # the kind its spans get
         if not installed(self.extra):
             self.summary = f"{install_hint(self.extra)}. {self.summary}"
 
