@@ -411,11 +411,11 @@ class MarkdownNodeEntry(LlamaIndexEntry):
     )
 
     def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        from llama_index.core import Document as LlamaDocument
-
+        # by name, as every library here: a bundler must not pull LlamaIndex in
+        llama_document = importlib.import_module("llama_index.core").Document
         parser = library.MarkdownNodeParser(**options)
         return [
-            node_json(node) for node in parser.get_nodes_from_documents([LlamaDocument(text=text)])
+            node_json(node) for node in parser.get_nodes_from_documents([llama_document(text=text)])
         ]
 
     def code(self, options: dict[str, Any]) -> str:
@@ -431,8 +431,8 @@ def sentence_data_offline() -> None:
     """LlamaIndex's sentence splitting reads NLTK's punkt_tab and stopwords from the copy
     it ships (or $NLTK_DATA) and downloads them when they are not there: refused here,
     with what to do instead, and NLTK's downloader turned off."""
-    import nltk
-    from llama_index.core import utils
+    nltk: Any = importlib.import_module("nltk")  # by name: see MarkdownNodeEntry.call
+    utils: Any = importlib.import_module("llama_index.core.utils")
 
     def refuse(*_args: Any, **_kwargs: Any) -> bool:
         raise ChunkerError("DataUnavailable", "NLTK would download its data; chunkview never does")
