@@ -16,6 +16,9 @@ class ChunkerError(Exception):
         self.message = message
         #: where in the document the problem lies (code points), when known
         self.position = position
+        #: the full traceback of an exception raised in a user's or a library's code (the
+        #: message names its file and line; the failure box shows the rest)
+        self.traceback: str | None = None
 
     def to_json(self) -> dict[str, str]:
         return {"error": self.name, "message": self.message}

@@ -1,4 +1,8 @@
-"""Entry id -> Entry. The built-in ports register here, in the order the picker shows."""
+"""Entry id -> Entry. The built-in ports register here, in the order the picker shows,
+then the optional library entries (LangChain, LlamaIndex, chonkie, semchunk,
+semantic-text-splitter: listed whether installed or not), then the chunkers installed
+packages register under the ``chunkview.chunkers`` entry points. A function id
+(``path/to/file.py:function``, ``package.module:function``) is loaded when asked for."""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ _BUILTIN = (
     ("chunkview.core.chunkers.semantic_chunking.entry", "CramitEntry"),
     ("chunkview.core.chunkers.semantic_chunking.entry", "SentenceitEntry"),
 )
+#: the optional library entries (each imports its library only when run)
+_LIBRARIES = "chunkview.core.plugins.libraries"
 _entries: dict[str, Entry] = {}
 
 
@@ -26,7 +32,7 @@ def register(entry: Entry) -> None:
 def builtin_modules() -> list[str]:
     """The modules the built-in entries live in (imported by name, so a bundler that
     follows import statements must be told about them)."""
-    return sorted({module for module, _ in _BUILTIN})
+    return sorted({module for module, _ in _BUILTIN} | {_LIBRARIES})
 
 
 def _load_builtins() -> None:
@@ -34,6 +40,12 @@ def _load_builtins() -> None:
         return
     for module, name in _BUILTIN:
         register(getattr(importlib.import_module(module), name)())
+    from chunkview.core.plugins.libraries import library_entries
+    from chunkview.core.plugins.load import entry_point_entries
+
+    for entry in [*library_entries(), *entry_point_entries()]:
+        if entry.id not in _entries:  # a package cannot replace a built-in id
+            register(entry)
 
 
 def entries() -> list[Entry]:
@@ -43,9 +55,26 @@ def entries() -> list[Entry]:
 
 
 def get(entry_id: str) -> Entry:
-    """The entry with this id; KeyError naming the known ids otherwise."""
+    """The entry with this id, or the function a function id names (loaded again when
+    its file changed); KeyError naming the known ids otherwise (an ``EntryLoadError``,
+    a KeyError too, when a function id names nothing loadable)."""
     _load_builtins()
-    try:
-        return _entries[entry_id]
-    except KeyError:
-        raise KeyError(f"unknown entry {entry_id!r}; known: {', '.join(_entries)}") from None
+    entry = _entries.get(entry_id)
+    if entry is not None:
+        return entry
+    from chunkview.core.plugins.load import entry_point_problems, function_entry, is_function_id
+
+    if is_function_id(entry_id):
+        return function_entry(entry_id)
+    problems = "".join(
+        f"; {name} did not load: {why}" for name, why in entry_point_problems.items()
+    )
+    raise KeyError(f"unknown entry {entry_id!r}; known: {', '.join(_entries)}{problems}")
+
+
+def revision(entry_id: str) -> object:
+    """What changes when the code behind ``entry_id`` changes: a function file's time and
+    size; None for every other entry (their code is fixed for the process's life)."""
+    from chunkview.core.plugins.load import revision as file_revision
+
+    return file_revision(entry_id)

@@ -160,7 +160,7 @@ def _reply(state: ChildState, request: Request, ctx: RunContext, received: float
     except Cancelled:
         return JobCancelled(job)
     except ChunkerError as error:
-        return JobFailed(job, error.name, error.message, error.position)
+        return JobFailed(job, error.name, error.message, error.position, error.traceback)
     except RecursionError as error:
         return JobFailed(job, "RecursionError", str(error), None)
     except MemoryError:

@@ -147,6 +147,9 @@ class JobFailed:
     name: str
     message: str
     position: int | None = None
+    #: the full traceback of an error in a user's own chunker (plugins), for the app's
+    #: failure box; None for a port's error
+    traceback: str | None = None
 
 
 Reply: TypeAlias = JobProgress | JobDone | JobCancelled | JobFailed

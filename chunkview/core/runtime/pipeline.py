@@ -35,11 +35,20 @@ class ChunkRequest:
     metadata: Any = None
     #: record why each boundary is where it is (``Span.reason``)
     explain: bool = False
+    #: the entry's code when the request was made (``registry.revision``: a function
+    #: file's time and size), so a file saved since is a new chunking key
+    revision: Any = None
+
+    def __post_init__(self) -> None:
+        if self.revision is None:
+            object.__setattr__(self, "revision", registry.revision(self.entry_id))
 
     def chunking_key(self) -> tuple:
-        """What decides the chunks (not the query)."""
+        """What decides the chunks (not the query): a function file saved again is a new
+        key, so the window's next run runs the new code."""
         return (
             self.entry_id,
+            self.revision,
             self.document.kind,
             self.document.text,
             json.dumps(self.options, sort_keys=True),

@@ -456,7 +456,9 @@ class ChunkService:
                     if isinstance(reply, JobCancelled):
                         raise Cancelled()
                     assert isinstance(reply, JobFailed)
-                    raise ChunkerError(reply.name, reply.message, reply.position)
+                    error = ChunkerError(reply.name, reply.message, reply.position)
+                    error.traceback = reply.traceback
+                    raise error
         process = self._process
         if process is None or not process.is_alive():
             code = None if process is None else process.exitcode
