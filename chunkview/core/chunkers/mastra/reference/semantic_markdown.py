@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chunkview.core.chunkers.mastra.explain import current as run_notes
-from chunkview.core.chunkers.mastra.semantic_markdown_explain import SectionNotes
-from chunkview.core.chunkers.mastra.splitter import splitter_from
+from chunkview.core.chunkers.mastra.reference.splitter import splitter_from
 from chunkview.core.chunkers.mastra.token import encode, load_encoding, special_sets
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.text.js import W_CLASS, from_units, trim
 
-# the whole line: #s, white space, then at least one unit that is not a line terminator
-_HEADER_RE = re.compile(f"(#+)[{W_CLASS}]+([^\n\r\u2028\u2029]+)")
+if TYPE_CHECKING:
+    from chunkview.core.chunkers.mastra.explain import MastraNotes
+
+#: §8 step 2's header line, matched whole: #s, white space, then at least one unit that
+#: is not a line terminator
+HEADER_LINE = re.compile(f"(#+)[{W_CLASS}]+([^\n\r\u2028\u2029]+)")
 
 
 @dataclass
@@ -26,7 +28,11 @@ class Section:
     length: int
 
 
-def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
+def semantic_markdown_chunks(
+    units: str, options: dict[str, Any], metadata: dict[str, Any], notes: MastraNotes
+) -> list[dict[str, Any]]:
+    """§8: sections by header lines (step 2), merged up from the deepest level (step 3),
+    written out with their token counts (step 4)."""
     splitter = splitter_from(options)
     encoding = load_encoding(options)  # fromTikToken loads it before the constructor checks
     check_overlap(splitter.max_size, splitter.overlap)
@@ -50,7 +56,7 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
     for line in units.split("\n"):
         if line.startswith("```") or line.startswith("~~~"):
             in_code = not in_code
-        header = None if in_code else _HEADER_RE.fullmatch(line)
+        header = None if in_code else HEADER_LINE.fullmatch(line)
         if header is None:
             content.append(line + "\n")
             continue
@@ -61,10 +67,7 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
     body = trim("".join(content))
     if body:
         sections.append(Section(title, body, depth, count(body)))
-    explaining = run_notes()  # the merge decisions, when the run explains itself
-    notes = None
-    if explaining is not None:
-        notes = SectionNotes(explaining.explain, threshold, units, sections)
+    told = notes.sections(threshold, units, sections)  # the merge decisions
     deepest = max((s.depth for s in sections), default=0)
     for level in range(deepest, 0, -1):
         i = 1
@@ -75,17 +78,15 @@ def semantic_markdown_chunks(units: str, options: dict[str, Any], metadata: dict
                 and previous.length + current.length < threshold
                 and previous.depth <= current.depth
             ):
-                if notes is not None:
-                    notes.merged(previous, current)
+                told.merged(previous, current)
                 previous.content += f"\n\n{'#' * current.depth} {current.title}\n{current.content}"
                 previous.length = count(previous.content)
                 del sections[i]
             else:
-                if notes is not None and current.depth == level:
-                    notes.kept(previous, current)
+                if current.depth == level:
+                    told.kept(previous, current)
                 i += 1
-    if notes is not None:
-        notes.finish(sections)
+    told.finish(sections)
     chunks = []
     for section in sections:
         text = (
