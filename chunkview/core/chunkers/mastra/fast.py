@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 import regex
@@ -43,6 +44,7 @@ from chunkview.core.chunkers.mastra.reference.splitter import (
 )
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, known_whole, trim
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
 _LAST_NON_W_RE = regex.compile(f"(?r)[^{W_CLASS}]")
 
@@ -161,13 +163,16 @@ def nodes(
     metadata: dict[str, Any],
     splitter: Splitter,
     overlap: float | None = None,
+    glue: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """``reference.splitter.nodes`` without a deep copy of flat metadata, and without
-    ``from_units`` where a chunk has no surrogate pair to join."""
+    ``from_units`` where a chunk has no surrogate pair to join: the text's slices need
+    none when the text is known to hold no surrogate, and the ``glue`` holds none."""
     flat = all(isinstance(v, (str, int, float, bool, type(None))) for v in metadata.values())
     if splitter.add_start_index or not flat or None in chunks:
         return plain_nodes(source, chunks, metadata, splitter, overlap)
-    if not metadata and known_whole(source):  # its slices need no from_units
+    whole = known_whole(source) and not any(map(_SURROGATE_RE.search, glue))
+    if not metadata and whole:  # its slices and its glue need no from_units
         return [{"text": chunk, "metadata": {}} for chunk in chunks]
     if not metadata:
         return [

@@ -193,7 +193,7 @@ def separator_chunks(
     splitter = splitter_from(options)
     check_overlap(splitter.max_size, splitter.overlap)
     chunks = split(units, separators, is_regex, splitter, notes)
-    return make_nodes(units, chunks, metadata, splitter)
+    return make_nodes(units, chunks, metadata, splitter, glue=separators)
 
 
 def recursive_chunks(

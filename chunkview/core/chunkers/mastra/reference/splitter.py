@@ -229,10 +229,13 @@ def nodes(
     metadata: dict[str, Any],
     splitter: Splitter,
     overlap: float | None = None,
+    glue: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """The chunk nodes (§1.2): each with a copy of the document's metadata, plus its
     startIndex when addStartIndex is on (§4.4, with the splitter's overlap unless
-    ``overlap`` is given). None is JS's undefined; the library's Document makes it ""."""
+    ``overlap`` is given). None is JS's undefined; the library's Document makes it "".
+    ``glue``: what the chunks may be joined with besides the text's own units (the
+    separators); every chunk's surrogate pairs are joined here whatever it holds."""
     indexes = (
         start_indexes(source, chunks, splitter.overlap if overlap is None else overlap)
         if splitter.add_start_index
