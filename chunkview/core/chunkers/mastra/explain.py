@@ -215,7 +215,6 @@ class MastraNotes:
             self.observer.reason(Reason(k, rule, text))
             previous = meta
 
-
     # ----- the strategies with notes of their own ---------------------------------------------
     def html(self) -> HtmlReasons:
         """The html strategy's reasons (html_explain.py)."""

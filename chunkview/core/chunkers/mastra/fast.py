@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from collections.abc import Sequence
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 import regex
 
@@ -40,6 +40,8 @@ from chunkview.core.chunkers.mastra.reference.sentence import fallback as fallba
 from chunkview.core.chunkers.mastra.reference.splitter import (
     Length,
     Splitter,
+)
+from chunkview.core.chunkers.mastra.reference.splitter import (
     nodes as plain_nodes,
 )
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, known_whole, trim
@@ -141,7 +143,9 @@ def _pack_measured(parts: list[str], glue: str, max_size: float, by_chars: bool)
             if current:
                 pieces.append(glue.join(current))
                 current, size = [], 0
-            pieces.extend(_pack_measured(code_points(part), "", max_size, False) if by_chars else [part])
+            pieces.extend(
+                _pack_measured(code_points(part), "", max_size, False) if by_chars else [part]
+            )
             continue
         candidate = size + glue_len + part_len if current else part_len
         if candidate <= max_size:
@@ -171,12 +175,12 @@ def nodes(
     flat = all(isinstance(v, (str, int, float, bool, type(None))) for v in metadata.values())
     if splitter.add_start_index or not flat or None in chunks:
         return plain_nodes(source, chunks, metadata, splitter, overlap)
+    texts = cast(list[str], chunks)  # none is undefined
     whole = known_whole(source) and not any(map(_SURROGATE_RE.search, glue))
     if not metadata and whole:  # its slices and its glue need no from_units
-        return [{"text": chunk, "metadata": {}} for chunk in chunks]
+        return [{"text": text, "metadata": {}} for text in texts]
     if not metadata:
         return [
-            {"text": chunk if chunk.isascii() else from_units(chunk), "metadata": {}}  # type: ignore[union-attr]
-            for chunk in chunks
+            {"text": text if text.isascii() else from_units(text), "metadata": {}} for text in texts
         ]
-    return [{"text": from_units(chunk), "metadata": metadata.copy()} for chunk in chunks]  # type: ignore[arg-type]
+    return [{"text": from_units(text), "metadata": metadata.copy()} for text in texts]

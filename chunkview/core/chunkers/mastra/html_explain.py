@@ -1,11 +1,12 @@
 """Why the html strategy cut where it did (spec/mastra.md §10), in its own terms.
 
 The html strategy (reference/html.py) tells its run's ``HtmlReasons`` the elements its
-query matched (``QuietHtmlReasons`` when nobody asks for reasons): each chunk starts at a matched header element (which selector of ``headers``
-matched it, the key, where its sibling walk stopped), takes in the matches after it that
-carry the same header (unless returnEachLine), and may come earlier in the page than the
-chunk before, as the query lists its matches selector by selector. In sections mode each
-chunk is one matched element, with an empty text.
+query matched (``QuietHtmlReasons`` when nobody asks for reasons): each chunk starts at
+a matched header element (which selector of ``headers`` matched it, the key, where its
+sibling walk stopped), takes in the matches after it that carry the same header (unless
+returnEachLine), and may come earlier in the page than the chunk before, as the query
+lists its matches selector by selector. In sections mode each chunk is one matched
+element, with an empty text.
 """
 
 from __future__ import annotations

@@ -11,10 +11,8 @@ of that, so this module holds the small parser the spec describes.
 from __future__ import annotations
 
 import html as html_lib
-import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import regex
 
@@ -133,28 +131,14 @@ def parse(source: str) -> Node:
         match = _MARKUP_RE.search(source, position)
         if match is None:
             break
-        current = stack[-1]
         if last_text + len(match.group(0)) < match.end():
-            current.children.append(Node(raw=source[last_text : match.start()]))
+            stack[-1].children.append(Node(raw=source[last_text : match.start()]))
         position = last_text = match.end()
         if match.group(0)[1] == "!":
             continue  # a comment
         closing, name, self_closing = match.group(1), match.group(2), match.group(7)
         if not closing:
-            if not self_closing and name in _CLOSED_BY_OPENING.get(current.tag or "", ()):
-                stack.pop()
-                current = stack[-1] if stack else root
-            raw_attributes = (match.group(3) or "").strip()
-            element_id, class_names = _id_and_classes(raw_attributes)
-            element = Node(
-                tag=name,
-                attributes=_attributes(raw_attributes),
-                parent=current,
-                element_id=element_id,
-                class_names=class_names,
-            )
-            current.children.append(element)
-            stack.append(element)
+            _open(match, stack, root)
             if name in _RAW_TEXT:  # its text is skipped, not stored
                 end = re.compile(rf"</{re.escape(name)}[{_W}]*>", re.I).search(source, position)
                 if end is None:
@@ -165,31 +149,63 @@ def parse(source: str) -> Node:
         if closing or self_closing or name in _VOID:
             if closing and name in _VOID and match.group(1):
                 continue  # </br> and the like are ignored
-            while True:
-                top = stack[-1] if stack else root
-                if top.tag == name:
-                    stack.pop()
-                    break
-                if len(stack) > 1:
-                    stack.pop()
-                    continue
-                break
+            _close(stack, root, name)
     if last_text < len(source):
         root.children.append(Node(raw=source[last_text:]))  # trailing text goes to the root
-    while len(stack) > 1:  # unclosed elements
+    _dissolve_unclosed(stack)
+    return root
+
+
+def _open(match: regex.Match[str], stack: list[Node], root: Node) -> None:
+    """An opening tag: the current element closed first if the tag closes it (one
+    level), then the new element appended to the current one and opened."""
+    name, self_closing = match.group(2), match.group(7)
+    current = stack[-1]
+    if not self_closing and name in _CLOSED_BY_OPENING.get(current.tag or "", ()):
+        stack.pop()
+        current = stack[-1] if stack else root
+    raw_attributes = (match.group(3) or "").strip()
+    element_id, class_names = _id_and_classes(raw_attributes)
+    element = Node(
+        tag=name,
+        attributes=_attributes(raw_attributes),
+        parent=current,
+        element_id=element_id,
+        class_names=class_names,
+    )
+    current.children.append(element)
+    stack.append(element)
+
+
+def _close(stack: list[Node], root: Node, name: str) -> None:
+    """A closing tag (or a void or self-closed one): pop open elements until one named
+    ``name`` is popped; none: everything down to the root."""
+    while True:
+        top = stack[-1] if stack else root
+        if top.tag == name:
+            stack.pop()
+            return
+        if len(stack) <= 1:
+            return
+        stack.pop()
+
+
+def _dissolve_unclosed(stack: list[Node]) -> None:
+    """Elements still open at the end of input, deeper than the top level, dissolve into
+    the enclosing open element; a pair like <h3><h3> collapses into the grandparent."""
+    while len(stack) > 1:
         last = stack.pop()
         before = stack[-1]
-        if last.parent is not None and last.parent.parent is not None:
-            if last.parent is before and last.tag == before.tag:  # <h3><h3>: a pair
-                before.children = [c for c in before.children if c is not last]
-                for child in last.children:
-                    _append(last.parent.parent, child)  # before's parent
-                stack.pop()
-            else:  # <div><h3></div>: the h3 dissolves into its parent
-                before.children = [c for c in before.children if c is not last]
-                for child in last.children:
-                    _append(before, child)
-    return root
+        if last.parent is None or last.parent.parent is None:
+            continue
+        before.children = [c for c in before.children if c is not last]
+        if last.parent is before and last.tag == before.tag:  # <h3><h3>: a pair
+            for child in last.children:
+                _append(last.parent.parent, child)  # before's parent
+            stack.pop()
+        else:  # <div><h3></div>: the h3 dissolves into its parent
+            for child in last.children:
+                _append(before, child)
 
 
 def _append(parent: Node, child: Node) -> None:

@@ -170,8 +170,6 @@ def pack_range(
         )
 
 
-
-
 @lru_cache(maxsize=64)
 def _sources(separators: tuple[str, ...], is_regex: bool) -> tuple[str, ...]:
     """The regex sources of separators (a literal one escaped, as the library does)."""

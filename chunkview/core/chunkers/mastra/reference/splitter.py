@@ -75,7 +75,7 @@ def kept_separators(splits: list[str | None], keep: Any) -> list[str | None]:
     last part alone; with any other (True, "start") the first part alone, then each
     separator and the part after it, both not empty (a separator followed by nothing is
     dropped). Empty pieces are dropped."""
-    pieces = []
+    pieces: list[str | None] = []
     if keep == "end":
         for i in range(0, len(splits) - 1, 2):
             pieces.append(_js_text(splits[i]) + (splits[i + 1] or ""))
