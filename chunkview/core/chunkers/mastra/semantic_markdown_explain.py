@@ -55,6 +55,9 @@ def _section_starts(units: str) -> list[int]:
 
 
 class SectionNotes:
+    """The reasons of one semantic-markdown run: what each section kept took in, and why
+    it was not merged into the one before, told to the observer at ``finish``."""
+
     def __init__(
         self, observer: RunObserver, threshold: Any, units: str = "", sections: Any = ()
     ) -> None:

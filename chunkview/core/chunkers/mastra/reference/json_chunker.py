@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chunkview.core.chunkers.mastra.json_values import js_object, js_parse, size, stringify
@@ -45,6 +46,8 @@ class _JsonChunker:
         return list(value.items())
 
     def object_chunks(self, obj: Any, path: list[str], depth: int = 0) -> list[Any]:
+        """§11.1 step 3 (``objectChunks``): the object whole if it fits (or past the depth
+        limit, step 6), else its entries gathered while they fit, "save" gated by minSize."""
         path = path or ["root"]
         notes = self.notes
         whole = self.wrap(obj, path)
@@ -84,6 +87,8 @@ class _JsonChunker:
     def array_chunks(
         self, array: list[Any], key: str, path: list[str], depth: int = 0
     ) -> list[Any]:
+        """§11.1 step 4 (``arrayChunks``): the array whole if it fits, else its items
+        grouped while they fit, an item too large chunked as an object."""
         group_path = [*path, key] if path else ["root", key]
         notes = self.notes
         whole = self.wrap(array, group_path)
@@ -124,6 +129,8 @@ class _JsonChunker:
         return chunks
 
     def split_long(self, text: str) -> list[str]:
+        """§11.1 step 5 (``splitLong``): pieces of at most floor(maxSize - 20) units, cut
+        after the last space within them when there is one past the start."""
         piece_size = math.floor(self.max_size - 20)
         if piece_size <= 0 and text:
             # slice(0, size) then keeps nothing new: the original pushes "" forever
@@ -144,6 +151,8 @@ class _JsonChunker:
         return [from_units(p) for p in pieces]
 
     def run(self, data: Any) -> list[Any]:
+        """§11.1 step 2: the top level's entries; arrays and objects chunked at once, the
+        primitives gathered and appended last; empty chunks removed."""
         if not isinstance(data, (dict, list)):
             return []
         notes = self.notes
@@ -180,6 +189,7 @@ class _JsonChunker:
 
 
 def _convert_lists(value: Any) -> Any:
+    """§11.1 step 1's convertLists: every array an object with index keys."""
     if isinstance(value, list):
         return js_object((str(i), _convert_lists(v)) for i, v in enumerate(value))
     if isinstance(value, dict):
@@ -187,7 +197,8 @@ def _convert_lists(value: Any) -> Any:
     return value
 
 
-def _map_strings(value: Any, change) -> Any:
+def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """``value`` with ``change`` applied to every string value (not to keys)."""
     if isinstance(value, dict):
         return {k: _map_strings(v, change) for k, v in value.items()}
     if isinstance(value, list):
@@ -196,10 +207,12 @@ def _map_strings(value: Any, change) -> Any:
 
 
 def _ascii_escape(text: str) -> str:
+    """§11.2's ensureAscii: each unit in U+0080..U+FFFF written as ``\\uXXXX``."""
     return "".join(f"\\u{ord(u):04x}" if 0x80 <= ord(u) <= 0xFFFF else u for u in to_units(text))
 
 
 def _unescape(text: str) -> str:
+    """§11.2 without ensureAscii: each ``\\uXXXX`` in a value becomes its character."""
     return from_units(_ESCAPED_UNIT_RE.sub(lambda m: chr(int(m.group(1), 16)), text))
 
 

@@ -4,6 +4,7 @@ together while their token counts stay under joinThreshold."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from chunkview.core.text.js import W_CLASS, from_units, trim
 
 if TYPE_CHECKING:
     from chunkview.core.chunkers.mastra.explain import MastraNotes
+    from chunkview.core.chunkers.mastra.semantic_markdown_explain import SectionNotes
 
 #: §8 step 2's header line, matched whole: #s, white space, then at least one unit that
 #: is not a line terminator
@@ -22,6 +24,8 @@ HEADER_LINE = re.compile(f"(#+)[{W_CLASS}]+([^\n\r\u2028\u2029]+)")
 
 @dataclass
 class Section:
+    """§8's section: its header's title and depth, its content and its token count."""
+
     title: str
     content: str
     depth: int
@@ -40,6 +44,7 @@ def semantic_markdown_chunks(
     threshold = options.get("joinThreshold", 500)
 
     def count(text: str) -> int:
+        """§8's ``count(t)``: the tokens of ``trim(t)`` (of ``t`` without stripWhitespace)."""
         return len(
             encode(
                 encoding,
@@ -49,8 +54,28 @@ def semantic_markdown_chunks(
             )
         )
 
-    if not trim(units):
+    if not trim(units):  # step 1
         return []
+    sections = _sections(units, count)
+    told = notes.sections(threshold, units, sections)  # the merge decisions
+    _merge(sections, threshold, count, told)
+    told.finish(sections)
+    chunks = []
+    for section in sections:  # step 4
+        text = (
+            f"{'#' * section.depth} {section.title}\n{section.content}"
+            if section.title
+            else section.content
+        )
+        chunks.append(
+            {"text": from_units(text), "metadata": {**metadata, "tokenCount": count(text)}}
+        )
+    return chunks
+
+
+def _sections(units: str, count: Callable[[str], int]) -> list[Section]:
+    """§8 step 2: the lines scanned for headers (fences toggle the code flag); a section
+    pushed at each header when it has a body or a title, the last one only with a body."""
     sections: list[Section] = []
     title, depth, content, in_code = "", 0, [], False
     for line in units.split("\n"):
@@ -67,7 +92,15 @@ def semantic_markdown_chunks(
     body = trim("".join(content))
     if body:
         sections.append(Section(title, body, depth, count(body)))
-    told = notes.sections(threshold, units, sections)  # the merge decisions
+    return sections
+
+
+def _merge(
+    sections: list[Section], threshold: Any, count: Callable[[str], int], told: SectionNotes
+) -> None:
+    """§8 step 3: for each depth from the deepest to 1, a section of that depth folds into
+    the one before while their counts sum under joinThreshold and the one before is not
+    deeper (the same place looked at again, so chains fold into one)."""
     deepest = max((s.depth for s in sections), default=0)
     for level in range(deepest, 0, -1):
         i = 1
@@ -86,15 +119,3 @@ def semantic_markdown_chunks(
                 if current.depth == level:
                     told.kept(previous, current)
                 i += 1
-    told.finish(sections)
-    chunks = []
-    for section in sections:
-        text = (
-            f"{'#' * section.depth} {section.title}\n{section.content}"
-            if section.title
-            else section.content
-        )
-        chunks.append(
-            {"text": from_units(text), "metadata": {**metadata, "tokenCount": count(text)}}
-        )
-    return chunks
