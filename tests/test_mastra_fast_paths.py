@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 import chunkview
 from chunkview.core.chunkers.mastra import fast, measured_split
 from chunkview.core.chunkers.mastra.document import chunk_document
-from chunkview.core.chunkers.mastra.explain import QuietNotes
+from chunkview.core.chunkers.mastra.explain import MastraNotes, QuietNotes
+from chunkview.core.chunkers.mastra.html_explain import HtmlReasons, QuietHtmlReasons
+from chunkview.core.chunkers.mastra.json_explain import JsonNotes, QuietJsonNotes
+from chunkview.core.chunkers.mastra.semantic_markdown_explain import (
+    QuietSectionNotes,
+    SectionNotes,
+)
 from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
 from chunkview.core.chunkers.mastra.reference import character, sentence
 from chunkview.core.chunkers.mastra.reference import splitter as reference_splitter
@@ -321,3 +327,30 @@ def test_a_run_asked_for_reasons_takes_the_loop_and_tells_them():
     explained = chunk_document(text, "text", {}, dict(options), told)
     assert explained == chunk_document(text, "text", {}, dict(options))
     assert {reason.rule for reason in told.reasons} >= {"start", "merge-full"}
+
+
+@pytest.mark.parametrize(
+    "telling,quiet",
+    [
+        (MastraNotes, QuietNotes),
+        (HtmlReasons, QuietHtmlReasons),
+        (JsonNotes, QuietJsonNotes),
+        (SectionNotes, QuietSectionNotes),
+    ],
+)
+def test_the_quiet_notes_hear_everything_the_telling_ones_hear(telling, quiet):
+    """A run nobody asks reasons of gets quiet notes: they must take every call the
+    strategies make (each method the telling notes have, overridden to word nothing)."""
+    told = {
+        name
+        for name, value in vars(telling).items()
+        if callable(value) and not name.startswith("_")  # (helpers of the words only)
+    }
+    assert told and all(name in vars(quiet) for name in told)
+    words = RunNotes(reasons=True, places=False)
+    notes = QuietNotes(words)
+    notes.note("rule", "text")
+    notes.produced()
+    notes.split_at("\n")
+    notes.headers([{"h": "x"}], False)
+    assert words.reasons == []

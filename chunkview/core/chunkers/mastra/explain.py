@@ -62,6 +62,7 @@ class MastraNotes:
         self.pending.append((rule, text))
 
     def produced(self) -> None:
+        """The next chunk was produced: it takes the reasons noted since the last one."""
         if self.pending:
             rule = self.pending[0][0]
             text = "; ".join(dict.fromkeys(t for _r, t in self.pending))
