@@ -18,10 +18,6 @@ from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.explain import MastraNotes, QuietNotes
 from chunkview.core.chunkers.mastra.html_explain import HtmlReasons, QuietHtmlReasons
 from chunkview.core.chunkers.mastra.json_explain import JsonNotes, QuietJsonNotes
-from chunkview.core.chunkers.mastra.semantic_markdown_explain import (
-    QuietSectionNotes,
-    SectionNotes,
-)
 from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
 from chunkview.core.chunkers.mastra.reference import character, sentence
 from chunkview.core.chunkers.mastra.reference import splitter as reference_splitter
@@ -32,6 +28,10 @@ from chunkview.core.chunkers.mastra.reference.recursive import (
     split_text,
 )
 from chunkview.core.chunkers.mastra.reference.splitter import Splitter, overlap_tail
+from chunkview.core.chunkers.mastra.semantic_markdown_explain import (
+    QuietSectionNotes,
+    SectionNotes,
+)
 from chunkview.core.chunkers.mastra.validate import check_overlap, validate
 from chunkview.core.errors import ChunkerError
 from chunkview.core.observer import NOBODY, RunNotes
