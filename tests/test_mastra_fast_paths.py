@@ -207,6 +207,32 @@ def test_character_windows_are_the_unit_by_unit_windows(text, size, overlap):
 
 @settings(max_examples=200, deadline=None)
 @given(
+    TEXTS,
+    st.one_of(
+        st.sampled_from(SEPARATORS).map(lambda s: (s, False)),
+        st.sampled_from(REGEX_SEPARATORS).map(lambda s: (s, True)),
+    ),
+    SIZES,
+    OVERLAPS,
+    KEEP,
+)
+def test_character_split_measured_is_the_loop(text, separator, size, overlap, keep):
+    """``fast.character_split`` against ``reference.character.character_split``."""
+    separator, is_regex = separator
+    splitter = Splitter(size, overlap, len, keep)
+    units, separator = to_units(text), to_units(separator)
+
+    def run(split, *cut):
+        try:
+            return split(units, splitter, QUIET, separator, is_regex, *cut)
+        except ChunkerError as error:
+            return (error.name, error.message)
+
+    assert run(fast.character_split) == run(character.character_split, character.windows)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
     st.lists(
         st.sampled_from(
             [

@@ -46,7 +46,7 @@ REFERENCE_CHUNKS: dict[str, Strategy] = {
 #: (measured_split.py, fast.py) taking it
 STRATEGY_CHUNKS: dict[str, Strategy] = {
     **REFERENCE_CHUNKS,
-    "character": partial(character_chunks, cut=fast.windows, make_nodes=fast.nodes),
+    "character": partial(character_chunks, split=fast.character_split, make_nodes=fast.nodes),
     "recursive": partial(recursive_chunks, split=measured_split.split, make_nodes=fast.nodes),
     "sentence": partial(
         sentence_chunks, find=fast.sentences, cut=fast.fallback, make_nodes=fast.nodes

@@ -394,69 +394,74 @@ class _MeasuredSplit:
         """``split_text(text, separators[first:])``, its chunks appended, from its
         ``level`` (None: a piece is undefined, and the loop runs). ``base``: where
         ``text`` starts in the whole text (-1: not known)."""
+        places = self.places
         if level is None:  # the loop, where the library's error comes
             chunks = split_text(
                 text, self.separators[first:], self.is_regex, self.splitter, self.notes
             )
             self.chunks.extend(chunks)
-            self.places.unknown(len(chunks))
+            places.unknown(len(chunks))
             return
-        pieces, lengths = level.pieces, level.lengths
+        pieces, lengths, rest = level.pieces, level.lengths, level.rest
         at = self.piece_places(text, level, base) if base >= 0 else None
-        if not lengths or max(lengths) < self.max_size:
+        max_size = self.max_size
+        if not lengths or max(lengths) < max_size:
             large: list[int] = []
         else:  # the loop's test, length < maxSize, in C
             large = list(
-                compress(range(len(pieces)), map(not_, map(lt, lengths, repeat(self.max_size))))
+                compress(range(len(pieces)), map(not_, map(lt, lengths, repeat(max_size))))
             )
         large.append(len(pieces))  # the end closes the last run
-        begin = 0
-        for i in large:
-            if i > begin:
-                self.pack(level, begin, i, at)
-            if i == len(pieces):
-                break
-            self.large_piece(level, i, at.starts[i] if at is not None else -1)
-            begin = i + 1
-
-    def pack(self, level: _Level, begin: int, end: int, at: PiecePlaces | None) -> None:
-        """The run of small pieces ``begin:end`` of ``level`` merged (``merge_splits``)."""
-        chunks = self.chunks
-        before = len(chunks)
-        separator_len = len(level.glue)
-        pack_range(
-            level.pieces,
-            level.lengths,
-            level.ends,
-            begin,
-            end,
-            level.glue,
-            separator_len,
+        glue = level.glue
+        separator_len = len(glue)
+        past, overlap, strip, chunks = (
             self.bound + separator_len,
             self.overlap,
             self.strip,
-            chunks,
-            at,
-            self.places,
+            self.chunks,
         )
-        if at is None:
-            self.places.unknown(len(chunks) - before)
+        begin = 0
+        for i in large:
+            if i > begin:  # the run of small pieces before it, merged (``merge_splits``)
+                before = len(chunks)
+                pack_range(
+                    pieces,
+                    lengths,
+                    level.ends,
+                    begin,
+                    i,
+                    glue,
+                    separator_len,
+                    past,
+                    overlap,
+                    strip,
+                    chunks,
+                    at,
+                    places,
+                )
+                if at is None:
+                    places.unknown(len(chunks) - before)
+            if i == len(pieces):
+                break
+            inner_base = at.starts[i] if at is not None else -1
+            if rest < len(self.separators):  # a large piece: split with the ones after
+                self.below(level, i, inner_base)
+            else:  # none left: a chunk as it is, the text at its place if it has one
+                chunks.append(pieces[i])
+                places.starts.append(inner_base)
+                places.verbatim.append(inner_base >= 0)
+            begin = i + 1
 
-    def large_piece(self, level: _Level, i: int, base: int) -> None:
-        """Piece ``i`` of ``level``, too large: split with the separators after the one
-        found, or, with none left, a chunk as it is (at ``base``: -1, not known)."""
+    def below(self, level: _Level, i: int, base: int) -> None:
+        """Piece ``i`` of ``level``, too large, split with the separators after the one
+        found (its level kept below ``level``'s when that one is kept)."""
         piece = level.pieces[i]
-        if level.rest >= len(self.separators):
-            self.chunks.append(piece)
-            self.places.starts.append(base)  # a piece is the text at its place, if it has one
-            self.places.verbatim.append(base >= 0)
-            return
-        below = level.below
-        inner = below.get(i) if below is not None else None
+        kept_below = level.below
+        inner = kept_below.get(i) if kept_below is not None else None
         if inner is None:
             inner = self.read(piece, level.rest, base)
             kept = self.kept  # not None: a level has ``below`` only when kept
-            if below is not None and inner is not None and kept is not None:
+            if kept_below is not None and inner is not None and kept is not None:
                 if kept.take(piece, inner):
-                    below[i] = inner
+                    kept_below[i] = inner
         self.level(piece, level.rest, inner, base)

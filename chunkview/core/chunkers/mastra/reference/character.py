@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 #: how a long piece is cut into windows: ``windows`` or one that gives what it gives
 Windows = Callable[[str, Splitter], list[str]]
+#: how the text is split: ``character_split`` or one that gives what it gives
+CharacterSplit = Callable[["str", Splitter, "MastraNotes", str, bool], list[str | None]]
 
 
 def windows(piece: str, splitter: Splitter) -> list[str]:
@@ -79,7 +81,7 @@ def character_chunks(
     options: dict[str, Any],
     metadata: dict[str, Any],
     notes: MastraNotes,
-    cut: Windows = windows,
+    split: CharacterSplit = character_split,
     make_nodes: Callable[..., list[dict[str, Any]]] = nodes,
 ) -> list[dict[str, Any]]:
     """The character strategy's chunk nodes (§5.1)."""
@@ -87,5 +89,5 @@ def character_chunks(
     check_overlap(splitter.max_size, splitter.overlap)
     separator = to_units(options.get("separator", "\n\n"))
     is_regex = bool(options.get("isSeparatorRegex", False))
-    chunks = character_split(units, splitter, notes, separator, is_regex, cut)
+    chunks = split(units, splitter, notes, separator, is_regex)
     return make_nodes(units, chunks, metadata, splitter)
