@@ -128,6 +128,7 @@ def pack_range(
     noting = at is not None
     if at is not None:  # (bound once: this loop runs once per chunk)
         piece_at, run_of = at
+        notes.pad(len(chunks))  # the chunks before these, placed or not
         note_start, note_verbatim = notes.starts.append, notes.verbatim.append
     start = first
     check_from = first + 1  # the first piece whose addition is checked (never the first)
@@ -324,6 +325,7 @@ class _MeasuredSplit:
             if kept is not None and root is not None and kept.take(text, root):
                 kept.root = root
         self.level(text, 0, root, self.base)
+        self.places.pad(len(self.chunks))  # the chunks not noted: not known
         self.notes.observer.placed(self.places)
         return self.chunks
 
@@ -400,7 +402,6 @@ class _MeasuredSplit:
                 text, self.separators[first:], self.is_regex, self.splitter, self.notes
             )
             self.chunks.extend(chunks)
-            places.unknown(len(chunks))
             return
         pieces, lengths, rest = level.pieces, level.lengths, level.rest
         at = self.piece_places(text, level, base) if base >= 0 else None
@@ -423,7 +424,6 @@ class _MeasuredSplit:
         begin = 0
         for i in large:
             if i > begin:  # the run of small pieces before it, merged (``merge_splits``)
-                before = len(chunks)
                 pack_range(
                     pieces,
                     lengths,
@@ -439,14 +439,13 @@ class _MeasuredSplit:
                     at,
                     places,
                 )
-                if at is None:
-                    places.unknown(len(chunks) - before)
             if i == len(pieces):
                 break
             inner_base = at.starts[i] if at is not None else -1
             if rest < len(self.separators):  # a large piece: split with the ones after
                 self.below(level, i, inner_base)
             else:  # none left: a chunk as it is, the text at its place if it has one
+                places.pad(len(chunks))
                 chunks.append(pieces[i])
                 places.starts.append(inner_base)
                 places.verbatim.append(inner_base >= 0)

@@ -25,10 +25,12 @@ class PlaceNotes:
         self.rewritten: dict[int, int] = {}
         self.for_reasons = for_reasons
 
-    def unknown(self, count: int) -> None:
-        """``count`` chunks whose places are not known."""
-        self.starts += [-1] * count
-        self.verbatim += bytes(count)
+    def pad(self, count: int) -> None:
+        """Every chunk before chunk ``count`` not noted yet: its place is not known."""
+        missing = count - len(self.starts)
+        if missing > 0:
+            self.starts += [-1] * missing
+            self.verbatim += bytes(missing)
 
     def fits(self, chunk_count: int) -> bool:
         """The notes place every one of ``chunk_count`` chunks (a note for each)."""
