@@ -2,13 +2,13 @@
 as the port runs it, and as its reference alone runs it (the oracle of the fast paths)."""
 
 import pytest
+from chunkview.core.model.observer import NOBODY
 from conftest import golden_params
 
 import chunkview
 from chunkview import ChunkerError
 from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.entry import FACTORY
-from chunkview.core.observer import NOBODY
 
 
 def _check(result, expected) -> None:

@@ -2,11 +2,11 @@
 below was produced by @mastra/rag 1.3.6 under node 20."""
 
 import pytest
+from chunkview.core.text.jsregex import compile_js, js_split
 
 import chunkview
 from chunkview import ChunkerError
 from chunkview.core.chunkers.mastra.entry import MastraChunkEntry
-from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
 
 
 def run(text: str, options: dict):

@@ -9,6 +9,8 @@ import math
 import random
 
 import pytest
+from chunkview.core.model.observer import NOBODY, RunNotes
+from chunkview.core.text.jsregex import compile_js, screens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +20,6 @@ from chunkview.core.chunkers.mastra.document import chunk_document
 from chunkview.core.chunkers.mastra.explain import MastraNotes, QuietNotes
 from chunkview.core.chunkers.mastra.html_explain import HtmlReasons, QuietHtmlReasons
 from chunkview.core.chunkers.mastra.json_explain import JsonNotes, QuietJsonNotes
-from chunkview.core.chunkers.mastra.jsregex import compile_js, screens
 from chunkview.core.chunkers.mastra.reference import character, sentence
 from chunkview.core.chunkers.mastra.reference import splitter as reference_splitter
 from chunkview.core.chunkers.mastra.reference.recursive import (
@@ -34,7 +35,6 @@ from chunkview.core.chunkers.mastra.semantic_markdown_explain import (
 )
 from chunkview.core.chunkers.mastra.validate import check_overlap, validate
 from chunkview.core.errors import ChunkerError
-from chunkview.core.observer import NOBODY, RunNotes
 from chunkview.core.text.js import to_units, unit_view
 from chunkview.core.text.kept import LONG_TEXT
 from conformance.cases import REGEX_SEPARATORS, SEPARATORS

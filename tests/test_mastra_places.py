@@ -7,6 +7,11 @@ wherever the text does not repeat itself."""
 
 import random
 
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.layout.placing import located_table
+from chunkview.core.model.document import Document
+from chunkview.core.model.observer import RunNotes
+from chunkview.core.text.jsregex import escape, literal_of
 from conftest import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,15 +20,10 @@ from test_mastra_fast_paths import OPTIONS, TEXTS
 from chunkview.core import registry
 from chunkview.core.chunkers.mastra import entry as entry_module
 from chunkview.core.chunkers.mastra import measured_split
-from chunkview.core.chunkers.mastra.jsregex import escape, literal_of
 from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.placing import piece_offsets, split_placed
 from chunkview.core.chunkers.mastra.reference.splitter import split_on_separator
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
 from chunkview.core.errors import ChunkerError
-from chunkview.core.observer import RunNotes
-from chunkview.core.span_table import located_table
 from chunkview.core.text.js import to_units
 from chunkview.core.text.kept import LONG_TEXT
 from conformance.cases import REGEX_SEPARATORS, SEPARATORS

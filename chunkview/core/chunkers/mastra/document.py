@@ -25,7 +25,7 @@ from chunkview.core.chunkers.mastra.reference.semantic_markdown import semantic_
 from chunkview.core.chunkers.mastra.reference.sentence import sentence_chunks
 from chunkview.core.chunkers.mastra.reference.token import token_chunks
 from chunkview.core.errors import ChunkerError
-from chunkview.core.observer import NOBODY, RunObserver
+from chunkview.core.model.observer import NOBODY, RunObserver
 from chunkview.core.text.js import js_string, to_units, truthy, unit_view
 
 Strategy = Callable[[str, dict[str, Any], dict[str, Any], MastraNotes], list[dict[str, Any]]]

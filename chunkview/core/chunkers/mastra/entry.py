@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from chunkview.core.chunkers.entry import Entry, Param, RunContext
 from chunkview.core.chunkers.mastra.document import (
     DEFAULT_STRATEGY,
     STRATEGIES,
@@ -18,11 +19,11 @@ from chunkview.core.chunkers.mastra.document import (
 from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.reference.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext
-from chunkview.core.explain import Reason
-from chunkview.core.observer import RunNotes, RunObserver
-from chunkview.core.span_table import SpanTable, located_table, placed_table
+from chunkview.core.layout.placing import located_table, placed_table
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunNotes, RunObserver
+from chunkview.core.model.span_table import SpanTable
 
 SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")

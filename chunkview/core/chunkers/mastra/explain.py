@@ -20,8 +20,8 @@ from chunkview.core.chunkers.mastra.semantic_markdown_explain import (
     QuietSectionNotes,
     SectionNotes,
 )
-from chunkview.core.explain import Reason
-from chunkview.core.observer import RunObserver
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import from_units
 
 

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 import regex
 
-from chunkview.core.chunkers.mastra.jsregex import escape
 from chunkview.core.chunkers.mastra.reference.character import character_split as split_loop
 from chunkview.core.chunkers.mastra.reference.character import windows as unit_windows
 from chunkview.core.chunkers.mastra.reference.sentence import (
@@ -53,6 +52,7 @@ from chunkview.core.chunkers.mastra.reference.splitter import (
     nodes as plain_nodes,
 )
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, known_whole, trim
+from chunkview.core.text.jsregex import escape
 
 if TYPE_CHECKING:
     from chunkview.core.chunkers.mastra.explain import MastraNotes

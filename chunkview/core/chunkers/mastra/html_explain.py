@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 
 from chunkview.core.chunkers.mastra.html_parser import Node, select
-from chunkview.core.explain import Reason
-from chunkview.core.observer import RunObserver
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import trim
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from chunkview.core.chunkers.mastra.json_values import js_object, size
-from chunkview.core.explain import Reason
-from chunkview.core.observer import RunObserver
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import from_units
 
 

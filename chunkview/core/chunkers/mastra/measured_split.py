@@ -35,7 +35,6 @@ from itertools import accumulate, compress, repeat
 from operator import add, lt, not_
 from typing import TYPE_CHECKING, Any
 
-from chunkview.core.chunkers.mastra.jsregex import compile_js, escape, literal_of, screens
 from chunkview.core.chunkers.mastra.places import PlaceNotes
 from chunkview.core.chunkers.mastra.placing import (
     PiecePlaces,
@@ -47,6 +46,7 @@ from chunkview.core.chunkers.mastra.placing import (
 from chunkview.core.chunkers.mastra.reference.recursive import split_text
 from chunkview.core.chunkers.mastra.reference.splitter import Splitter, split_on_separator
 from chunkview.core.text.js import W_CHARS
+from chunkview.core.text.jsregex import compile_js, escape, literal_of, screens
 from chunkview.core.text.kept import LONG_TEXT, kept
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from itertools import accumulate, compress, repeat
 from operator import add, ne, sub
 from typing import Any, NamedTuple
 
-from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split_at
+from chunkview.core.text.jsregex import compile_js, js_split_at
 
 
 class PiecePlaces(NamedTuple):

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from chunkview.core.chunkers.mastra.reference.semantic_markdown import HEADER_LINE
-from chunkview.core.document import Document
-from chunkview.core.explain import Reason, Stage
-from chunkview.core.observer import RunObserver
+from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason, Stage
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import from_units, trim
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from chunkview.core.chunkers.mastra.jsregex import compile_js, escape
 from chunkview.core.chunkers.mastra.reference.splitter import (
     Splitter,
     js_length,
@@ -22,6 +21,7 @@ from chunkview.core.chunkers.mastra.reference.splitter import (
 from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import to_units
+from chunkview.core.text.jsregex import compile_js, escape
 
 if TYPE_CHECKING:
     from chunkview.core.chunkers.mastra.explain import MastraNotes

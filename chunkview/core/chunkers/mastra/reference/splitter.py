@@ -10,10 +10,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from chunkview.core.chunkers.mastra.jsregex import compile_js, js_split
 from chunkview.core.chunkers.mastra.token import cl100k_js_count
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import from_units, trim
+from chunkview.core.text.jsregex import compile_js, js_split
 from chunkview.core.text.tokens import wordpunct_count
 
 if TYPE_CHECKING:
