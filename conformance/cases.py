@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkview.core.chunkers.mastra.entry import LENGTH_JS
-from chunkview.core.chunkers.mastra.recursive import LANGUAGES
+from chunkview.core.chunkers.mastra.reference.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS, MODELS
 from chunkview.core.chunkers.semantic_chunking.chunker import DEFAULTS
 from conformance.synthetic import synthetic

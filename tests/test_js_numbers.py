@@ -141,7 +141,7 @@ def test_mastra_json_writes_small_fractions_as_json_stringify_does():
     import json
 
     import chunkview
-    from chunkview.core.chunkers.mastra.json_chunker import js_number
+    from chunkview.core.chunkers.mastra.json_values import js_number
 
     data = {"a": 0.001, "b": {"c": 0.00042, "d": [0.5, 1e-7]}}
     out = chunkview.run(

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from chunkview.core.chunkers.mastra.json_chunker import js_parse
+from chunkview.core.chunkers.mastra.json_values import js_parse
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.json_errors import v8_json_error, v8_json_refusal
 

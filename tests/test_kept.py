@@ -4,7 +4,7 @@ import chunkview
 from chunkview import Document
 from chunkview.core.analysis import search
 from chunkview.core.chunkers.agentos import chunking_engine, semantic_chunker
-from chunkview.core.chunkers.mastra import recursive
+from chunkview.core.chunkers.mastra import measured_split
 from chunkview.core.layout import locate
 from chunkview.core.text import js
 from chunkview.core.text import kept as kept_module
@@ -60,10 +60,11 @@ def test_forget_lets_go_of_the_last_text_every_cache_holds():
         "locate index": lambda: last_kept(locate.LOCATE_INDEX),
         "plain test": lambda: semantic_chunker._last_plain[0],
         "trim test": lambda: chunking_engine._last_split,
-        "split levels": lambda: recursive._last_levels,
+        "split levels": lambda: "mastra.split-levels" in kept_names(),
         "folded text": lambda: last_kept(search.FOLDED),
     }
     assert all(holds() for holds in held.values()), {k: bool(v()) for k, v in held.items()}
     forget()
     assert not any(holds() for holds in held.values()), {k: bool(v()) for k, v in held.items()}
-    assert recursive._last_seen is None  # its next run on the text keeps nothing yet
+    # its next run on the text keeps nothing yet
+    assert measured_split.levels_kept_for(js.unit_view(text)[0]) is None

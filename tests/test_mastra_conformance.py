@@ -135,7 +135,7 @@ def test_recursive_without_separators_joins_units_with_commas():
     ],
 )
 def test_html_entities_decode_as_html_entities_does(raw, expected):
-    from chunkview.core.chunkers.mastra.html import decode
+    from chunkview.core.chunkers.mastra.html_parser import decode
 
     assert decode(raw) == expected
 

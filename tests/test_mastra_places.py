@@ -1,5 +1,6 @@
-"""Mastra's recursive split notes where it cut each chunk (places.py), and the app places
-the chunks from those notes instead of searching for each (entry.py ``spans``): every
+"""Mastra's measured split notes where it cut each chunk (places.py, placing.py) and tells
+the run's observer, and the entry places the chunks from those notes instead of
+searching for each (entry.py ``spans``): every
 chunk noted as the text at its place is the text there, every chunk noted as joined
 otherwise spans its first piece to its last, and the spans are those the search gives
 wherever the text does not repeat itself."""
@@ -8,32 +9,55 @@ import random
 
 from conftest import CORPUS
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_mastra_fast_paths import OPTIONS, TEXTS
 
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import RunContext
-from chunkview.core.chunkers.mastra import recursive
-from chunkview.core.chunkers.mastra.entry import PlacedNodes
-from chunkview.core.chunkers.mastra.recursive import piece_offsets
-from chunkview.core.chunkers.mastra.splitter import split_on_separator, split_placed
+from chunkview.core.chunkers.mastra import entry as entry_module
+from chunkview.core.chunkers.mastra import measured_split
+from chunkview.core.chunkers.mastra.places import PlaceNotes
+from chunkview.core.chunkers.mastra.placing import piece_offsets, split_placed
+from chunkview.core.chunkers.mastra.reference.splitter import split_on_separator
 from chunkview.core.errors import ChunkerError
 from chunkview.core.layout.placing import located_table
 from chunkview.core.model.document import Document
+from chunkview.core.model.observer import RunNotes
 from chunkview.core.text.js import to_units
-from chunkview.core.text.jsregex import literal_of
+from chunkview.core.text.jsregex import escape, literal_of
+from chunkview.core.text.kept import LONG_TEXT
+from conformance.cases import REGEX_SEPARATORS, SEPARATORS
 
 ENTRY = registry.get("mastra.chunk")
 
 
-def _placed(text: str, options: dict) -> PlacedNodes | None:
+class Placed(list):
+    """The chunk nodes of a run (a list) and the places it told its observer."""
+
+    def __init__(self, nodes: list, places: PlaceNotes) -> None:
+        super().__init__(nodes)
+        self.places = places
+        self.starts, self.verbatim, self.rewritten = (
+            places.starts,
+            places.verbatim,
+            places.rewritten,
+        )
+
+
+def _placed(text: str, options: dict, reasons: bool = False) -> Placed | None:
+    """The run's nodes with the places it told, when it told every chunk's."""
+    notes = RunNotes(reasons=reasons, places=True)
     try:
-        native = ENTRY.run_to_place(Document(text), dict(options), RunContext())
+        native = ENTRY.run(Document(text), dict(options), RunContext(observer=notes))
     except ChunkerError:
         return None
-    return native if isinstance(native, PlacedNodes) else None
+    places = notes.places
+    if isinstance(places, PlaceNotes) and places.fits(len(native)):
+        return Placed(native, places)
+    return None
 
 
-def _check_notes(text: str, native: PlacedNodes) -> int:
+def _check_notes(text: str, native: Placed) -> int:
     """Each noted chunk against the text; the number of chunks placed verbatim."""
     units = to_units(text)
     assert len(native.starts) == len(native.verbatim) == len(native)
@@ -50,7 +74,7 @@ def _check_notes(text: str, native: PlacedNodes) -> int:
     return sum(native.verbatim)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(TEXTS, OPTIONS)
 def test_every_noted_chunk_is_where_the_notes_say(text, options):
     native = _placed(text, options)
@@ -98,19 +122,24 @@ def test_literal_separators_place_what_they_cut_in_every_keep_mode():
     assert placed > 1000 and verbatim > 10_000 and rewritten > 100
 
 
-def test_piece_offsets_are_where_each_piece_of_the_split_starts():
-    """``piece_offsets`` against the pieces ``split_on_separator`` cuts, found one after
-    the other in the text, in each keepSeparator mode."""
-    rng = random.Random(32)
-    for _ in range(3000):
-        text = "".join(rng.choice(["a", "bc", ",", ",,", " "]) for _ in range(rng.randint(0, 30)))
-        separator = rng.choice([",", ",,", " ", ""])
-        keep = rng.choice([False, True, "start", "end"])
-        pieces = split_on_separator(text, separator, keep)  # (none of them a regex's)
-        offsets = piece_offsets(text, separator, keep)
-        assert len(offsets) == len(pieces), (text, separator, keep)
-        assert all(map(text.startswith, pieces, offsets)), (text, separator, keep)
-        assert offsets == sorted(offsets)
+SPLIT_TEXTS = st.lists(
+    st.sampled_from(["a", "bc", ",", ",,", " ", "\r\n", "\n", "😀", "\ud83d", "\ude00", "東"]),
+    max_size=30,
+).map(lambda parts: to_units("".join(parts)))
+KEEP = st.sampled_from([False, True, "start", "end"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(SPLIT_TEXTS, st.sampled_from([",", ",,", " ", "", "\r\n", *SEPARATORS]), KEEP)
+def test_piece_offsets_are_where_each_piece_of_the_split_starts(text, separator, keep):
+    """``placing.piece_offsets`` against the pieces ``split_on_separator`` (the
+    reference) cuts, each found at its offset, in each keepSeparator mode."""
+    separator = to_units(separator)
+    pieces = split_on_separator(text, escape(separator), keep)
+    offsets = piece_offsets(text, separator, keep)
+    assert len(offsets) == len(pieces)
+    assert all(map(text.startswith, pieces, offsets))
+    assert offsets == sorted(offsets)
 
 
 def test_the_spans_are_the_searched_ones_but_where_the_search_goes_astray():
@@ -134,7 +163,7 @@ def test_the_spans_are_the_searched_ones_but_where_the_search_goes_astray():
             native = _placed(document.text, options)
             if native is None:
                 continue
-            table = ENTRY.spans(document, native, options)
+            table = ENTRY.spans(document, native, options, places=native.places)
             texts = [node["text"] for node in native]
             searched = located_table(document.text, texts, ["recursive"] * len(texts), {})
             assert len(table) == len(searched)
@@ -165,17 +194,18 @@ def test_levels_kept_by_a_run_that_noted_nothing_are_placed_later():
         for path in sorted(CORPUS.iterdir())
         if path.suffix in (".md", ".rst")
     )
-    assert len(text) > recursive._KEEP_FROM
     document = Document(text)
+    units = to_units(text)
+    assert len(units) > LONG_TEXT
     for keep in (False, "start", "end"):
         options = {"strategy": "recursive", "maxSize": 300, "overlap": 30, "keepSeparator": keep}
         for _ in range(2):  # kept from its second run
             ENTRY.run(document, options, RunContext())
-        kept = recursive._last_levels
-        assert kept is not None and kept.text is document.text and kept.root is not None
+        kept = measured_split.levels_kept_for(units)
+        assert kept is not None and kept.text is units and kept.root is not None
         assert kept.root.at is None  # nothing placed yet
         native = _placed(text, options)
-        assert native is not None and recursive._last_levels is kept
+        assert native is not None and measured_split.levels_kept_for(units) is kept
         assert kept.root.at is not None
         assert _check_notes(text, native) > 0.9 * len(native)
 
@@ -198,7 +228,7 @@ def test_a_regex_level_places_its_pieces_from_its_matches():
         assert native is not None and -1 not in native.starts
         _check_notes(text, native)
         document = Document(text)
-        table = ENTRY.spans(document, native, options)
+        table = ENTRY.spans(document, native, options, places=native.places)
         assert all(span.located != "missing" for span in table), name
         texts = [node["text"] for node in native]
         searched = located_table(text, texts, ["recursive"] * len(texts), {})
@@ -206,37 +236,42 @@ def test_a_regex_level_places_its_pieces_from_its_matches():
     assert lost_by_search > 30  # what the search left unplaced
 
 
-def test_split_placed_gives_the_split_and_where_each_piece_starts():
-    """``split_placed`` against ``split_on_separator`` for regexes with and without
-    groups, in each keepSeparator mode: the same pieces, each at its offset where it is
-    the text there (-1 where a capture and a separator are joined that do not touch)."""
-    rng = random.Random(34)
-    patterns = ["\\n+", ",", "(,)", "(a)?,", "(,)(b)?", "a|(b)", "[ab]{2}", "x*"]
-    for _ in range(3000):
-        text = "".join(
-            rng.choice(["a", "b", ",", ",,", "\n", " "]) for _ in range(rng.randint(0, 25))
-        )
-        pattern = rng.choice(patterns)
-        keep = rng.choice([False, True, "start", "end"])
-        pieces, offsets = split_placed(text, pattern, keep)
-        assert pieces == split_on_separator(text, pattern, keep), (text, pattern, keep)
-        assert len(offsets) == len(pieces)
-        for piece, at in zip(pieces, offsets, strict=True):
-            assert at == -1 or (piece is not None and text.startswith(piece, at))
+@settings(max_examples=200, deadline=None)
+@given(
+    SPLIT_TEXTS,
+    st.sampled_from(
+        ["\\n+", ",", "(,)", "(a)?,", "(,)(b)?", "a|(b)", "[ab]{2}", "x*", *REGEX_SEPARATORS]
+    ),
+    KEEP,
+)
+def test_split_placed_gives_the_split_and_where_each_piece_starts(text, pattern, keep):
+    """``placing.split_placed`` against ``split_on_separator`` (the reference) for
+    regexes with and without groups, in each keepSeparator mode: the same pieces, each
+    at its offset where it is the text there (-1 where a capture and a separator are
+    joined that do not touch)."""
+    if not pattern:
+        return  # (the empty source splits into units; split_placed takes a regex)
+    try:
+        expected = split_on_separator(text, pattern, keep)
+    except ChunkerError:
+        return  # (a source JS refuses)
+    pieces, offsets = split_placed(text, pattern, keep)
+    assert pieces == expected
+    assert len(offsets) == len(pieces)
+    for piece, at in zip(pieces, offsets, strict=True):
+        assert at == -1 or (piece is not None and text.startswith(piece, at))
 
 
 def test_a_run_with_reasons_is_placed_as_one_without(monkeypatch):
     """Reasons take the library's loop, which notes no places: the measured split runs
     again for them, so the layout is placed as it is without reasons. Only a run that
     could take the measured split runs twice."""
-    from chunkview.core.chunkers.mastra import entry as entry_module
-
     calls: list[str] = []
     chunk_document = entry_module.chunk_document
 
-    def counted(text, doc, metadata, options):
+    def counted(text, doc, metadata, options, observer):
         calls.append(options.get("strategy"))
-        return chunk_document(text, doc, metadata, options)
+        return chunk_document(text, doc, metadata, options, observer)
 
     monkeypatch.setattr(entry_module, "chunk_document", counted)
     text = (CORPUS / "redis-readme.md").read_text(encoding="utf-8")
@@ -245,7 +280,7 @@ def test_a_run_with_reasons_is_placed_as_one_without(monkeypatch):
     plain = ENTRY.chunk(document, dict(options), RunContext())
     reasons: list = []
     explained = ENTRY.chunk(document, dict(options), RunContext(explain=reasons))
-    assert isinstance(explained.native, PlacedNodes) and reasons
+    assert reasons and explained.native == plain.native
     assert calls == ["recursive"] * 3  # once without reasons, twice with them
     assert [(s.start, s.end, s.located) for s in explained.spans] == [
         (s.start, s.end, s.located) for s in plain.spans
@@ -259,12 +294,12 @@ def test_a_regex_level_of_very_many_pieces_is_searched_for(monkeypatch):
     """Reading a regex split match by match for its offsets costs about 0.3 µs a match:
     past ``_PLACED_MATCHES`` pieces the level's chunks are searched for, as they were
     before any was placed (here with the bound lowered to a few)."""
-    monkeypatch.setattr(recursive, "_PLACED_MATCHES", 5)
+    monkeypatch.setattr(measured_split, "_PLACED_MATCHES", 5)
     text = "one two three four five six seven eight nine ten eleven twelve"
     options = {"strategy": "recursive", "maxSize": 12, "overlap": 0, "separators": ["\\s"]}
     native = _placed(text, {**options, "isSeparatorRegex": True})
     assert native is not None and set(native.starts) == {-1}
-    table = ENTRY.spans(Document(text), native, options)
+    table = ENTRY.spans(Document(text), native, options, places=native.places)
     texts = [node["text"] for node in native]
     searched = located_table(text, texts, ["recursive"] * len(texts), {})
     assert [(s.start, s.end, s.located) for s in table] == [

@@ -5,7 +5,8 @@ import html as html_lib
 import random
 
 import chunkview
-from chunkview.core.chunkers.mastra import html as mastra_html
+from chunkview.core.chunkers.mastra import html_parser as mastra_parser
+from chunkview.core.chunkers.mastra.reference import html as mastra_html
 from chunkview.core.chunkers.semantic_chunking import html_parser, reference, sentences
 from chunkview.core.text.js import trim
 
@@ -46,8 +47,8 @@ def _mastra_text_recursive(node):
 
 def _select_recursive(root, selector):
     checkers = [
-        mastra_html._checker(m)
-        for m in mastra_html._SELECTOR_PART_RE.finditer(selector)
+        mastra_parser.checker(m)
+        for m in mastra_parser.SELECTOR_PART_RE.finditer(selector)
         if m.group(0).strip()
     ]
 
@@ -73,11 +74,11 @@ def test_walks_equal_the_recursive_ones_on_random_html():
         sentences.cheerio_text_into(root, new)
         assert "".join(new) == reference.cheerio_text(root), source
 
-        tree = mastra_html.parse(source)
+        tree = mastra_parser.parse(source)
         assert tree.raw_text() == _raw_text_recursive(tree), source
-        assert mastra_html._text_of(tree) == _mastra_text_recursive(tree), source
+        assert mastra_html.text_of(tree) == _mastra_text_recursive(tree), source
         for selector in ("div", "div p", "b", "ul li", "div div b"):
-            assert mastra_html._select(tree, selector) == _select_recursive(tree, selector)
+            assert mastra_parser.select(tree, selector) == _select_recursive(tree, selector)
 
 
 def test_semantic_chunking_reads_a_thousand_nested_tags():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
 from itertools import compress
 from operator import itemgetter, methodcaller
 from typing import Any
@@ -17,12 +16,13 @@ from chunkview.core.chunkers.mastra.document import (
     STRATEGIES,
     chunk_document,
 )
-from chunkview.core.chunkers.mastra.explain import explaining
-from chunkview.core.chunkers.mastra.places import noting_places
-from chunkview.core.chunkers.mastra.recursive import LANGUAGES
+from chunkview.core.chunkers.mastra.places import PlaceNotes
+from chunkview.core.chunkers.mastra.reference.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS
 from chunkview.core.layout.placing import located_table, placed_table
 from chunkview.core.model.document import Document
+from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunNotes, RunObserver
 from chunkview.core.model.span_table import SpanTable
 
 SPLITTERS = ("character", "recursive", "latex", "markdown")
@@ -312,24 +312,26 @@ class MastraChunkEntry(Entry):
     )
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        """The chunk nodes; the strategies tell ``ctx.observer`` their reasons and, from
+        the measured split, where they cut the chunks (``spans`` reads it). A run that
+        gives reasons takes the library's loop, which notes no places: then the measured
+        split runs again for them, so a layout is placed the same with reasons and
+        without (the app gives a layout its reasons only then)."""
         doc = document.kind if document.kind in FACTORY else "text"
-        with explaining(ctx.explain):  # the strategies note their cuts (explain.py)
-            return chunk_document(document.text, doc, ctx.metadata, options)
-
-    def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        """``run``, noting where the recursive split cut each chunk (``spans`` reads it).
-        A run that gives reasons takes the library's loop, which notes nothing: then the
-        measured split runs again for the places, so a layout is placed the same with
-        reasons and without (the app gives a layout its reasons only then)."""
-        with noting_places() as places:
-            native = self.run(document, options, ctx)
-        if places.for_reasons:
-            with noting_places() as places:
-                again = self.run(document, options, replace(ctx, explain=None))
-            if again != native:  # (the tests hold them equal)
-                return native
-        if places.complete and len(places.starts) == len(native):
-            return PlacedNodes(native, places.starts, places.verbatim, places.rewritten)
+        observer = ctx.observer
+        if not (observer.wants_reasons and observer.wants_places):
+            return chunk_document(document.text, doc, ctx.metadata, options, observer)
+        heard = _PlacesHeard(observer)
+        native = chunk_document(document.text, doc, ctx.metadata, options, heard)
+        places = heard.places
+        if isinstance(places, PlaceNotes) and places.for_reasons:
+            again = RunNotes(reasons=False, places=True)
+            if chunk_document(document.text, doc, ctx.metadata, options, again) == native:
+                places = again.places  # (the tests hold the two runs equal)
+            else:
+                places = None
+        if places is not None:
+            observer.placed(places)
         return native
 
     def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
@@ -338,9 +340,10 @@ class MastraChunkEntry(Entry):
     def spans(
         self, document: Document, native: Any, options: dict[str, Any], places: Any = None
     ) -> SpanTable:
-        """The chunks placed where the split noted it cut them (``PlacedNodes``), else
-        located in order, as columns; the startIndex each chunk reports (``addStartIndex``,
-        in UTF-16 units) as its reported start, in code points."""
+        """The chunks placed where the split noted it cut them (``places``, a
+        ``PlaceNotes`` the run told its observer), else located in order, as columns;
+        the startIndex each chunk reports (``addStartIndex``, in UTF-16 units) as its
+        reported start, in code points."""
         strategy = options.get("strategy") or DEFAULT_STRATEGY.get(document.kind, "recursive")
         metadata: dict[int, dict] = {}
         reported: dict[int, int] = {}
@@ -356,14 +359,14 @@ class MastraChunkEntry(Entry):
                 reported[i] = document.units_to_points(start_index)
         texts = list(map(_TEXT, native))
         kinds = [strategy] * len(texts)
-        if isinstance(native, PlacedNodes):
-            verbatim = np.frombuffer(native.verbatim, np.uint8)
-            rewritten = native.rewritten
+        if isinstance(places, PlaceNotes) and places.fits(len(texts)):
+            verbatim = np.frombuffer(places.verbatim, np.uint8)
+            rewritten = places.rewritten
             searched = [i for i in np.flatnonzero(verbatim == 0).tolist() if i not in rewritten]
             table = placed_table(
                 document.text,
                 texts,
-                native.starts,
+                places.starts,
                 kinds,
                 metadata,
                 None,
@@ -395,23 +398,21 @@ class MastraChunkEntry(Entry):
         )
 
 
-class PlacedNodes(list):
-    """The chunk nodes, with where the split cut each one from the text (``starts``, in
-    UTF-16 units, -1 where not known) and whether it is the text there as it is
-    (``verbatim``), and where each chunk that is not ends (``rewritten``): see
-    places.py."""
+class _PlacesHeard(RunObserver):
+    """Passes a run's reasons on to ``observer`` and keeps the places it tells, for the
+    entry to look at before it tells them on."""
 
-    def __init__(
-        self,
-        nodes: list[dict[str, Any]],
-        starts: list[int],
-        verbatim: bytearray,
-        rewritten: dict[int, int],
-    ):
-        super().__init__(nodes)
-        self.starts = starts
-        self.verbatim = verbatim
-        self.rewritten = rewritten
+    def __init__(self, observer: RunObserver) -> None:
+        self.observer = observer
+        self.wants_reasons = observer.wants_reasons
+        self.wants_places = observer.wants_places
+        self.places: Any = None
+
+    def reason(self, reason: Reason) -> None:
+        self.observer.reason(reason)
+
+    def placed(self, places: Any) -> None:
+        self.places = places
 
 
 def _js_value(value: Any) -> str:

@@ -1,22 +1,27 @@
 """Why Mastra cut where it did, in its own terms (see core/explain.py).
 
-The strategies keep their signature ``(units, options, metadata)``; a run that explains
-itself sets a ``MastraNotes`` for the current context (``explaining``), and the split
-machinery notes what it decides through ``current()``: the separator each level split
-at, where merging stopped (the length function's value against maxSize), the overlap
-carried, a piece too large going down the separator list, the header that started a
-section. Chunks are produced in their final order, so the k-th ``produced`` call is
-chunk k; only strategies that call it get reasons.
+Every strategy is given the run's ``MastraNotes`` (``notes_for(observer)``) and tells it
+what it decides as it goes: the separator each level split at, where merging stopped
+(the length function's value against maxSize), the overlap carried, a piece too large
+going down the separator list, the header that started a section. The notes word each
+decision as a ``Reason`` and tell it to the run's observer. Chunks are produced in their
+final order, so the k-th ``produced`` call is chunk k; only strategies that call it get
+reasons. A run nobody asks reasons of gets ``QuietNotes``, which hear nothing: the
+strategies tell either one without asking which it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
+from chunkview.core.chunkers.mastra.html_explain import HtmlReasons, QuietHtmlReasons
+from chunkview.core.chunkers.mastra.json_explain import JsonNotes, QuietJsonNotes
+from chunkview.core.chunkers.mastra.semantic_markdown_explain import (
+    QuietSectionNotes,
+    SectionNotes,
+)
 from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import from_units
 
 
@@ -39,10 +44,15 @@ def _last(count: int, what: str) -> str:
 
 
 class MastraNotes:
-    """The reasons of one run, built as its chunks are produced."""
+    """The reasons of one run, built as its chunks are produced, told to its observer."""
 
-    def __init__(self, explain: list) -> None:
-        self.explain = explain
+    #: someone hears the reasons (``QuietNotes``: nobody)
+    telling = True
+
+    def __init__(self, observer: RunObserver) -> None:
+        #: the run's observer: the reasons are told to it, and the measured split tells
+        #: it where it cut (places.py)
+        self.observer = observer
         self.count = 0  # chunks produced so far
         self.pending: list[tuple[str, str]] = []
         self.separators: list[str | None] = []  # the separator of each recursion level
@@ -52,10 +62,11 @@ class MastraNotes:
         self.pending.append((rule, text))
 
     def produced(self) -> None:
+        """The next chunk was produced: it takes the reasons noted since the last one."""
         if self.pending:
             rule = self.pending[0][0]
             text = "; ".join(dict.fromkeys(t for _r, t in self.pending))
-            self.explain.append(Reason(self.count, rule, text))
+            self.observer.reason(Reason(self.count, rule, text))
             self.pending = []
         self.count += 1
 
@@ -202,23 +213,98 @@ class MastraNotes:
                 rule, text = "line", "one chunk per line (returnEachLine)"
             else:
                 rule, text = "section", "a section under the same headers"
-            self.explain.append(Reason(k, rule, text))
+            self.observer.reason(Reason(k, rule, text))
             previous = meta
 
+    # ----- the strategies with notes of their own ---------------------------------------------
+    def html(self) -> HtmlReasons:
+        """The html strategy's reasons (html_explain.py)."""
+        return HtmlReasons(self.observer)
 
-_NOTES: ContextVar[MastraNotes | None] = ContextVar("mastra_explain", default=None)
+    def json(self, chunker: Any) -> JsonNotes:
+        """The json strategy's reasons, for ``chunker`` (json_explain.py)."""
+        return JsonNotes(self.observer, chunker)
+
+    def sections(self, threshold: Any, units: str, sections: list[Any]) -> SectionNotes:
+        """semantic-markdown's reasons, for ``sections`` as first gathered from ``units``
+        (semantic_markdown_explain.py)."""
+        return SectionNotes(self.observer, threshold, units, sections)
 
 
-def current() -> MastraNotes | None:
-    """The notes of the run in progress, or None when nobody asked."""
-    return _NOTES.get()
+class QuietNotes(MastraNotes):
+    """The notes of a run nobody asks reasons of: every decision told is dropped unworded
+    (the observer may still hear the measured split's places)."""
+
+    telling = False
+
+    def note(self, rule: str, text: str) -> None:
+        pass
+
+    def produced(self) -> None:
+        pass
+
+    def split_at(self, separator: str | None) -> None:
+        pass
+
+    def level_done(self) -> None:
+        pass
+
+    def too_large(self, size: float, max_size: float, last: bool) -> None:
+        pass
+
+    def after_large(self) -> None:
+        pass
+
+    def merge_full(
+        self,
+        total: float,
+        piece: float,
+        joiner: float,
+        max_size: float,
+        carried: int,
+        carried_size: float,
+        overlap: float,
+    ) -> None:
+        pass
+
+    def character_piece(self, separator: str, size: float, max_size: float) -> None:
+        pass
+
+    def character_window(self, first: bool, size: float, max_size: float, overlap: float) -> None:
+        pass
+
+    def sentence_full(self, size: float, sentence: float, space: float, max_size: float) -> None:
+        pass
+
+    def sentence_target(self, size: float, target: float, sentence: str) -> None:
+        pass
+
+    def sentence_overlap(self, count: int, size: float, overlap: float) -> None:
+        pass
+
+    def sentence_too_long(self, size: float, max_size: float, words: bool, chars: bool) -> None:
+        pass
+
+    def after_long_sentence(self) -> None:
+        pass
+
+    def token_window(self, index: int, start: float, max_size: float, overlap: float) -> None:
+        pass
+
+    def headers(self, metas: list[dict[str, str]], each_line: bool) -> None:
+        pass
+
+    def html(self) -> HtmlReasons:
+        return QuietHtmlReasons(self.observer)
+
+    def json(self, chunker: Any) -> JsonNotes:
+        return QuietJsonNotes(self.observer, chunker)
+
+    def sections(self, threshold: Any, units: str, sections: list[Any]) -> SectionNotes:
+        return QuietSectionNotes(self.observer, threshold)
 
 
-@contextmanager
-def explaining(explain: list | None) -> Iterator[None]:
-    """Record the reasons of the runs inside into ``explain`` (None: record nothing)."""
-    token = _NOTES.set(MastraNotes(explain) if explain is not None else None)
-    try:
-        yield
-    finally:
-        _NOTES.reset(token)
+def notes_for(observer: RunObserver) -> MastraNotes:
+    """The notes a run tells as it goes: worded for an observer that wants reasons,
+    quiet for one that does not (read once, at the run's top)."""
+    return MastraNotes(observer) if observer.wants_reasons else QuietNotes(observer)

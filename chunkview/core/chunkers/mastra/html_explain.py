@@ -1,19 +1,21 @@
 """Why the html strategy cut where it did (spec/mastra.md §10), in its own terms.
 
-html.py calls these only when the run explains itself, with the elements its query
-matched: each chunk starts at a matched header element (which selector of ``headers``
-matched it, the key, where its sibling walk stopped), takes in the matches after it that
-carry the same header (unless returnEachLine), and may come earlier in the page than the
-chunk before, as the query lists its matches selector by selector. In sections mode each
-chunk is one matched element, with an empty text.
+The html strategy (reference/html.py) tells its run's ``HtmlReasons`` the elements its
+query matched (``QuietHtmlReasons`` when nobody asks for reasons): each chunk starts at
+a matched header element (which selector of ``headers`` matched it, the key, where its
+sibling walk stopped), takes in the matches after it that carry the same header (unless
+returnEachLine), and may come earlier in the page than the chunk before, as the query
+lists its matches selector by selector. In sections mode each chunk is one matched
+element, with an empty text.
 """
 
 from __future__ import annotations
 
 import json
 
-from chunkview.core.chunkers.mastra.html import Node, _select
+from chunkview.core.chunkers.mastra.html_parser import Node, select
 from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import trim
 
 
@@ -30,7 +32,7 @@ def _matched_by(root: Node, selectors: str) -> dict[int, str]:
     """The selector part that found each element first (the query goes part by part)."""
     found: dict[int, str] = {}
     for part in _parts(selectors):
-        for element in _select(root, part):
+        for element in select(root, part):
             found.setdefault(id(element), part)
     return found
 
@@ -71,7 +73,7 @@ def _section_words(header: Node, selectors: list[str]) -> str:
 
 
 def explain_headers(
-    explain: list,
+    observer: RunObserver,
     root: Node,
     selectors: list[str],
     keys: dict[str, str],
@@ -119,10 +121,10 @@ def explain_headers(
             )
         if each_line:
             words.append("one chunk per matched element (returnEachLine)")
-        explain.append(Reason(k, "header", "; ".join(words)))
+        observer.reason(Reason(k, "header", "; ".join(words)))
 
 
-def explain_sections(explain: list, keys: dict[str, str], found: list[Node]) -> None:
+def explain_sections(observer: RunObserver, keys: dict[str, str], found: list[Node]) -> None:
     """One reason per chunk of sections mode: the element each stands for."""
     if not found:
         return
@@ -132,7 +134,7 @@ def explain_sections(explain: list, keys: dict[str, str], found: list[Node]) -> 
     matched_by = _matched_by(root, ",".join(keys))
     for k, element in enumerate(found):
         key = keys.get(element.tag_name, "undefined")
-        explain.append(
+        observer.reason(
             Reason(
                 k,
                 "section",
@@ -142,3 +144,42 @@ def explain_sections(explain: list, keys: dict[str, str], found: list[Node]) -> 
                 "nextElementSibling, which its HTML parser lacks",
             )
         )
+
+
+class HtmlReasons:
+    """Tells the observer one reason per chunk of the html strategy."""
+
+    def __init__(self, observer: RunObserver) -> None:
+        self.observer = observer
+
+    def headers(
+        self,
+        root: Node,
+        selectors: list[str],
+        keys: dict[str, str],
+        headers: list[Node],
+        each_line: bool,
+    ) -> None:
+        """Headers mode (§10.2): ``headers``, the query's matches, in order."""
+        explain_headers(self.observer, root, selectors, keys, headers, each_line)
+
+    def sections(self, keys: dict[str, str], found: list[Node]) -> None:
+        """Sections mode (§10.3): ``found``, the query's matches."""
+        explain_sections(self.observer, keys, found)
+
+
+class QuietHtmlReasons(HtmlReasons):
+    """For a run nobody asks reasons of: tells nothing."""
+
+    def headers(
+        self,
+        root: Node,
+        selectors: list[str],
+        keys: dict[str, str],
+        headers: list[Node],
+        each_line: bool,
+    ) -> None:
+        pass
+
+    def sections(self, keys: dict[str, str], found: list[Node]) -> None:
+        pass

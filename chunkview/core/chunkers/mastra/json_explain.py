@@ -1,6 +1,7 @@
 """Why the json strategy cut where it did (spec/mastra.md §11), in its own terms.
 
-json_chunker.py calls these only when the run explains itself (``_JsonChunker.notes``).
+The json strategy (reference/json_chunker.py) tells its run's ``JsonNotes``
+(``QuietJsonNotes`` when nobody asks for reasons).
 Each chunk the algorithm makes is noted as it is made, in output order: the object,
 array items or keys that started it, and, for the chunk after it, the size check that
 closed it (the next entry would pass maxSize; "save" needs size ≥ minSize). Empty chunks
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from chunkview.core.chunkers.mastra.json_values import js_object, size
 from chunkview.core.model.explain import Reason
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import from_units
 
 
@@ -40,16 +43,14 @@ def _keys(keys: list[str], what: str) -> str:
 class JsonNotes:
     """The reasons of one json run, one per chunk made (before empty ones are dropped)."""
 
-    def __init__(self, explain: list, chunker: Any) -> None:
-        self.explain = explain
+    def __init__(self, observer: RunObserver, chunker: Any) -> None:
+        self.observer = observer
         self.chunker = chunker
         self.made: list[tuple[str, str]] = []  # (rule, words) of each chunk made
         self.pending: list[str] = []  # words for the next chunk made
 
     # ----- helpers --------------------------------------------------------------------------
     def _size(self, value: Any) -> int:
-        from chunkview.core.chunkers.mastra.json_chunker import size
-
         return size(value)
 
     @property
@@ -135,8 +136,6 @@ class JsonNotes:
         if isinstance(group, list):
             grown = self.chunker.wrap([*group, value], path)
             return f"adding item {key} would make size {_n(self._size(grown))} > {self._max}"
-        from chunkview.core.chunkers.mastra.json_chunker import js_object
-
         grown = self.chunker.wrap(js_object([*group.items(), (key, value)]), path)
         return f"adding {_key(key)} would make size {_n(self._size(grown))} > {self._max}"
 
@@ -199,5 +198,33 @@ class JsonNotes:
             if isinstance(chunk, (dict, list)) and len(chunk) == 0:
                 continue
             if words:
-                self.explain.append(Reason(k, rule, words))
+                self.observer.reason(Reason(k, rule, words))
             k += 1
+
+
+class QuietJsonNotes(JsonNotes):
+    """For a run nobody asks reasons of: hears each chunk made, words nothing."""
+
+    def whole(self, kind: str, path: list[str], wrapped: Any, too_deep: bool = False) -> None:
+        pass
+
+    def saved(self, path: list[str], group: Any, wrapped: Any, why: tuple, first: int = 0) -> None:
+        pass
+
+    def not_saved(self, path: list[str], group: Any, wrapped: Any, why: tuple) -> None:
+        pass
+
+    def top_full(self, acc: dict, key: str, merged: dict) -> None:
+        pass
+
+    def top_last(self, acc: dict) -> None:
+        pass
+
+    def long_string(self, key: str, value: str, pieces: list[str], kept: list[bool]) -> None:
+        pass
+
+    def dropped(self, key: str, value: Any) -> None:
+        pass
+
+    def finish(self, chunks: list[Any]) -> None:
+        pass

@@ -1,18 +1,13 @@
-"""Where the recursive split cut each chunk from the text, noted as it cuts.
+"""Where the measured split cut each chunk from the text, told to the run's observer.
 
 The app places every chunk in the text to draw it. Searching for each of the ten
 thousand chunks of a long text costs more than the run that made them, and the split
-knows where each one came from: the offset of its first piece. A run that places its
-chunks next sets a ``PlaceNotes`` for the current context (``noting_places``), as a run
-that explains itself sets its notes (explain.py); the measured split (recursive.py)
-fills it.
+knows where each one came from: the offset of its first piece. The measured split
+(measured_split.py) fills a ``PlaceNotes`` as it cuts and tells it to the run's
+observer (``observer.placed``); the entry's ``spans`` places the chunks from it.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 
 class PlaceNotes:
@@ -20,38 +15,23 @@ class PlaceNotes:
     chunk is the text there as it is (``verbatim``: 1) or was joined otherwise (0: empty
     pieces dropped between its pieces, or a regex's source as the glue), in chunk order.
     ``rewritten``: by chunk number, where a chunk joined otherwise ends in the text (its
-    first piece to its last), when known. ``complete``: the split noted every chunk of
-    the run (a run that falls back to the library's loop at its top notes none).
-    ``for_reasons``: the split took the loop only because the run gives reasons; the
-    measured split would have noted the places."""
+    first piece to its last), when known. ``for_reasons``: nothing is noted, because the
+    split took the library's loop only for the run's reasons; the measured split would
+    have noted the places (the entry runs it again for them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, for_reasons: bool = False) -> None:
         self.starts: list[int] = []
         self.verbatim = bytearray()
         self.rewritten: dict[int, int] = {}
-        self.complete = False
-        self.for_reasons = False
+        self.for_reasons = for_reasons
 
-    def unknown(self, count: int) -> None:
-        """``count`` chunks whose places are not known."""
-        self.starts += [-1] * count
-        self.verbatim += bytes(count)
+    def pad(self, count: int) -> None:
+        """Every chunk before chunk ``count`` not noted yet: its place is not known."""
+        missing = count - len(self.starts)
+        if missing > 0:
+            self.starts += [-1] * missing
+            self.verbatim += bytes(missing)
 
-
-_current: ContextVar[PlaceNotes | None] = ContextVar("mastra_places", default=None)
-
-
-@contextmanager
-def noting_places() -> Iterator[PlaceNotes]:
-    """Notes the places of the run inside the block, for whoever places its chunks."""
-    notes = PlaceNotes()
-    token = _current.set(notes)
-    try:
-        yield notes
-    finally:
-        _current.reset(token)
-
-
-def current() -> PlaceNotes | None:
-    """The notes of the run in progress, or None when nobody asked for them."""
-    return _current.get()
+    def fits(self, chunk_count: int) -> bool:
+        """The notes place every one of ``chunk_count`` chunks (a note for each)."""
+        return not self.for_reasons and len(self.starts) == chunk_count

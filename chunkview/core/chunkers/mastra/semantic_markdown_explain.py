@@ -1,6 +1,7 @@
 """Why semantic-markdown cut where it did (spec/mastra.md §8), in its own terms.
 
-semantic_markdown.py calls these only when the run explains itself: each merge of a
+The semantic-markdown strategy (reference/semantic_markdown.py) tells its run's
+``SectionNotes`` (``QuietSectionNotes`` when nobody asks for reasons) each merge of a
 section into the one before (token counts summing under joinThreshold) and each section
 left standing (the sum reached joinThreshold, or the section before was deeper). ``finish``
 gives each section kept one reason: the header that started it, why it was not merged
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chunkview.core.chunkers.mastra.reference.semantic_markdown import HEADER_LINE
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason, Stage
+from chunkview.core.model.observer import RunObserver
 from chunkview.core.text.js import from_units, trim
 
 
@@ -27,15 +30,13 @@ def _header(section: Any) -> str:
 def _section_starts(units: str) -> list[int]:
     """Where each section the port pushes begins (UTF-16 units): its line scan again,
     with offsets (the port keeps none)."""
-    from chunkview.core.chunkers.mastra.semantic_markdown import _HEADER_RE
-
     starts: list[int] = []
     title, depth, has_body, in_code = "", 0, False, False
     offset = section_start = 0
     for line in units.split("\n"):
         if line.startswith("```") or line.startswith("~~~"):
             in_code = not in_code
-        header = None if in_code else _HEADER_RE.fullmatch(line)
+        header = None if in_code else HEADER_LINE.fullmatch(line)
         if header is None:
             has_body = has_body or bool(trim(line))
         else:
@@ -54,8 +55,13 @@ def _section_starts(units: str) -> list[int]:
 
 
 class SectionNotes:
-    def __init__(self, explain: list, threshold: Any, units: str = "", sections: Any = ()) -> None:
-        self.explain = explain
+    """The reasons of one semantic-markdown run: what each section kept took in, and why
+    it was not merged into the one before, told to the observer at ``finish``."""
+
+    def __init__(
+        self, observer: RunObserver, threshold: Any, units: str = "", sections: Any = ()
+    ) -> None:
+        self.observer = observer
         self.threshold = threshold
         self.merges: dict[int, list[str]] = {}  # id(section) -> words of what it took in
         self.kept_words: dict[int, str] = {}  # id(section) -> why it stayed a section
@@ -146,4 +152,17 @@ class SectionNotes:
             if id(section) in self.kept_words:
                 words.append(self.kept_words[id(section)])
             words.extend(self.merges.get(id(section), ()))
-            self.explain.append(Reason(k, rule, "; ".join(words), stages[k]))
+            self.observer.reason(Reason(k, rule, "; ".join(words), stages[k]))
+
+
+class QuietSectionNotes(SectionNotes):
+    """For a run nobody asks reasons of: hears each decision, words nothing."""
+
+    def merged(self, previous: Any, current: Any) -> None:
+        pass
+
+    def kept(self, previous: Any, current: Any) -> None:
+        pass
+
+    def finish(self, sections: list[Any]) -> None:
+        pass

@@ -1,5 +1,6 @@
-"""token (spec/mastra.md §9): windows of maxSize tokens stepping by maxSize - overlap,
-with js-tiktoken's encodings (vendored, so no network) and its special-token rules."""
+"""js-tiktoken as Mastra's token strategies use it (spec/mastra.md §9.2, §9.3): its
+encodings (vendored, so no network), its model map and its special-token rules. The
+token strategy's windows are in reference/token.py (§9.1)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from chunkview.core.chunkers.mastra.explain import current as notes_now
-from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import from_units, trim
 from chunkview.core.text.tokens import js_tiktoken_encoding
 
 # js-tiktoken 1.0.21 getEncodingNameForModel (the version @mastra/rag 1.3.6 installs); any
@@ -202,34 +200,3 @@ def cl100k_js_count(text: str) -> int:
 @lru_cache(maxsize=8)
 def _all_specials(encoding) -> tuple[str, ...]:
     return tuple(sorted(encoding.special_tokens_set))
-
-
-def token_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
-    max_size = options.get("maxSize", 4000)
-    overlap = options.get("overlap", 200)
-    encoding = load_encoding(options)  # fromTikToken loads it before the constructor checks
-    check_overlap(max_size, overlap)
-    allowed, disallowed = special_sets(encoding, options)
-    ids = encode(encoding, from_units(trim(units)), allowed, disallowed)
-    if overlap == max_size and len(ids) > max_size:
-        raise ChunkerError(
-            "Hang",
-            f"overlap {overlap} equals maxSize: the windows never "
-            "advance and the original loops forever",
-        )
-    # the windows as JS steps them: start may be fractional (slice truncates it), and the
-    # loop ends when a window reaches the last token
-    chunks: list[dict[str, Any]] = []
-    start: float = 0
-    why = notes_now()  # the run's reasons (explain.py), or None
-    while start < len(ids):
-        end = min(start + max_size, len(ids))
-        window = ids[int(start) : int(end)]
-        text = encoding.decode_bytes(window).decode("utf-8", "replace")
-        if why is not None:
-            why.token_window(len(chunks), start, max_size, overlap)
-        chunks.append({"text": trim(text), "metadata": dict(metadata)})
-        if end == len(ids):
-            break
-        start += max_size - overlap
-    return chunks

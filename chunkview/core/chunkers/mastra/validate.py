@@ -71,15 +71,12 @@ def js_type(value: Any) -> str:
 
 
 def _issues(name: str, value: Any) -> list[str]:
+    """zod's issues with option ``name`` set to ``value``, as ``path: message``."""
     kind = js_type(value)
     if name in POSITIVE or name in NON_NEGATIVE:
-        if kind != "number":
-            return [f"{name}: Expected number, received {kind}"]
-        if name in POSITIVE and not value > 0:
-            return [f"{name}: Number must be greater than 0"]
-        if name in NON_NEGATIVE and not value >= 0:
-            return [f"{name}: Number must be greater than or equal to 0"]
-        return []
+        return _number_issues(name, value, kind)
+    if name in STRING_ARRAYS or name in PAIR_ARRAYS:
+        return _array_issues(name, value, kind)
     if name in BOOLEANS:
         return [] if kind == "boolean" else [f"{name}: Expected boolean, received {kind}"]
     if name in STRINGS:
@@ -95,27 +92,40 @@ def _issues(name: str, value: Any) -> list[str]:
     if name in SPECIALS:
         ok = value == "all" or (isinstance(value, dict) and "$set" in value)
         return [] if ok else [f"{name}: Must be a Set object or the literal 'all'"]
-    if name in STRING_ARRAYS or name in PAIR_ARRAYS:
-        if kind != "array":
-            return [f"{name}: Expected array, received {kind}"]
-        issues = []
-        for i, item in enumerate(value):
-            if name in STRING_ARRAYS:
-                if js_type(item) != "string":
-                    issues.append(f"{name}.{i}: Expected string, received {js_type(item)}")
-                continue
-            if js_type(item) != "array":
-                issues.append(f"{name}.{i}: Expected array, received {js_type(item)}")
-                continue
-            if len(item) < 2:
-                issues.append(f"{name}.{i}: Array must contain at least 2 element(s)")
-            elif len(item) > 2:
-                issues.append(f"{name}.{i}: Array must contain at most 2 element(s)")
-            for j, part in enumerate(item[:2]):
-                if js_type(part) != "string":
-                    issues.append(f"{name}.{i}.{j}: Expected string, received {js_type(part)}")
-        return issues
     return []
+
+
+def _number_issues(name: str, value: Any, kind: str) -> list[str]:
+    if kind != "number":
+        return [f"{name}: Expected number, received {kind}"]
+    if name in POSITIVE and not value > 0:
+        return [f"{name}: Number must be greater than 0"]
+    if name in NON_NEGATIVE and not value >= 0:
+        return [f"{name}: Number must be greater than or equal to 0"]
+    return []
+
+
+def _array_issues(name: str, value: Any, kind: str) -> list[str]:
+    """A string array's issues, or a pair array's (each item two strings)."""
+    if kind != "array":
+        return [f"{name}: Expected array, received {kind}"]
+    issues = []
+    for i, item in enumerate(value):
+        if name in STRING_ARRAYS:
+            if js_type(item) != "string":
+                issues.append(f"{name}.{i}: Expected string, received {js_type(item)}")
+            continue
+        if js_type(item) != "array":
+            issues.append(f"{name}.{i}: Expected array, received {js_type(item)}")
+            continue
+        if len(item) < 2:
+            issues.append(f"{name}.{i}: Array must contain at least 2 element(s)")
+        elif len(item) > 2:
+            issues.append(f"{name}.{i}: Array must contain at most 2 element(s)")
+        for j, part in enumerate(item[:2]):
+            if js_type(part) != "string":
+                issues.append(f"{name}.{i}.{j}: Expected string, received {js_type(part)}")
+    return issues
 
 
 def validate(strategy: str, options: dict[str, Any]) -> None:

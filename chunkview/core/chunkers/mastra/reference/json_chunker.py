@@ -1,109 +1,33 @@
 """json (spec/mastra.md §11): nested objects and arrays packed into chunks of at most
-maxSize JSON characters, with JS object semantics (integer keys first, JS number text)."""
+maxSize JSON characters, with JS object semantics (json_values.py: integer keys first,
+JS number text)."""
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from chunkview.core.chunkers.mastra.explain import current
+from chunkview.core.chunkers.mastra.json_values import js_object, js_parse, size, stringify
 from chunkview.core.errors import ChunkerError
-from chunkview.core.text.js import float_text, from_units, to_units, utf16_len
-from chunkview.core.text.json_errors import v8_json_refusal
+from chunkview.core.text.js import from_units, to_units
 
-_INDEX_KEY_RE = re.compile(r"0|[1-9][0-9]*")
+if TYPE_CHECKING:
+    from chunkview.core.chunkers.mastra.explain import MastraNotes
+
 _ESCAPED_UNIT_RE = re.compile(r"\\u([0-9a-fA-F]{4})")
-
-
-# ----- JS values ------------------------------------------------------------------------
-def _is_index(key: str) -> bool:
-    return bool(_INDEX_KEY_RE.fullmatch(key)) and int(key) < 2**32 - 1
-
-
-def js_object(pairs) -> dict[str, Any]:
-    """A JS object: canonical array-index keys first, ascending, then insertion order."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        data[key] = value  # a repeated key keeps its first place, takes the last value
-    if not any(_is_index(k) for k in data):
-        return data
-    indexes = sorted((k for k in data if _is_index(k)), key=int)
-    return {**{k: data[k] for k in indexes}, **{k: v for k, v in data.items() if not _is_index(k)}}
-
-
-def _parse_number(text: str) -> float | int:
-    value = float(text)
-    if value.is_integer() and abs(value) <= 2**53 and "." not in text and "e" not in text.lower():
-        return int(text)
-    return value
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"Unexpected token '{name[0]}'")
-
-
-def js_parse(text: str) -> Any:
-    """``JSON.parse``; a refused text raises SyntaxError with V8's own message."""
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=js_object,
-            parse_float=_parse_number,
-            parse_int=_parse_number,
-            parse_constant=_reject_constant,
-        )
-    except (json.JSONDecodeError, ValueError, RecursionError) as error:
-        refusal = v8_json_refusal(text)
-        if refusal is None:
-            raise ChunkerError("SyntaxError", str(error)) from None
-        raise ChunkerError("SyntaxError", refusal.message, refusal.position) from None
-
-
-def js_number(value: float) -> str:
-    """``String(number)`` as JS writes it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and abs(value) <= 2**53:
-        return str(value)
-    value = float(value)
-    if math.isnan(value) or math.isinf(value):
-        return "null"  # JSON.stringify
-    if value == 0:
-        return "0"
-    return float_text(value)
-
-
-def _quote(text: str) -> str:
-    out = json.dumps(text, ensure_ascii=False)
-    # JSON.stringify writes lone surrogates as escapes and leaves U+2028/2029 raw
-    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", out)
-
-
-def stringify(value: Any) -> str:
-    """Compact ``JSON.stringify``."""
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{_quote(k)}:{stringify(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(stringify(v) for v in value) + "]"
-    if isinstance(value, str):
-        return _quote(value)
-    if value is None:
-        return "null"
-    return js_number(value)
-
-
-def size(value: Any) -> int:
-    return utf16_len(stringify(value))
 
 
 # ----- the algorithm ----------------------------------------------------------------------
 class _JsonChunker:
-    def __init__(self, max_size: float, min_size: float) -> None:
+    """§11.1's chunkObject: ``run`` chunks parsed data, telling its ``notes`` each chunk
+    it makes and why (json_explain.py)."""
+
+    def __init__(self, max_size: float, min_size: float, notes: MastraNotes) -> None:
         self.max_size, self.min_size = max_size, min_size
-        #: the run's reasons (json_explain.JsonNotes) when it explains itself, else None
-        self.notes: Any = None
+        #: the run's reasons for the json strategy (json_explain.JsonNotes)
+        self.notes = notes.json(self)
 
     def fits(self, value: Any) -> bool:
         return size(value) <= self.max_size
@@ -122,12 +46,13 @@ class _JsonChunker:
         return list(value.items())
 
     def object_chunks(self, obj: Any, path: list[str], depth: int = 0) -> list[Any]:
+        """§11.1 step 3 (``objectChunks``): the object whole if it fits (or past the depth
+        limit, step 6), else its entries gathered while they fit, "save" gated by minSize."""
         path = path or ["root"]
         notes = self.notes
         whole = self.wrap(obj, path)
         if self.fits(whole) or depth > 100:
-            if notes is not None:
-                notes.whole("object", path, whole, depth > 100)
+            notes.whole("object", path, whole, depth > 100)
             return [whole]
         chunks: list[Any] = []
         acc: dict[str, Any] = {}
@@ -136,11 +61,10 @@ class _JsonChunker:
             nonlocal acc
             wrapped = self.wrap(acc, path)
             if acc and size(wrapped) >= self.min_size:
-                if notes is not None:
-                    notes.saved(path, acc, wrapped, why)
+                notes.saved(path, acc, wrapped, why)
                 chunks.append(wrapped)
                 acc = {}
-            elif notes is not None and acc:
+            elif acc:
                 notes.not_saved(path, acc, wrapped, why)
 
         for key, value in self.entries(obj):
@@ -163,12 +87,13 @@ class _JsonChunker:
     def array_chunks(
         self, array: list[Any], key: str, path: list[str], depth: int = 0
     ) -> list[Any]:
+        """§11.1 step 4 (``arrayChunks``): the array whole if it fits, else its items
+        grouped while they fit, an item too large chunked as an object."""
         group_path = [*path, key] if path else ["root", key]
         notes = self.notes
         whole = self.wrap(array, group_path)
         if self.fits(whole):
-            if notes is not None:
-                notes.whole("array", group_path, whole)
+            notes.whole("array", group_path, whole)
             return [whole]
         chunks: list[Any] = []
         group: list[Any] = []
@@ -178,11 +103,10 @@ class _JsonChunker:
             nonlocal group
             wrapped = self.wrap(group, group_path)
             if group and size(wrapped) >= self.min_size:
-                if notes is not None:
-                    notes.saved(group_path, group, wrapped, why, first)
+                notes.saved(group_path, group, wrapped, why, first)
                 chunks.append(wrapped)
                 group = []
-            elif notes is not None and group:
+            elif group:
                 notes.not_saved(group_path, group, wrapped, why)
 
         for index, item in enumerate(array):
@@ -205,6 +129,8 @@ class _JsonChunker:
         return chunks
 
     def split_long(self, text: str) -> list[str]:
+        """§11.1 step 5 (``splitLong``): pieces of at most floor(maxSize - 20) units, cut
+        after the last space within them when there is one past the start."""
         piece_size = math.floor(self.max_size - 20)
         if piece_size <= 0 and text:
             # slice(0, size) then keeps nothing new: the original pushes "" forever
@@ -225,6 +151,8 @@ class _JsonChunker:
         return [from_units(p) for p in pieces]
 
     def run(self, data: Any) -> list[Any]:
+        """§11.1 step 2: the top level's entries; arrays and objects chunked at once, the
+        primitives gathered and appended last; empty chunks removed."""
         if not isinstance(data, (dict, list)):
             return []
         notes = self.notes
@@ -240,8 +168,7 @@ class _JsonChunker:
                 if self.fits(merged):
                     acc = merged
                 else:
-                    if notes is not None:
-                        notes.top_full(acc, key, merged)
+                    notes.top_full(acc, key, merged)
                     chunks.append(acc)
                     acc = js_object([(key, value)])
             elif isinstance(value, str):
@@ -249,21 +176,20 @@ class _JsonChunker:
                 # createChunk(piece, [key]) unwraps a top-level key "root" (`chunk.root ?
                 # chunk.root : chunk`): those pieces are bare strings
                 made = [piece if key == "root" else {key: piece} for piece in pieces]
-                if notes is not None:
-                    notes.long_string(key, value, pieces, [self.fits(c) for c in made])
-                chunks.extend(c for c in made if self.fits(c))
-            elif notes is not None:
+                fitting = [self.fits(c) for c in made]
+                notes.long_string(key, value, pieces, fitting)
+                chunks.extend(c for c, fits in zip(made, fitting) if fits)
+            else:
                 notes.dropped(key, value)
-        if notes is not None:
-            notes.top_last(acc)
+        notes.top_last(acc)
         chunks.append(acc)
         kept = [c for c in chunks if not (isinstance(c, (dict, list)) and len(c) == 0)]
-        if notes is not None:
-            notes.finish(chunks)
+        notes.finish(chunks)
         return kept
 
 
 def _convert_lists(value: Any) -> Any:
+    """§11.1 step 1's convertLists: every array an object with index keys."""
     if isinstance(value, list):
         return js_object((str(i), _convert_lists(v)) for i, v in enumerate(value))
     if isinstance(value, dict):
@@ -271,7 +197,8 @@ def _convert_lists(value: Any) -> Any:
     return value
 
 
-def _map_strings(value: Any, change) -> Any:
+def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """``value`` with ``change`` applied to every string value (not to keys)."""
     if isinstance(value, dict):
         return {k: _map_strings(v, change) for k, v in value.items()}
     if isinstance(value, list):
@@ -280,14 +207,19 @@ def _map_strings(value: Any, change) -> Any:
 
 
 def _ascii_escape(text: str) -> str:
+    """§11.2's ensureAscii: each unit in U+0080..U+FFFF written as ``\\uXXXX``."""
     return "".join(f"\\u{ord(u):04x}" if 0x80 <= ord(u) <= 0xFFFF else u for u in to_units(text))
 
 
 def _unescape(text: str) -> str:
+    """§11.2 without ensureAscii: each ``\\uXXXX`` in a value becomes its character."""
     return from_units(_ESCAPED_UNIT_RE.sub(lambda m: chr(int(m.group(1), 16)), text))
 
 
-def json_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
+def json_chunks(
+    units: str, options: dict[str, Any], metadata: dict[str, Any], notes: MastraNotes
+) -> list[dict[str, Any]]:
+    """§11: the text parsed (§11.1 step 1), chunked, each chunk written out (§11.2)."""
     max_size = options.get("maxSize")
     if not max_size:
         raise ChunkerError("Error", "JSON chunking requires maxSize to be specified")
@@ -296,13 +228,7 @@ def json_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
     data = js_parse(from_units(units))
     if options.get("convertLists", False):
         data = _convert_lists(data)
-    chunker = _JsonChunker(max_size, min_size)
-    explaining = current()
-    if explaining is not None:
-        from chunkview.core.chunkers.mastra.json_explain import JsonNotes
-
-        chunker.notes = JsonNotes(explaining.explain, chunker)
-    chunks = chunker.run(data)
+    chunks = _JsonChunker(max_size, min_size, notes).run(data)
     change = _ascii_escape if options.get("ensureAscii", True) else _unescape
     return [
         {"text": stringify(_map_strings(chunk, change)), "metadata": dict(metadata)}

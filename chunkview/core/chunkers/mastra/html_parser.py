@@ -1,5 +1,5 @@
-"""html (spec/mastra.md §10): headers and sections over the tree that
-node-html-better-parser 1.5.9 builds.
+"""The tree node-html-better-parser 1.5.9 builds, and its selectors (spec/mastra.md
+§10.1): what the html strategy (reference/html.py) reads.
 
 No maintained Python HTML parser reproduces that tree: html.parser, lxml and html5lib all
 follow the HTML standard (they keep <pre> text, repair nesting, lower-case tag names),
@@ -11,16 +11,11 @@ of that, so this module holds the small parser the spec describes.
 from __future__ import annotations
 
 import html as html_lib
-import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import regex
 
-from chunkview.core.chunkers.mastra.explain import current
-from chunkview.core.chunkers.mastra.splitter import splitter_from
-from chunkview.core.chunkers.mastra.validate import check_overlap
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CLASS, from_units, trim
 
@@ -136,28 +131,14 @@ def parse(source: str) -> Node:
         match = _MARKUP_RE.search(source, position)
         if match is None:
             break
-        current = stack[-1]
         if last_text + len(match.group(0)) < match.end():
-            current.children.append(Node(raw=source[last_text : match.start()]))
+            stack[-1].children.append(Node(raw=source[last_text : match.start()]))
         position = last_text = match.end()
         if match.group(0)[1] == "!":
             continue  # a comment
         closing, name, self_closing = match.group(1), match.group(2), match.group(7)
         if not closing:
-            if not self_closing and name in _CLOSED_BY_OPENING.get(current.tag or "", ()):
-                stack.pop()
-                current = stack[-1] if stack else root
-            raw_attributes = (match.group(3) or "").strip()
-            element_id, class_names = _id_and_classes(raw_attributes)
-            element = Node(
-                tag=name,
-                attributes=_attributes(raw_attributes),
-                parent=current,
-                element_id=element_id,
-                class_names=class_names,
-            )
-            current.children.append(element)
-            stack.append(element)
+            _open(match, stack, root)
             if name in _RAW_TEXT:  # its text is skipped, not stored
                 end = re.compile(rf"</{re.escape(name)}[{_W}]*>", re.I).search(source, position)
                 if end is None:
@@ -168,31 +149,63 @@ def parse(source: str) -> Node:
         if closing or self_closing or name in _VOID:
             if closing and name in _VOID and match.group(1):
                 continue  # </br> and the like are ignored
-            while True:
-                top = stack[-1] if stack else root
-                if top.tag == name:
-                    stack.pop()
-                    break
-                if len(stack) > 1:
-                    stack.pop()
-                    continue
-                break
+            _close(stack, root, name)
     if last_text < len(source):
         root.children.append(Node(raw=source[last_text:]))  # trailing text goes to the root
-    while len(stack) > 1:  # unclosed elements
+    _dissolve_unclosed(stack)
+    return root
+
+
+def _open(match: regex.Match[str], stack: list[Node], root: Node) -> None:
+    """An opening tag: the current element closed first if the tag closes it (one
+    level), then the new element appended to the current one and opened."""
+    name, self_closing = match.group(2), match.group(7)
+    current = stack[-1]
+    if not self_closing and name in _CLOSED_BY_OPENING.get(current.tag or "", ()):
+        stack.pop()
+        current = stack[-1] if stack else root
+    raw_attributes = (match.group(3) or "").strip()
+    element_id, class_names = _id_and_classes(raw_attributes)
+    element = Node(
+        tag=name,
+        attributes=_attributes(raw_attributes),
+        parent=current,
+        element_id=element_id,
+        class_names=class_names,
+    )
+    current.children.append(element)
+    stack.append(element)
+
+
+def _close(stack: list[Node], root: Node, name: str) -> None:
+    """A closing tag (or a void or self-closed one): pop open elements until one named
+    ``name`` is popped; none: everything down to the root."""
+    while True:
+        top = stack[-1] if stack else root
+        if top.tag == name:
+            stack.pop()
+            return
+        if len(stack) <= 1:
+            return
+        stack.pop()
+
+
+def _dissolve_unclosed(stack: list[Node]) -> None:
+    """Elements still open at the end of input, deeper than the top level, dissolve into
+    the enclosing open element; a pair like <h3><h3> collapses into the grandparent."""
+    while len(stack) > 1:
         last = stack.pop()
         before = stack[-1]
-        if last.parent is not None and last.parent.parent is not None:
-            if last.parent is before and last.tag == before.tag:  # <h3><h3>: a pair
-                before.children = [c for c in before.children if c is not last]
-                for child in last.children:
-                    _append(last.parent.parent, child)  # before's parent
-                stack.pop()
-            else:  # <div><h3></div>: the h3 dissolves into its parent
-                before.children = [c for c in before.children if c is not last]
-                for child in last.children:
-                    _append(before, child)
-    return root
+        if last.parent is None or last.parent.parent is None:
+            continue
+        before.children = [c for c in before.children if c is not last]
+        if last.parent is before and last.tag == before.tag:  # <h3><h3>: a pair
+            for child in last.children:
+                _append(last.parent.parent, child)  # before's parent
+            stack.pop()
+        else:  # <div><h3></div>: the h3 dissolves into its parent
+            for child in last.children:
+                _append(before, child)
 
 
 def _append(parent: Node, child: Node) -> None:
@@ -221,7 +234,7 @@ def _id_and_classes(text: str) -> tuple[str, list[str]]:
 
 
 # ----- selectors (the library's Matcher and querySelectorAll) ---------------------------
-_SELECTOR_PART_RE = re.compile(
+SELECTOR_PART_RE = re.compile(
     r"(?:^|\s+)([a-zA-Z_*][\w:-]*)?(?:#([\w-]+))?"
     r"(?:\.([\w-]+(?:\.[\w-]+)*))?(\[(?:[^\]]+)\](?:\[(?:[^\]]+)\])*)?",
     re.ASCII,
@@ -232,7 +245,7 @@ _SELECTOR_ATTR_RE = re.compile(
 )
 
 
-def _checker(selector_part: re.Match[str]):
+def checker(selector_part: re.Match[str]):
     tag, element_id, classes, attrs = selector_part.groups()
     wanted = [
         (m.group(1), m.group(2) or "", m.group(3) or "")
@@ -275,10 +288,10 @@ def _attribute_ok(have: str | None, op: str, value: str) -> bool:
     return True
 
 
-def _select(root: Node, selector: str) -> list[Node]:
+def select(root: Node, selector: str) -> list[Node]:
     """querySelectorImpl(all) for one selector: a chain of checkers, explored the library's
     way (results of a partly matching node come after those found without it)."""
-    checkers = [_checker(m) for m in _SELECTOR_PART_RE.finditer(selector) if m.group(0).strip()]
+    checkers = [checker(m) for m in SELECTOR_PART_RE.finditer(selector) if m.group(0).strip()]
 
     # explore(node, level) as a stack of tasks, so nesting has no limit: a task is a
     # (node, level) to explore, or (node, None) to emit the node at that point
@@ -307,7 +320,7 @@ def query(root: Node, selectors: str) -> list[Node]:
     seen: set[int] = set()
     parts = [part for p in selectors.split(",") if (part := trim(p))]
     for part in parts:
-        if not _SELECTOR_PART_RE.match(part).group(0):  # type: ignore[union-attr]
+        if not SELECTOR_PART_RE.match(part).group(0):  # type: ignore[union-attr]
             # the Matcher's exec loop finds an empty match at 0 and never moves past it
             raise ChunkerError(
                 "Hang",
@@ -315,132 +328,8 @@ def query(root: Node, selectors: str) -> list[Node]:
                 "the original's selector parser loops forever",
             )
     for part in parts:
-        for element in _select(root, part):
+        for element in select(root, part):
             if id(element) not in seen:
                 seen.add(id(element))
                 found.append(element)
     return found
-
-
-# ----- the two modes --------------------------------------------------------------------
-def _text_of(node: Node) -> str:
-    """A node's text, then each child's (recursively), joined with spaces and trimmed;
-    worked bottom-up with a stack, so nesting has no limit."""
-    done: dict[int, str] = {}
-    stack = [(node, False)]
-    while stack:
-        current, opened = stack.pop()
-        if not current.is_element:
-            done[id(current)] = decode(current.raw)
-        elif not opened:
-            stack.append((current, True))
-            stack.extend((child, False) for child in reversed(current.children))
-        else:
-            text = current.text
-            for child in current.children:
-                child_text = done[id(child)]
-                if child_text:
-                    text += " " + child_text
-            done[id(current)] = trim(text)
-    return done[id(node)]
-
-
-def _xpath(node: Node | None, indexed: bool = True) -> str:
-    steps = []
-    while node is not None and node.is_element:
-        parent = node.parent
-        index = 1
-        if indexed and parent is not None:
-            for sibling in parent.children:
-                if sibling is node:
-                    break
-                if sibling.is_element and sibling.tag == node.tag:
-                    index += 1
-        steps.append(f"{node.tag_name}[{index}]")
-        node = parent
-    return "/" + "/".join(reversed(steps))
-
-
-def _with_title(doc_meta: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-    """``{...docMeta, ...chunkMeta}`` once every "#TITLE#" value became ``docMeta.Title``:
-    a Title the document lacks is undefined, which drops the key from the JSON, the
-    document's own value under that key too; a null Title stays null."""
-    out = dict(doc_meta)
-    for key, value in meta.items():
-        if value == "#TITLE#":
-            if "Title" not in doc_meta:
-                out.pop(key, None)
-                continue
-            value = doc_meta["Title"]
-        out[key] = value
-    return out
-
-
-def _headers(
-    root: Node, pairs: list[list[str]], return_each_line: bool, doc_meta: dict[str, Any]
-) -> list[dict[str, Any]]:
-    pairs = sorted(pairs, key=lambda pair: f"{pair[0]},{pair[1]}".encode("utf-16-be"))
-    selectors = [selector for selector, _ in pairs]
-    keys = {selector: key for selector, key in pairs}
-    elements = []
-    headers = query(root, ",".join(selectors))
-    notes = current()
-    if notes is not None:  # why each chunk starts where it does (html_explain.py)
-        from chunkview.core.chunkers.mastra.html_explain import explain_headers
-
-        explain_headers(notes.explain, root, selectors, keys, headers, return_each_line)
-    for header in headers:
-        parent = header.parent
-        siblings = parent.children[parent.children.index(header) + 1 :] if parent else []
-        content = ""
-        for sibling in siblings:
-            if sibling.is_element and sibling.tag_name in selectors:
-                break
-            content += _text_of(sibling) + " "
-        key = keys.get(header.tag_name, "undefined")
-        elements.append((trim(content), {key: header.text or ""}, _xpath(header)))
-    if not return_each_line:
-        merged: list[list[Any]] = []
-        for content, meta, xpath in elements:
-            if merged and json.dumps(merged[-1][1]) == json.dumps(meta):
-                merged[-1][0] += "  \n" + content
-            else:
-                merged.append([content, meta, xpath])
-        elements = [tuple(m) for m in merged]
-    return [
-        {
-            "text": content,
-            "metadata": _with_title(doc_meta, {**meta, "xpath": xpath}),
-        }
-        for content, meta, xpath in elements
-    ]
-
-
-def _sections(root: Node, pairs: list[list[str]], doc_meta: dict[str, Any]) -> list[dict[str, Any]]:
-    keys: dict[str, str] = {}
-    for selector, key in pairs:
-        keys[selector.lower()] = key
-    chunks = []
-    found = query(root, ",".join(keys))
-    notes = current()
-    if notes is not None:  # why each chunk starts where it does (html_explain.py)
-        from chunkview.core.chunkers.mastra.html_explain import explain_sections
-
-        explain_sections(notes.explain, keys, found)
-    for element in found:
-        key = keys.get(element.tag_name, "undefined")
-        meta = {key: trim(element.text), "xpath": _xpath(element, indexed=False)}
-        chunks.append({"text": "", "metadata": _with_title(doc_meta, meta)})
-    return chunks
-
-
-def html_chunks(units: str, options: dict[str, Any], metadata: dict[str, Any]):
-    headers, sections = options.get("headers"), options.get("sections")
-    if headers:
-        root = parse(from_units(units))
-        return _headers(root, headers, bool(options.get("returnEachLine", False)), metadata)
-    if sections:
-        splitter = splitter_from(options)
-        check_overlap(splitter.max_size, splitter.overlap)
-        return _sections(parse(from_units(units)), sections, metadata)
-    raise ChunkerError("Error", "HTML chunking requires either headers or sections to be specified")
