@@ -8,7 +8,7 @@ from chunkview.core.entry import Entry
 
 _BUILTIN = (
     ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),
-    ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
+    ("chunkview.core.chunkers.agentos.entry", "ChunkingEngineEntry"),
     ("chunkview.core.chunkers.agentos.turns", "ChunkTurnsEntry"),
     ("chunkview.core.chunkers.smartchunk", "SmartchunkEntry"),
     ("chunkview.core.chunkers.mastra.entry", "MastraChunkEntry"),
