@@ -3,7 +3,7 @@
 import chunkview
 from chunkview import Document
 from chunkview.core import locate, search
-from chunkview.core.chunkers.agentos import chunking_engine, semantic_chunker
+from chunkview.core.chunkers.agentos import engine_text, semantic_chunker
 from chunkview.core.chunkers.mastra import recursive
 from chunkview.core.text import js
 from chunkview.core.text import kept as kept_module
@@ -58,7 +58,7 @@ def test_forget_lets_go_of_the_last_text_every_cache_holds():
         "unit view": lambda: js._last_view,
         "locate index": lambda: locate._last_normalized,
         "plain test": lambda: semantic_chunker._last_plain[0],
-        "trim test": lambda: chunking_engine._last_split,
+        "trim test": lambda: engine_text._last_split,
         "split levels": lambda: recursive._last_levels,
         "folded text": lambda: search._folded_cache,
     }
