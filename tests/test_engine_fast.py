@@ -114,9 +114,7 @@ def _agrees(text: str, options: dict, embedder: str | None = None) -> None:
         assert fast == slow
 
 
-SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
