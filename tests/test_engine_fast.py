@@ -139,7 +139,7 @@ def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut)
         expected = ("Hang", error.message, error.position)
     pieces: list[str] = []
     places: list[int] = []
-    white = memoryview(engine_text.last_white(units))
+    white = engine_text.last_white(units)
     try:
         engine_fast.fast_windows(units, lo, hi, white, run, pieces, places)
         got = list(zip(pieces, places))

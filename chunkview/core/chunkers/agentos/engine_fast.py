@@ -108,9 +108,9 @@ def windows_of_text(
     places: list[int] = []
     long = len(content) > run.size
     if content is run.units:
-        white = memoryview(last_white(content)) if long else None
+        white = last_white(content) if long else None
     else:
-        white = memoryview(white_before(content)) if long else None
+        white = white_before(content) if long else None
     fast_windows(content, 0, len(content), white, run, pieces, places, origin or 0)
     run.chunks.many(pieces, places if origin is not None else None, heading, base)
 
@@ -131,7 +131,7 @@ def hierarchical(run: EngineRun) -> None:
         elif units:
             windows_of_text(run, units, 0, base={})
         return
-    white = memoryview(last_white(units))
+    white = last_white(units)
     pieces: list[str] = []
     places: list[int] = []
     preamble, start = read.preamble, read.preamble_start
@@ -227,7 +227,7 @@ def layout(run: EngineRun) -> None:
             kinds.append(None)
         else:
             if white is None:
-                white = memoryview(last_white(units))
+                white = last_white(units)
             count = len(pieces)
             fast_windows(units, start, start + len(block), white, run, pieces, places)
             kinds.extend([None] * (len(pieces) - count))

@@ -107,10 +107,6 @@ class Chunks:
             self.places.starts.append(place)
             self.places.lengths.append(length)
 
-    def told(self) -> EnginePlaces:
-        """The places, cut to the chunks placed before the first one without."""
-        return self.places
-
 
 @dataclass
 class EngineRun:

@@ -47,7 +47,8 @@ def fixed_windows(
     size, overlap, length = run.size, run.overlap, len(content)
     if watch is None:
         watch = run.rule.watch(content, origin or 0)
-    told = run.rule.whole  # windows on whole numbers say why they end where they do
+    # windows of whole sizes >= 1 say why they end where they do
+    told = run.rule.whole and size >= 1
     pieces: list[Piece] = []
     pos: Any = 0  # step 1
     while pos < length:  # step 2 (a NaN position ends the loop, as in JS)

@@ -37,14 +37,14 @@ _WHITE_UNITS = np.zeros(0x10000, dtype=bool)
 _WHITE_UNITS[[ord(ch) for ch in W_CHARS]] = True
 
 
-def last_white(units: str) -> np.ndarray:
+def last_white(units: str) -> memoryview:
     """For each unit p of ``units``, the last unit at or before p that is JS white space
     (-1: none): F's step back from ``end`` to the last white space in (pos, end] is one
     look-up (``last_white[end] > pos``). Kept for a long text."""
     return kept("agentos.last-white", units, white_before)
 
 
-def white_before(units: str) -> np.ndarray:
+def white_before(units: str) -> memoryview:
     """``last_white`` of ``units``, not kept (a text that is no slice of the input)."""
     if units.isascii():
         codes: np.ndarray = np.frombuffer(units.encode("ascii"), dtype=np.uint8)
@@ -52,7 +52,8 @@ def white_before(units: str) -> np.ndarray:
         codes = np.frombuffer(units.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
     index = np.arange(len(codes), dtype=np.int32)
     index[~_WHITE_UNITS[codes]] = -1
-    return np.maximum.accumulate(index)
+    # read one unit at a time from Python: a memoryview gives ints, not numpy scalars
+    return np.maximum.accumulate(index).data
 
 
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
