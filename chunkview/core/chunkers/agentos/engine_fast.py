@@ -56,19 +56,21 @@ def fast_windows(
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
     shift = 0 if origin is None else origin - lo
-    skip = overlap == 0  # a soft cut's white space starts the next window: left out
+    # with no overlap a soft cut's white space starts the next window: left out of it
+    skip = 1 if overlap == 0 else 0
     pos = first = lo
     watch = None
     while pos < hi:
         end = pos + size
-        soft = False
         if end >= hi:
             cut = hi
         else:
             cut = white[end]
-            soft = cut > pos
-            if not soft:
-                cut = end  # no white space in the window: a hard cut
+            if cut > pos:
+                lead = skip
+            else:  # no white space in the window: a hard cut
+                cut = end
+                lead = 0
         window = units[first:cut]
         piece = window.strip(chars)
         if piece:
@@ -84,7 +86,7 @@ def fast_windows(
                 watch = run.rule.watch(units, lo + shift, lo, hi)
             watch.stepped_back(pos - lo, cut - lo)
         pos = following
-        first = pos + 1 if skip and soft else pos
+        first = pos + lead
 
 
 def _whole(run: EngineRun) -> bool:
