@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from chunkview.core.chunkers.agentos import engine_explain as why
-from chunkview.core.chunkers.agentos.engine_hang import Watch
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
     HEADING_RE,
@@ -37,7 +36,6 @@ def fixed_windows(
     at: int,
     origin: int | None,
     observer: RunObserver,
-    watch: Watch | None = None,
 ) -> list[Piece]:
     """§2.2: F(content, chunkSize, chunkOverlap, startIndex = ``at``), the pieces it
     emits in order. ``origin``: where ``content`` starts in the input's units (None: it
@@ -45,8 +43,7 @@ def fixed_windows(
     (not white space) and ``slice`` truncates, as in JS. The hang rule (engine_hang.py)
     watches every step."""
     size, overlap, length = run.size, run.overlap, len(content)
-    if watch is None:
-        watch = run.rule.watch(content, origin or 0)
+    watch = run.rule.watch(content, origin or 0)
     # windows of whole sizes >= 1 say why they end where they do
     told = run.rule.whole and size >= 1
     pieces: list[Piece] = []

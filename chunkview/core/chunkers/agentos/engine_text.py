@@ -3,6 +3,17 @@ of 'hierarchical' (spec/agentos.md §2.3, steps 1-4), the blocks of 'layout' (§
 sentence cuts of 'semantic' (§2.3, step 2), and for the window routine F (§2.2) where
 the white space is. A long text's readings are kept for its next run (the app runs one
 document at each option change: ``chunkview.core.text.kept``).
+
+Two readings here are fast paths of the reference's (tests/test_engine_fast.py checks
+each against it):
+- ``Outline`` replaces the heading-by-heading reading of ``engine_reference.
+  hierarchical``: one ``split`` on the same heading pattern, with the white space after
+  each heading as a group of its own, gives the same matches in order (the search
+  resumes where the last match ended, as ``finditer`` does) and each body already
+  trimmed at its start; its end is trimmed here.
+- ``layout_blocks`` replaces ``engine_reference.layout_blocks``: the same walk over
+  lines, on offsets in the text instead of a list of lines (a run of lines joined with
+  LF is the slice that spans them), each "|" and fence line found once with ``str.find``.
 """
 
 from __future__ import annotations
