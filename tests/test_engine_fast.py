@@ -139,13 +139,16 @@ def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut)
         expected = ("Hang", error.message, error.position)
     pieces: list[str] = []
     places: list[int] = []
-    white = engine_text.last_white(units)
-    try:
-        engine_fast.fast_windows(units, lo, hi, white, run, pieces, places)
-        got = list(zip(pieces, places))
-    except ChunkerError as error:
-        got = ("Hang", error.message, error.position)
-    assert got == expected
+    # the index of every unit and the search at each look-up give the same windows
+    for white in (engine_text.white_before(units), engine_text.SearchBack(units, size)):
+        pieces.clear()
+        places.clear()
+        try:
+            engine_fast.fast_windows(units, [(lo, hi)], white, run, pieces, places)
+            got = list(zip(pieces, places))
+        except ChunkerError as error:
+            got = ("Hang", error.message, error.position)
+        assert got == expected
 
 
 @SETTINGS

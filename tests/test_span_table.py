@@ -249,8 +249,8 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                 if strategy == "hierarchical":  # each section's chunks, with its metadata
                     assert places.block_chunks is None
                     noted = {
-                        i: meta
-                        for first, end, meta in places.section_chunks
+                        i: {**meta, "heading": heading}
+                        for first, end, meta, heading in places.section_chunks
                         for i in range(first, end)
                     }
                     told = {

@@ -48,17 +48,19 @@ def chunking_engine(
     except TypeError:
         name, value = ("chunkSize", given[0]) if not _is_number(given[0]) else _given_overlap(given)
         raise OptionError(name, f"takes a number, got {js_literal(value)}") from None
-    chunks = Chunks(from_units if surrogates else str)
+    # who listens is read once, here: the reference tells every reason and place; the
+    # fast path works out the places only when someone reads them
+    observer = ctx.observer
+    chunks = Chunks(from_units if surrogates else str, observer.wants_places)
     if strategy != "hierarchical":  # the rest carry no metadata but a layout block's
         chunks.places.block_chunks = {}
-    run = EngineRun(
-        units, size, overlap, HangRule(given, size, overlap, units), chunks, ctx.observer
-    )
-    run.plain_strip = plain_strip(units)
-    use_reference = ctx.observer.wants_reasons if reference is None else reference
+    rule = HangRule(given, size, overlap, units)
+    run = EngineRun(units, size, overlap, rule, chunks, observer, plain_strip(units))
+    run.placing = observer.wants_places
+    use_reference = observer.wants_reasons if reference is None else reference
     algorithm = engine_reference if use_reference else engine_fast
     algorithm.run_strategy(run, strategy, embedder, ctx)
-    ctx.observer.placed(chunks.places)
+    observer.placed(chunks.places)
     return chunks.list
 
 

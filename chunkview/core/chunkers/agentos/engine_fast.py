@@ -7,10 +7,11 @@ reference's F itself), and ``engine_reference.fixed``/``hierarchical``/``layout`
 Why it is equal:
 - F's step back, ``while end > pos and content[end] is not white space: end -= 1``,
   ends on the last white space in (pos, end], or at pos: the one look-up
-  ``last_white[end]`` (the last white space at or before each unit, found once for the
-  whole text with numpy: engine_text.last_white) gives the same unit, or one at or
-  before pos. A range [lo, hi) of the units is F's content: positions count from lo,
-  and ``end >= len(content)`` is ``end >= hi``.
+  ``last_white[end]`` (the last white space at or before each unit: engine_text.
+  last_white, from a long text's second run on an index of the whole text made once
+  with numpy) gives the same unit, or one at or before pos. A range [lo, hi) of the
+  units is F's content: positions count from lo, and ``end >= len(content)`` is
+  ``end >= hi``.
 - A window's piece is its trim; with no overlap, after a soft cut the next window
   starts on the cut's white space, which its trim drops, so slicing from the unit after
   it gives the same piece (and most trims then copy nothing). A piece's place is where
@@ -29,10 +30,10 @@ from typing import Any
 from chunkview.core.chunkers.agentos import engine_reference as reference
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
+    SearchBack,
     kept_layout_blocks,
     last_white,
     outline,
-    white_before,
 )
 from chunkview.core.entry import RunContext
 from chunkview.core.text.js import W_CHARS
@@ -40,53 +41,60 @@ from chunkview.core.text.js import W_CHARS
 
 def fast_windows(
     units: str,
-    lo: int,
-    hi: int,
+    ranges: list[tuple[int, int]],
     white: Any,
     run: EngineRun,
     pieces: list[str],
     places: list[int],
-    origin: int | None = None,
-) -> None:
-    """F on ``units[lo:hi]`` for a whole size >= 1 and a whole overlap: appends each
-    piece (in units) to ``pieces`` and where it starts in the input's units to
-    ``places`` (``origin``: where ``units[lo]`` is in the input, if not at lo).
-    ``white``: ``last_white(units)``, looked up once a window (None: hi - lo <= size)."""
-    size, overlap = run.size, run.overlap
+    shift: int = 0,
+) -> list[int]:
+    """F on each range [lo, hi) of ``units`` in turn, for a whole size >= 1 and a whole
+    overlap: appends each piece (in units) to ``pieces`` and where it starts in the
+    input's units to ``places`` when the run tells its places (``shift``: where
+    ``units`` starts in the input).
+    ``white``: ``last_white(units)``, looked up once a window. Returns how many pieces
+    there are after each range (one call for all the ranges of a run: a section's body
+    or a prose block is often one or two windows)."""
+    size, overlap, placing = run.size, run.overlap, run.placing
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
-    shift = 0 if origin is None else origin - lo
+    ends: list[int] = []
     # with no overlap a soft cut's white space starts the next window: left out of it
     skip = 1 if overlap == 0 else 0
-    pos = first = lo
-    watch = None
-    while pos < hi:
-        end = pos + size
-        if end >= hi:
-            cut = hi
-        else:
-            cut = white[end]
-            if cut > pos:
-                lead = skip
-            else:  # no white space in the window: a hard cut
-                cut = end
-                lead = 0
-        window = units[first:cut]
-        piece = window.strip(chars)
-        if piece:
-            add_piece(piece)
-            add_place(shift + (first if piece is window else first + window.find(piece[0])))
-        if cut == hi:
-            return
-        following = cut - overlap
-        if following <= lo:
-            following = cut
-        if following <= pos:  # a step back: the hang rule's one question
-            if watch is None:
-                watch = run.rule.watch(units, lo + shift, lo, hi)
-            watch.stepped_back(pos - lo, cut - lo)
-        pos = following
-        first = pos + lead
+    for lo, hi in ranges:
+        pos = first = lo
+        watch = None
+        while pos < hi:
+            end = pos + size
+            if end >= hi:
+                cut = hi
+            else:
+                cut = white[end]
+                if cut > pos:
+                    lead = skip
+                else:  # no white space in the window: a hard cut
+                    cut = end
+                    lead = 0
+            window = units[first:cut]
+            piece = window.strip(chars)
+            if piece:
+                add_piece(piece)
+                if placing:
+                    at = first if piece is window else first + window.find(piece[0])
+                    add_place(shift + at)
+            if cut == hi:
+                break
+            following = cut - overlap
+            if following <= lo:
+                following = cut
+            if following <= pos:  # a step back: the hang rule's one question
+                if watch is None:
+                    watch = run.rule.watch(units, lo + shift, lo, hi)
+                watch.stepped_back(pos - lo, cut - lo)
+            pos = following
+            first = pos + lead
+        ends.append(len(pieces))
+    return ends
 
 
 def _whole(run: EngineRun) -> bool:
@@ -108,12 +116,12 @@ def windows_of_text(
         return
     pieces: list[str] = []
     places: list[int] = []
-    long = len(content) > run.size
+    # a text that is no slice of the input (a semantic group) is searched in
     if content is run.units:
-        white = last_white(content) if long else None
-    else:
-        white = white_before(content) if long else None
-    fast_windows(content, 0, len(content), white, run, pieces, places, origin or 0)
+        white: Any = last_white(content, run.size)
+    else:  # a semantic group: no slice of the input, searched in
+        white = SearchBack(content, run.size)
+    fast_windows(content, [(0, len(content))], white, run, pieces, places, origin or 0)
     run.chunks.many(pieces, places if origin is not None else None, heading, base)
 
 
@@ -133,74 +141,82 @@ def hierarchical(run: EngineRun) -> None:
         elif units:
             windows_of_text(run, units, 0, base={})
         return
-    white = last_white(units)
-    pieces: list[str] = []
-    places: list[int] = []
     preamble, start = read.preamble, read.preamble_start
-    if preamble and len(preamble) <= size:
-        pieces.append(preamble)
-        places.append(start)
-    elif preamble:
-        fast_windows(units, start, start + len(preamble), white, run, pieces, places)
-    preamble_long = len(preamble) > size
+    ranges: list[tuple[int, int]] = []  # the bodies longer than chunkSize, for F
+    if preamble and len(preamble) > size:
+        ranges.append((start, start + len(preamble)))
     text = chunks.text
     plain = text is str  # no surrogates: the unit strings are the chunk strings
-    sections: list[tuple[int, int, dict[str, Any], str, bool]] = []
-    first = len(pieces)
+    # each section: its metadata, heading, and its one chunk's units and place, or
+    # (None, the number of its range) for F's pieces
+    sections: list[tuple[dict[str, Any], str, str | None, int]] = []
     body_starts = read.body_starts
     for number, (level, title, body, ancestors) in enumerate(read.sections):
         meta: dict[str, Any] = {"headingLevel": level}
         if ancestors:
             meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
+        heading = title if plain else text(title)
         if not body:
-            pieces.append(title)
-            places.append(read.title_start(number))
+            sections.append((meta, heading, title, read.title_start(number)))
         elif len(body) <= size:
-            pieces.append(body)
-            places.append(body_starts[number])
+            sections.append((meta, heading, body, body_starts[number]))
         else:
             start = body_starts[number]
-            fast_windows(units, start, start + len(body), white, run, pieces, places)
-        if len(pieces) > first:
-            heading = title if plain else text(title)
-            sections.append((first, len(pieces), meta, heading, len(body) > size))
-            first = len(pieces)
-    _section_chunks(run, pieces, places, preamble_long, sections)
+            sections.append((meta, heading, None, len(ranges)))
+            ranges.append((start, start + len(body)))
+    cut_pieces: list[str] = []
+    cut_places: list[int] = []
+    ends = fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+    if preamble and len(preamble) <= size:  # §2.3 step 5: one chunk, no heading
+        chunks.one(preamble, read.preamble_start)
+    elif preamble:  # F's pieces, each with metadata {} (an empty base counts as given)
+        chunks.many(cut_pieces[: ends[0]], cut_places[: ends[0]], base={})
+    _section_chunks(run, sections, cut_pieces, cut_places, ends)
 
 
 def _section_chunks(
     run: EngineRun,
-    pieces: list[str],
-    places: list[int],
-    preamble_long: bool,
-    sections: list[tuple[int, int, dict[str, Any], str, bool]],
+    sections: list[tuple[dict[str, Any], str, str | None, int]],
+    cut_pieces: list[str],
+    cut_places: list[int],
+    ends: list[int],
 ) -> None:
-    """The DocumentChunks of 'hierarchical' (§2.4): the preamble's, without heading
-    (``metadata: {}`` on F's pieces), then each section's with its heading and
-    metadata (a copy for each of F's pieces)."""
+    """The sections' DocumentChunks (§2.4), each with its heading and metadata (a copy
+    for each of F's pieces), and their places."""
     chunks = run.chunks
-    contents = pieces if chunks.text is str else list(map(chunks.text, pieces))
-    out = chunks.list
-    preamble = sections[0][0] if sections else len(pieces)
-    if preamble_long:
-        out.extend({"content": contents[i], "metadata": {}, "index": i} for i in range(preamble))
-    else:
-        out.extend({"content": contents[i], "index": i} for i in range(preamble))
-    for first, end, meta, heading, long in sections:
-        if long:
-            out.extend(
-                {"content": contents[i], "heading": heading, "metadata": meta.copy(), "index": i}
-                for i in range(first, end)
-            )
-        else:
+    text = chunks.text
+    out, starts, lengths = chunks.list, chunks.places.starts, chunks.places.lengths
+    placing = chunks.placing
+    told = chunks.places.section_chunks = []
+    for meta, heading, piece, at in sections:
+        first = len(out)
+        if piece is not None:
             out.append(
-                {"content": contents[first], "heading": heading, "metadata": meta, "index": first}
+                {
+                    "content": piece if text is str else text(piece),
+                    "heading": heading,
+                    "metadata": meta,
+                    "index": first,
+                }
             )
-    chunks.places.starts = places
-    chunks.places.lengths = list(map(len, pieces))
-    chunks.places.section_chunks = [
-        (first, end, {**meta, "heading": heading}) for first, end, meta, heading, _ in sections
-    ]
+            if placing:
+                starts.append(at)
+                lengths.append(len(piece))
+        else:
+            lo = ends[at - 1] if at else 0
+            cut = cut_pieces[lo : ends[at]]
+            contents = cut if text is str else list(map(text, cut))
+            out.extend(
+                [
+                    {"content": c, "heading": heading, "metadata": meta.copy(), "index": i}
+                    for i, c in enumerate(contents, first)
+                ]
+            )
+            if placing:
+                starts.extend(cut_places[lo : ends[at]])
+                lengths.extend(map(len, cut))
+        if len(out) > first:
+            told.append((first, len(out), meta, heading))
 
 
 def layout(run: EngineRun) -> None:
@@ -210,12 +226,26 @@ def layout(run: EngineRun) -> None:
     if not _whole(run):  # F on other numbers is the reference's: so is the whole run
         reference.layout(run)
         return
+    blocks = kept_layout_blocks(units)
+    # the prose blocks longer than chunkSize, cut by F in one call
+    ranges = [
+        (start, start + len(block))
+        for kind, block, start in blocks
+        if kind == "prose" and len(block) > size
+    ]
+    cut_pieces: list[str] = []
+    cut_places: list[int] = []
+    ends = iter(
+        fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+        if ranges
+        else ()
+    )
     pieces: list[str] = []
     places: list[int] = []
     kinds: list[str | None] = []  # a block's kind; None: a piece of prose
     block_chunks: dict[str, list[int]] = {}
-    white = None
-    for kind, block, start in kept_layout_blocks(units):
+    taken = 0  # F's pieces taken so far
+    for kind, block, start in blocks:
         if kind != "prose":
             block_chunks.setdefault(kind, []).append(len(pieces))
             pieces.append(block)
@@ -228,11 +258,11 @@ def layout(run: EngineRun) -> None:
             places.append(start)
             kinds.append(None)
         else:
-            if white is None:
-                white = last_white(units)
-            count = len(pieces)
-            fast_windows(units, start, start + len(block), white, run, pieces, places)
-            kinds.extend([None] * (len(pieces) - count))
+            end = next(ends)
+            pieces.extend(cut_pieces[taken:end])
+            places.extend(cut_places[taken:end])
+            kinds.extend([None] * (end - taken))
+            taken = end
     contents: Any = pieces if chunks.text is str else map(chunks.text, pieces)
     chunks.list.extend(
         {"content": content, "index": i}
@@ -240,8 +270,9 @@ def layout(run: EngineRun) -> None:
         else {"content": content, "metadata": {"type": kind}, "index": i}
         for i, (content, kind) in enumerate(zip(contents, kinds))
     )
-    chunks.places.starts = places
-    chunks.places.lengths = list(map(len, pieces))
+    if chunks.placing:
+        chunks.places.starts = places
+        chunks.places.lengths = list(map(len, pieces))
     chunks.places.block_chunks = block_chunks
 
 

@@ -23,12 +23,12 @@ class EnginePlaces:
     chunk order, for the first ``len(starts)`` chunks (the rest are searched for); for
     'fixed', 'semantic' and 'layout' the chunk numbers of each kind of layout block
     (``block_chunks``); for 'hierarchical' each section's chunks, first to last (the
-    last not included), and the metadata its spans carry (``section_chunks``)."""
+    last not included), its metadata and its heading (``section_chunks``)."""
 
     starts: list[int] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     block_chunks: dict[str, list[int]] | None = None
-    section_chunks: list[tuple[int, int, dict[str, Any]]] | None = None
+    section_chunks: list[tuple[int, int, dict[str, Any], str]] | None = None
 
 
 class Chunks:
@@ -38,11 +38,12 @@ class Chunks:
     text holds surrogates, else ``str``). A chunk emitted without a place stops the
     places: from there on the chunks are searched for."""
 
-    def __init__(self, text: Callable[[str], str]) -> None:
+    def __init__(self, text: Callable[[str], str], placing: bool = True) -> None:
         self.text = text
         self.list: list[dict[str, Any]] = []
         self.places = EnginePlaces()
-        self.placing = True
+        #: places are noted (False: nobody reads them, or one was not known)
+        self.placing = placing
 
     def one(
         self,
@@ -112,8 +113,9 @@ class Chunks:
 class EngineRun:
     """One run's options and what it emits into: the units (the input as UTF-16 units),
     chunkSize and chunkOverlap as JS numbers, the hang rule, the chunks, the observer
-    (the reference tells it its reasons), and whether ``str.strip()`` trims every piece
-    of the units as JS ``trim`` does (engine_text.plain_strip)."""
+    (the reference tells it its reasons), whether ``str.strip()`` trims every piece
+    of the units as JS ``trim`` does (engine_text.plain_strip), and whether the places
+    are read."""
 
     units: str
     size: Any
@@ -122,3 +124,6 @@ class EngineRun:
     chunks: Chunks
     observer: RunObserver
     plain_strip: bool = False
+    #: someone reads the places (``observer.wants_places``, read once at the top): F
+    #: works out where each piece starts only then
+    placing: bool = True

@@ -170,7 +170,7 @@ def hierarchical(run: EngineRun) -> None:
     """§2.3 'hierarchical', steps 1-5, heading by heading."""
     units, size, chunks, observer = run.units, run.size, run.chunks, run.observer
     matches = list(HEADING_RE.finditer(units))  # step 1
-    sections: list[tuple[int, int, dict[str, Any]]] = []
+    sections: list[tuple[int, int, dict[str, Any], str]] = []
     if not matches:  # step 3: one section, the whole content untrimmed
         if units:
             observer.reason(why.section(0, None, 0, len(units), size))
@@ -213,7 +213,7 @@ def hierarchical(run: EngineRun) -> None:
         else:
             origin = match.end(3) + len(raw) - len(raw.lstrip(W_CHARS))
             emit_windows(run, body, origin, heading, meta)
-        sections.append((first, len(chunks.list), {**meta, "heading": heading}))
+        sections.append((first, len(chunks.list), meta, heading))
     chunks.places.section_chunks = [s for s in sections if s[1] > s[0]]
 
 

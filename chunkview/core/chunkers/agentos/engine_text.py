@@ -23,6 +23,7 @@ from itertools import accumulate, count, repeat
 from operator import add
 
 import numpy as np
+import regex
 
 from chunkview.core.text.js import W_CHARS, W_CLASS, strip_trims_as_js
 from chunkview.core.text.kept import LONG_TEXT, also_forget, kept
@@ -46,17 +47,53 @@ _TABLE_END_RE = re.compile("\n(?![^\n]*\\|)")
 #: JS white space (\s) by UTF-16 unit: the units F steps back to
 _WHITE_UNITS = np.zeros(0x10000, dtype=bool)
 _WHITE_UNITS[[ord(ch) for ch in W_CHARS]] = True
+_LAST_WHITE_RE = regex.compile(f"(?r)[{W_CLASS}]")
 
 
-def last_white(units: str) -> memoryview:
+class SearchBack:
+    """``last_white`` of a text not looked up in before: each look-up searches back
+    from ``end`` over the window before it (``size`` units) for its last white space,
+    -1 where there is none (all F asks: is there white space in (end - size, end]).
+    Costs nothing to make; a look-up costs a search (C) and a call."""
+
+    __slots__ = ("size", "units")
+
+    def __init__(self, units: str, size: int) -> None:
+        self.units, self.size = units, size
+
+    def __getitem__(self, end: int) -> int:
+        found = _LAST_WHITE_RE.search(self.units, max(end - self.size + 1, 0), end + 1)
+        return found.start() if found else -1
+
+
+#: the last long text F looked up white space in: from its second run on its index is
+#: made and kept (the app runs one document at each option change)
+_asked: str | None = None
+
+
+@also_forget
+def _forget_asked() -> None:
+    global _asked
+    _asked = None
+
+
+def last_white(units: str, size: int) -> memoryview | SearchBack:
     """For each unit p of ``units``, the last unit at or before p that is JS white space
     (-1: none): F's step back from ``end`` to the last white space in (pos, end] is one
-    look-up (``last_white[end] > pos``). Kept for a long text."""
-    return kept("agentos.last-white", units, white_before)
+    look-up (``last_white[end] > pos``). From a long text's second run on, an index of
+    every unit (numpy), kept; before that, and for a short text, a search at each
+    look-up (``SearchBack``): the first run of a text makes no index it may not need
+    again."""
+    global _asked
+    if len(units) >= LONG_TEXT and units is _asked:
+        return kept("agentos.last-white", units, white_before)
+    if len(units) >= LONG_TEXT:
+        _asked = units
+    return SearchBack(units, size)
 
 
 def white_before(units: str) -> memoryview:
-    """``last_white`` of ``units``, not kept (a text that is no slice of the input)."""
+    """``last_white`` of ``units`` as an index of every unit."""
     if units.isascii():
         codes: np.ndarray = np.frombuffer(units.encode("ascii"), dtype=np.uint8)
     else:

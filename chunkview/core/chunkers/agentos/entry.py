@@ -64,8 +64,9 @@ def _kinds_and_metadata(
     section_chunks = places.section_chunks if places is not None else None
     if section_chunks is not None:  # each section's chunks carry its metadata and heading
         by_chunk: dict[int, dict] = {}
-        for first, end, meta in section_chunks:  # one object for each section
-            by_chunk.update(dict.fromkeys(range(first, end), meta))
+        for first, end, meta, heading in section_chunks:
+            told = {**meta, "heading": heading}  # one object for each section
+            by_chunk.update(dict.fromkeys(range(first, end), told))
         return _kind_column(strategy, len(native), {"heading": list(by_chunk)}), by_chunk
     # a run whose places were not told: read from each chunk.
     # Only sections and layout blocks carry more than their content and index (the
