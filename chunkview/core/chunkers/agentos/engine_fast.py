@@ -2,9 +2,9 @@
 input's units, and the strategies that cut ranges of the units with it.
 
 Replaces ``engine_reference.fixed_windows`` (F, spec/agentos.md §2.2) where chunkSize
-and chunkOverlap are whole numbers and chunkSize >= 1 (any other numbers run the
-reference's F itself), and ``engine_reference.fixed``/``hierarchical``/``layout`` (§2.3).
-Why it is equal:
+and chunkOverlap are whole numbers and chunkSize >= 1, and ``engine_reference.fixed``/
+``hierarchical``/``layout`` (§2.3) there (on any other numbers the reference runs:
+F's float arithmetic is its own). Why it is equal:
 - F's step back, ``while end > pos and content[end] is not white space: end -= 1``,
   ends on the last white space in (pos, end], or at pos: the one look-up
   ``last_white[end]`` (the last white space at or before each unit: engine_text.
@@ -17,7 +17,10 @@ Why it is equal:
   it gives the same piece (and most trims then copy nothing). A piece's place is where
   its window's slice starts, plus the white space trimmed from its front.
 - The hang rule is the reference's (engine_hang.Watch), asked at every step back: the
-  only steps that can close a cycle.
+  only steps that can close a cycle. Its other checks (a fall below the text, a creep)
+  never fire on whole sizes >= 1, whose runs end or cycle within 2n + 2 windows.
+- A layout prose block is trimmed and not empty: when it fits in one window, F's first
+  window takes it whole (``end >= length``) and its one piece is the block itself.
 - The strategies read the text as the reference does (engine_text.py holds the faster
   readings: the outline by one split, the layout blocks by line offsets, each checked
   against the reference by the tests) and emit the same chunks in the same order.
@@ -116,7 +119,6 @@ def windows_of_text(
         return
     pieces: list[str] = []
     places: list[int] = []
-    # a text that is no slice of the input (a semantic group) is searched in
     if content is run.units:
         white: Any = last_white(content, run.size)
     else:  # a semantic group: no slice of the input, searched in
