@@ -1,11 +1,11 @@
 """ChunkingEngine rules beyond the golden cases: the Hang finding and the embedder."""
 
 import pytest
+from chunkview.core.text.embed import cosine
 
 import chunkview
 from chunkview import ChunkerError
-from chunkview.core import embed
-from chunkview.core.embed import cosine
+from chunkview.core.text import embed
 
 
 def _hang(text, options):
@@ -187,10 +187,11 @@ def test_size_below_default_overlap_hangs_on_a_megabyte(strategy):
 
 def test_every_cycle_is_found_within_two_windows_per_unit(monkeypatch):
     # the routine on whole sizes: count the windows each hang takes to be reported
+    from chunkview.core.model.observer import NOBODY
+
     from chunkview.core.chunkers.agentos.engine_hang import HangRule, Watch
     from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
     from chunkview.core.chunkers.agentos.engine_reference import fixed_windows
-    from chunkview.core.observer import NOBODY
 
     windows = 0
     step = Watch.step

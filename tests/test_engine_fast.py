@@ -6,6 +6,8 @@ options come from the conformance harness's ranges (conformance/cases.py
 ``_chunking_engine``: sizes 1-2000 and 0-300, zero, one, negatives, fractions, huge
 values, a share of chunkSize, null and booleans). A Hang must agree too."""
 
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.observer import NOBODY, RunNotes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +16,6 @@ from chunkview.core.chunkers.agentos import engine_fast, engine_reference, engin
 from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
 from chunkview.core.chunkers.agentos.engine_hang import HangRule
 from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
-from chunkview.core.entry import RunContext
-from chunkview.core.observer import NOBODY, RunNotes
 from chunkview.core.text.js import to_units, trim
 
 PIECES = st.sampled_from(

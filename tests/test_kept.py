@@ -1,8 +1,10 @@
 """Readings of a long text kept for its next run (chunkview.core.text.kept)."""
 
+from chunkview.core.analysis import search
+from chunkview.core.layout import locate
+
 import chunkview
 from chunkview import Document
-from chunkview.core import locate, search
 from chunkview.core.chunkers.agentos import engine_text, semantic_chunker
 from chunkview.core.chunkers.mastra import recursive
 from chunkview.core.text import js

@@ -4,15 +4,17 @@ import pickle
 import random
 
 import pytest
+from chunkview.core.build import _overlaps
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.layout.placing import placed_table
+from chunkview.core.model.document import Document
+from chunkview.core.model.span_table import SpanTable
+from chunkview.core.model.spans import Span, _gaps
 from conftest import CORPUS
 
 from chunkview.core import registry
 from chunkview.core.chunkers.agentos.semantic_chunker import is_plain
 from chunkview.core.chunkers.agentos.semantic_spans import prefix_sizes, span_list, span_table
-from chunkview.core.document import Document
-from chunkview.core.entry import RunContext
-from chunkview.core.span_table import SpanTable, placed_table
-from chunkview.core.spans import Span, _gaps, _overlaps
 
 
 def _fields(span: Span) -> tuple:
@@ -170,7 +172,7 @@ def test_a_table_from_spans_gives_them_back_with_their_reasons():
     assert table.overlaps() == _overlaps(spans)
     # a reason given to a built span crosses with the table, as columns (Reason objects
     # by the ten thousand are slow to unpickle on the UI side)
-    from chunkview.core.explain import Reason, ReasonColumns, Stage
+    from chunkview.core.model.explain import Reason, ReasonColumns, Stage
 
     because = Reason(7, "cut", "because ≤ 300", (Stage("split", 0, 9, "a piece", (2, 4)),))
     table[3].reason = because
@@ -204,7 +206,7 @@ def _engine_placed(engine, document, options, ctx=None):
     """The ChunkingEngine's chunks and the places its run told its observer."""
     from dataclasses import replace
 
-    from chunkview.core.observer import RunNotes
+    from chunkview.core.model.observer import RunNotes
 
     notes = RunNotes(reasons=False, places=True)
     native = engine.run(document, options, replace(ctx or RunContext(), observer=notes))
@@ -325,9 +327,10 @@ def test_chunking_engine_places_the_step_by_step_windows_too():
 def test_mastra_columns_equal_the_spans_located_one_by_one():
     """Mastra's spans come as columns from the same search, with the startIndex each
     chunk reports (addStartIndex) as its reported start."""
+    from chunkview.core.chunkers.entry import chunk_metadata
+    from chunkview.core.layout.locate import locate
+
     from chunkview import ChunkerError
-    from chunkview.core.entry import chunk_metadata
-    from chunkview.core.locate import locate
 
     rng = random.Random(13)
     mastra = registry.get("mastra.chunk")
@@ -409,7 +412,7 @@ def test_reasons_as_columns_read_back_as_the_reasons_given():
     """Details carry their reasons as columns (a few arrays and one string of texts):
     read by index, iterated or unpickled, they are the reasons given, stages and all,
     and a table handed them gives each span its own, built before or after."""
-    from chunkview.core.explain import Reason, ReasonColumns, Stage
+    from chunkview.core.model.explain import Reason, ReasonColumns, Stage
 
     rng = random.Random(15)
     reasons = {}
@@ -538,7 +541,7 @@ def test_semantic_groups_joined_otherwise_than_the_text_are_searched_for():
 
 
 def test_chunk_texts_read_each_chunk_when_asked():
-    from chunkview.core.span_table import ChunkTexts
+    from chunkview.core.model.span_table import ChunkTexts
 
     native = [{"content": f"chunk {i}", "index": i} for i in range(5)]
     texts = ChunkTexts(native, "content")

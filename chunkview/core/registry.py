@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from chunkview.core.entry import Entry
+from chunkview.core.chunkers.entry import Entry
 
 _BUILTIN = (
     ("chunkview.core.chunkers.agentos.semantic_chunker", "SemanticChunkerEntry"),

@@ -16,7 +16,7 @@ from chunkview.core.chunkers.agentos import engine_fast, engine_reference
 from chunkview.core.chunkers.agentos.engine_hang import HangRule
 from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
 from chunkview.core.chunkers.agentos.engine_text import plain_strip
-from chunkview.core.entry import RunContext, js_literal
+from chunkview.core.chunkers.entry import RunContext, js_literal
 from chunkview.core.errors import ChunkerError, OptionError
 from chunkview.core.text.js import from_units, option, to_number, unit_view
 

@@ -8,7 +8,7 @@ library counts them.
 
 from __future__ import annotations
 
-from chunkview.core.explain import Reason
+from chunkview.core.model.explain import Reason
 from chunkview.core.text.js import W_CHARS, number_text
 
 THRESHOLD = 0.3  # engine_text.SIMILARITY_THRESHOLD

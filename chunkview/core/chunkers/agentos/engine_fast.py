@@ -38,7 +38,7 @@ from chunkview.core.chunkers.agentos.engine_text import (
     last_white,
     outline,
 )
-from chunkview.core.entry import RunContext
+from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.text.js import W_CHARS
 
 

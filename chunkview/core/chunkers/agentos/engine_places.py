@@ -14,7 +14,7 @@ from itertools import count
 from typing import Any
 
 from chunkview.core.chunkers.agentos.engine_hang import HangRule
-from chunkview.core.observer import RunObserver
+from chunkview.core.model.observer import RunObserver
 
 
 @dataclass

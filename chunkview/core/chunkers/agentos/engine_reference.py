@@ -19,9 +19,9 @@ from chunkview.core.chunkers.agentos.engine_text import (
     SENTENCE_CUT_RE,
     SIMILARITY_THRESHOLD,
 )
-from chunkview.core.embed import cosine, embed_cached
-from chunkview.core.entry import RunContext
-from chunkview.core.observer import RunObserver
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.observer import RunObserver
+from chunkview.core.text.embed import cosine, embed_cached
 from chunkview.core.text.js import W_CHARS, char_at, js_slice, trim
 
 #: a piece F emits (in units) and where it starts in the input's units (None: where a

@@ -12,16 +12,11 @@ import numpy as np
 
 from chunkview.core.chunkers.agentos.chunking_engine import STRATEGIES, chunking_engine
 from chunkview.core.chunkers.agentos.engine_places import EnginePlaces
-from chunkview.core.document import Document
-from chunkview.core.entry import Entry, Param, RunContext, chunk_metadata, js_literal
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError
-from chunkview.core.span_table import (
-    ChunkTexts,
-    KindColumn,
-    SpanTable,
-    located_table,
-    placed_table,
-)
+from chunkview.core.layout.placing import located_table, placed_table
+from chunkview.core.model.document import Document
+from chunkview.core.model.span_table import ChunkTexts, KindColumn, SpanTable
 
 
 def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> str:
