@@ -255,3 +255,35 @@ def report(
             f"ratio {rate / quoted:5.2f}x"
         )
     print(line)
+
+
+@dataclass
+class Warm:
+    """Each side's best of ``runs`` calls after ``warmup`` calls, each side timed alone
+    (the port first, then node): the fully warm figures, beside ``paired``'s turns."""
+
+    seconds: float
+    peer_seconds: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """The peer's best over the port's best (above 1: the port is faster)."""
+        return self.peer_seconds / self.seconds if self.peer_seconds else None
+
+
+def warm(
+    fn: Callable[[], object], peer: NodePeer | None, *, warmup: int = 5, runs: int = 25
+) -> Warm:
+    """Time ``fn`` alone ``warmup`` + ``runs`` times (each as ``timed_once``), then the
+    peer alone as many times; each side's best of its last ``runs``."""
+    for _ in range(warmup):
+        timed_once(fn)
+    seconds = min(timed_once(fn) for _ in range(runs))
+    peer_seconds = None
+    if peer is not None:
+        try:
+            peer.times(warmup)
+            peer_seconds = min(peer.times(runs))
+        except RuntimeError as error:
+            print(f"    ({error})")
+    return Warm(seconds=seconds, peer_seconds=peer_seconds)

@@ -6,7 +6,9 @@ time one chunking of a text already in memory (the app builds its Document once 
 document or edit, and runs the port on it for every option change), in turns of three
 calls each for at least two seconds (``_common.paired``): each side's best over the same
 stretch of time, and the median of the turns' ratios.
-Run: python bench/agentos.py [--quick] [--json]
+With --warm, also each side's best of 25 runs after 5 warm-up runs, each side alone
+(``_common.warm``), and that ratio beside the turns' ratios.
+Run: python bench/agentos.py [--quick] [--warm] [--json]
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 import sys
 
-from _common import corpus_text, node_peer, paired, report, timed_once
+from _common import corpus_text, node_peer, paired, report, timed_once, warm
 
 import chunkview
 from chunkview import Document
@@ -35,6 +37,7 @@ const prepare = (text) => () => engine.chunk(text, options);
 def main() -> None:
     sizes = [1, 10] if "--quick" not in sys.argv else [1]
     as_json = "--json" in sys.argv
+    with_warm = "--warm" in sys.argv
     rows = []
 
     def measure(label, entry, options, text, mb, setup, quoted=None):
@@ -52,6 +55,9 @@ def main() -> None:
             # then again on one text, as the app runs a document at each option change
             document = Document(text)
             timing = paired(lambda: chunkview.run(entry, document, options), peer)
+            warmed = (
+                warm(lambda: chunkview.run(entry, document, options), peer) if with_warm else None
+            )
         finally:
             if peer is not None:
                 peer.close()
@@ -73,11 +79,23 @@ def main() -> None:
                 "first_run_ratio": round(peer_first / first_seconds, 2) if peer_first else None,
             }
         )
+        if warmed is not None:
+            rows[-1]["warm_mb_per_s"] = round(mb / warmed.seconds, 2)
+            rows[-1]["warm_peer_mb_per_s"] = (
+                round(mb / warmed.peer_seconds, 2) if warmed.peer_seconds else None
+            )
+            rows[-1]["warm_ratio"] = round(warmed.ratio, 2) if warmed.ratio else None
         if not as_json:
             report(label, mb, timing.seconds, "node original", peer_rate, quoted)
             if turn_ratio:
                 print(
                     f"{'':44} median of {len(timing.turn_ratios)} turns' ratios: {turn_ratio:5.2f}x"
+                )
+            if warmed is not None and warmed.ratio:
+                print(
+                    f"{'':44} warm (best of 25 after 5, each alone): "
+                    f"{mb / warmed.seconds:7.1f} MB/s, node "
+                    f"{mb / warmed.peer_seconds:7.1f} MB/s, ratio {warmed.ratio:5.2f}x"
                 )
             if peer_first:
                 print(
@@ -112,6 +130,7 @@ def main() -> None:
         ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
         turns = [r["median_turn_ratio"] for r in rows if r["median_turn_ratio"] is not None]
         firsts = [r["first_run_ratio"] for r in rows if r["first_run_ratio"] is not None]
+        warms = [r["warm_ratio"] for r in rows if r.get("warm_ratio") is not None]
         print(
             json.dumps(
                 {
@@ -119,6 +138,7 @@ def main() -> None:
                     "lowest_ratio": min(ratios) if ratios else None,
                     "lowest_median_turn_ratio": min(turns) if turns else None,
                     "lowest_first_run_ratio": min(firsts) if firsts else None,
+                    "lowest_warm_ratio": min(warms) if warms else None,
                 }
             )
         )

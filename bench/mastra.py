@@ -9,10 +9,13 @@ port's runs after its first read the levels a long text keeps from its second ru
 as the app's runs at each option change do: recursive.py ``_KeptLevels``); and the first
 run on a text never chunked before beside node's first run on it (both sides having
 chunked 10 KB of it before, so neither counts loading or compiling).
-Run: python bench/mastra.py [--quick] [--all] [--json]
+With --warm, also each side's best of 25 runs after 5 warm-up runs, each side alone
+(``_common.warm``), and that ratio beside the turns' ratios.
+Run: python bench/mastra.py [--quick] [--all] [--warm] [--json]
     --json: one JSON object: <strategy>_<size>_mb_per_s, ..._node_mb_per_s, ..._over_node,
             ..._median_turn_over_node,
-            ..._first_run_ms, ..._node_first_run_ms, ..._first_run_over_node
+            ..._first_run_ms, ..._node_first_run_ms, ..._first_run_over_node,
+            with --warm: ..._warm_mb_per_s, ..._warm_node_mb_per_s, ..._warm_over_node
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
-from _common import best_of, corpus_text, node_peer, paired, report, timed_once
+from _common import best_of, corpus_text, node_peer, paired, report, timed_once, warm
 
 import chunkview
 
@@ -64,6 +67,7 @@ def langchain_rate(text: str, mb: float) -> float | None:
 def main() -> None:
     sizes = [1] if "--quick" in sys.argv else [1, 10]
     as_json = "--json" in sys.argv
+    with_warm = "--warm" in sys.argv
     figures: dict[str, float | None] = {}
     for mb_target in sizes:
         text = corpus_text(mb_target * 1_000_000)
@@ -89,6 +93,16 @@ def main() -> None:
                     lambda o=options, t=text: chunkview.run("mastra.chunk", t, o, doc="markdown"),
                     peer,
                 )
+                warmed = (
+                    warm(
+                        lambda o=options, t=text: chunkview.run(
+                            "mastra.chunk", t, o, doc="markdown"
+                        ),
+                        peer,
+                    )
+                    if with_warm
+                    else None
+                )
             finally:
                 if peer is not None:
                     peer.close()
@@ -108,6 +122,12 @@ def main() -> None:
             figures[f"{key}_first_run_over_node"] = (
                 round(node_first / first, 3) if node_first else None
             )
+            if warmed is not None:
+                figures[f"{key}_warm_mb_per_s"] = round(mb / warmed.seconds, 2)
+                figures[f"{key}_warm_node_mb_per_s"] = (
+                    round(mb / warmed.peer_seconds, 2) if warmed.peer_seconds else None
+                )
+                figures[f"{key}_warm_over_node"] = round(warmed.ratio, 3) if warmed.ratio else None
             if as_json:
                 continue
             report(
@@ -121,6 +141,12 @@ def main() -> None:
             if turn_ratio:
                 print(
                     f"{'':44} median of {len(timing.turn_ratios)} turns' ratios: {turn_ratio:5.2f}x"
+                )
+            if warmed is not None and warmed.ratio:
+                print(
+                    f"{'':44} warm (best of 25 after 5, each alone): "
+                    f"{mb / warmed.seconds:7.1f} MB/s, node "
+                    f"{mb / warmed.peer_seconds:7.1f} MB/s, ratio {warmed.ratio:5.2f}x"
                 )
             if node_first:
                 print(

@@ -185,27 +185,36 @@ def test_size_below_default_overlap_hangs_on_a_megabyte(strategy):
     assert "chunkOverlap 64 >= chunkSize 1" in error.message
 
 
-def test_every_cycle_is_found_within_two_windows_per_unit():
+def test_every_cycle_is_found_within_two_windows_per_unit(monkeypatch):
     # the routine on whole sizes: count the windows each hang takes to be reported
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.chunkers.agentos.engine_hang import HangRule, Watch
+    from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
+    from chunkview.core.chunkers.agentos.engine_reference import fixed_windows
+    from chunkview.core.model.observer import NOBODY
 
+    windows = 0
+    step = Watch.step
+
+    def counted(self, position, end, following):
+        nonlocal windows
+        windows += 1
+        step(self, position, end, following)
+
+    monkeypatch.setattr(Watch, "step", counted)
+    hangs = 0
     for size in range(1, 9):
         for overlap in range(0, 12):
             for text in ("bb ba  ab ab ", "aaaa b" * 5, "x" * 40 + " y", "a " * 30):
-                windows = engine._Windows(size, overlap, text)
-                pieces = 0
-
-                def count(chunk, emit=windows.emit):
-                    nonlocal pieces
-                    pieces += 1
-                    emit(chunk)
-
-                windows.emit = count
+                rule = HangRule((size, overlap), size, overlap, text)
+                run = EngineRun(text, size, overlap, rule, Chunks(str), NOBODY)
+                windows = 0
                 try:
-                    windows.split(text, 0)
+                    fixed_windows(text, run, 0, 0, NOBODY)
                 except ChunkerError as error:
                     assert error.name == "Hang"
-                assert pieces <= 2 * len(text) + 2
+                    hangs += 1
+                assert windows <= 2 * len(text) + 2
+    assert hangs > 50
 
 
 def test_heading_search_equals_the_plain_translation():
@@ -214,7 +223,7 @@ def test_heading_search_equals_the_plain_translation():
     import random
     import re
 
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.chunkers.agentos.engine_text import HEADING_RE
     from chunkview.core.text.js import W_CLASS
 
     ends = "\n\r\u2028\u2029"
@@ -228,96 +237,9 @@ def test_heading_search_equals_the_plain_translation():
         for shift, searched in ((1, text[1:]), (0, text)):
             new = [
                 (m.start() + shift, m.end(3) + shift, len(m.group(1)) + 1, m.group(3))
-                for m in engine._HEADING_RE.finditer(searched)
+                for m in HEADING_RE.finditer(searched)
             ]
             assert new == old, repr(text)
-
-
-def test_windows_without_overlap_equal_the_step_by_step_loop():
-    # chunkOverlap 0 takes all windows from one regex; the loop is the reference
-    import random
-
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
-
-    rng = random.Random(5)
-    atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\t", "\u3000", "\xa0", "x" * 40, "é"]
-    atoms += ["\ud83d\ude00", "\ud800", "|-|"]  # a pair (two units) and a lone half
-    for _ in range(600):
-        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 120)))
-        size = rng.choice([1, 2, 3, 7, 16, 50, 100])
-        meta = rng.choice([None, {"headingLevel": 2}])
-        extra = rng.choice([None, {"heading": "H"}])
-        fast = engine._Windows(size, 0, text)
-        fast.split(text, 0, meta, extra)
-        loop = engine._Windows(size, 0, text)
-        loop._split_whole(text, 0, meta, extra, size, 0)
-        assert [list(c.items()) for c in fast.chunks] == [list(c.items()) for c in loop.chunks]
-
-
-def test_windows_matched_after_each_cut_trim_to_the_loops_pieces(monkeypatch):
-    # after a soft cut each window is matched without the cut's white space (nothing left
-    # to trim, no copy); a hard cut anywhere takes the plain windows
-    import random
-
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
-
-    monkeypatch.setattr(engine, "_FEW_WINDOWS", 0)  # short texts too, to see both ways
-    from chunkview.core.text.js import W_CHARS
-
-    rng = random.Random(11)
-    atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\t", "\u3000", "\xa0", "x" * 40, "é"]
-    atoms += ["\ufeff", "\x1c", "ab cd", "abcdefghij"]  # \ufeff is JS white space, \x1c not
-    paths = {"after each cut": 0, "plain": 0}
-    for _ in range(4000):
-        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 300)))
-        size = rng.choice([1, 2, 3, 5, 7, 16, 41, 50, 100, 150])
-        if size >= len(text):
-            continue
-        windows = engine._adjacent_windows(text, size)
-        loop = engine._Windows(size, 0, text)
-        loop._split_whole(text, 0, None, None, size, 0)
-        pieces = [p for p in (w.strip(W_CHARS) for w in windows) if p]
-        assert pieces == [c["content"] for c in loop.chunks], (text, size)
-        plain = windows == engine._window_re(size).findall(text)
-        paths["plain" if plain else "after each cut"] += 1
-    assert min(paths.values()) > 300, paths
-
-
-def test_overlapping_windows_equal_the_step_by_step_loop():
-    # 0 < overlap < size takes all windows from one regex while every cut moves on;
-    # anywhere else (a hard cut, a step back, a cycle) the loop runs step by step
-    import random
-
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
-
-    rng = random.Random(13)
-    atoms = ["word", "a", " ", "  ", "\n", "\r\n", "\t", "\u3000", "x" * 12, "é", "ab cd"]
-    atoms += ["\ufeff", "\ud83d\ude00", "abcdefghij"]
-    paths = {"regex": 0, "loop": 0}
-    for _ in range(6000):
-        text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 200)))
-        size = rng.choice([2, 3, 5, 8, 16, 41, 100])
-        overlap = rng.randrange(1, size)
-        meta = rng.choice([None, {"headingLevel": 2}])
-        extra = rng.choice([None, {"heading": "H"}])
-        if size >= len(text):
-            continue
-        found = engine._overlapping_windows(text, size, overlap)
-        paths["loop" if found is None else "regex"] += 1
-        outcome = []
-        for step_by_step in (False, True):
-            windows = engine._Windows(size, overlap, text)
-            try:
-                if step_by_step:
-                    windows._split_whole(text, 0, meta, extra, size, overlap)
-                else:
-                    windows.split(text, 0, meta, extra)
-            except ChunkerError as error:
-                outcome.append(str(error))
-            else:
-                outcome.append([list(c.items()) for c in windows.chunks])
-        assert outcome[0] == outcome[1], (text, size, overlap)
-    assert min(paths.values()) > 500, paths
 
 
 @pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
@@ -330,59 +252,16 @@ def test_a_size_past_the_regex_repeat_limit_takes_each_text_whole(strategy):
         assert chunks and all(c["content"] in text for c in chunks)
 
 
-def _plain_hierarchical(text, size, overlap):
-    """hierarchical read straight from the spec: headings found one by one, every body
-    sliced and trimmed, long ones cut by the window loop step by step."""
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
-    from chunkview.core.text.js import W_CHARS, to_units, trim
+def _reference(text, options, embedder=None):
+    """The reference's chunks (engine_reference.py: the spec read step by step)."""
+    from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
 
-    units = to_units(text)
-    windows = engine._Windows(size, overlap, units)
-    whole = type(size) is int and type(overlap) is int and size >= 1 and 0 <= overlap < size
-
-    def cut(body, origin, base, extra):
-        if whole and len(body) > size:
-            windows._split_whole(body, origin, base, extra, size, overlap)
-        else:
-            windows.split(body, origin, base, extra)
-
-    matches = list(engine._HEADING_RE.finditer(units))
-    if not matches:
-        if units and len(units) <= size:
-            windows.emit({"content": windows.text(units)})
-        elif units:
-            cut(units, 0, {}, {})
-        return windows.chunks
-    preamble = trim(units[: matches[0].start()])
-    if preamble and len(preamble) <= size:
-        windows.emit({"content": windows.text(preamble)})
-    elif preamble:
-        cut(preamble, units.index(preamble), {}, {})
-    stack = []
-    for number, match in enumerate(matches):
-        following = matches[number + 1].start() if number + 1 < len(matches) else len(units)
-        raw = units[match.end(3) : following]
-        body = trim(raw)
-        level, title = len(match.group(1)) + 1, windows.text(trim(match.group(3)))
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        meta = {"headingLevel": level}
-        if stack:
-            meta["ancestorHeadings"] = [t for _, t in stack]
-        stack.append((level, title))
-        if not body:
-            windows.emit({"content": title, "heading": title, "metadata": meta})
-        elif len(body) <= size:
-            windows.emit({"content": windows.text(body), "heading": title, "metadata": meta})
-        else:
-            origin = match.end(3) + len(raw) - len(raw.lstrip(W_CHARS))
-            cut(body, origin, meta, {"heading": title})
-    return windows.chunks
+    return chunking_engine(text, options, embedder, reference=True)
 
 
 def test_hierarchical_sections_equal_the_plain_reading():
-    # sections come from heading matches and body bounds (no split, no copy of long
-    # bodies); the spec read literally is the reference, errors (Hang) included
+    # the fast path's sections come from one split and body ranges; the reference reads
+    # the headings one by one, errors (Hang) included
     import random
 
     rng = random.Random(7)
@@ -414,7 +293,7 @@ def test_hierarchical_sections_equal_the_plain_reading():
         overlap = rng.choice([0, 0, 1, 3, 0.5, 50, -2])
         options = {"strategy": "hierarchical", "chunkSize": size, "chunkOverlap": overlap}
         try:
-            expected = _plain_hierarchical(text, size, overlap)
+            expected = _reference(text, options)
         except ChunkerError as error:
             with pytest.raises(ChunkerError) as info:
                 chunkview.run("agentos.ChunkingEngine", text, options)
@@ -435,7 +314,8 @@ def test_hierarchical_outline_of_a_long_text_is_kept_for_the_next_options():
     # run's chunks changes nothing in the next
     import random
 
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.chunkers.agentos import engine_text
+    from chunkview.core.text.js import unit_view
 
     rng = random.Random(3)
     atoms = ["# Top\n\n", "## Sub\n", "### Deep \n\n", "word ", "a b\n", "\n\n", "x" * 12]
@@ -447,56 +327,23 @@ def test_hierarchical_outline_of_a_long_text_is_kept_for_the_next_options():
         for size, overlap in [(512, 0), (40, 0), (7, 0), (100, 2), (5000.5, 0), (512, 0)]:
             options = {"strategy": "hierarchical", "chunkSize": size, "chunkOverlap": overlap}
             got = chunkview.run("agentos.ChunkingEngine", document, options)
-            assert got == _plain_hierarchical(text, size, overlap), (size, overlap)
+            assert got == _reference(text, options), (size, overlap)
             for chunk in got:  # a caller may change what it was given
                 chunk["content"] = ""
                 chunk.get("metadata", {}).get("ancestorHeadings", []).append("changed")
                 chunk.get("metadata", {})["headingLevel"] = 0
-        units = engine.unit_view(text)[0]
-        assert engine._outline(units, False) is engine._outline(units, True)
-        # where bodies start, from the pieces' lengths or from the heading matches
-        starts = [m.end() for m in engine._SECTION_RE.finditer(units)]
-        assert [engine._Outline(units, True).body_start(k) for k in range(len(starts))] == starts
-
-
-def _js_layout_blocks(content):
-    """_chunkLayout's segments, translated line for line from the JS."""
-    from chunkview.core.text.js import trim
-
-    segments, lines, i = [], content.split("\n"), 0
-    while i < len(lines):
-        if lines[i].startswith("```"):
-            fence = lines[i][: len(lines[i]) - len(lines[i].lstrip("`"))]
-            block = [lines[i]]
-            i += 1
-            while i < len(lines) and not lines[i].startswith(fence):
-                block.append(lines[i])
-                i += 1
-            if i < len(lines):
-                block.append(lines[i])
-                i += 1
-            segments.append(("code", "\n".join(block)))
-            continue
-        if "|" in lines[i]:
-            table = []
-            while i < len(lines) and (trim(lines[i]) == "" or "|" in lines[i]):
-                if trim(lines[i]) == "" and table:
-                    break
-                table.append(lines[i])
-                i += 1
-            segments.append(("table", "\n".join(table)))
-            continue
-        prose = []
-        while i < len(lines) and not lines[i].startswith("```") and "|" not in lines[i]:
-            prose.append(lines[i])
-            i += 1
-        if trim("\n".join(prose)):
-            segments.append(("prose", trim("\n".join(prose))))
-    return segments
+        units = unit_view(text)[0]
+        assert engine_text.outline(units) is engine_text.outline(units)
+        # where bodies start, from the pieces' lengths, as the heading matches say
+        starts = [m.end() for m in engine_text.SECTION_RE.finditer(units)]
+        assert engine_text.outline(units).body_starts == starts
 
 
 def test_layout_blocks_equal_the_line_by_line_translation():
     import random
+
+    from chunkview.core.chunkers.agentos.engine_reference import layout_blocks
+    from chunkview.core.text.js import to_units
 
     rng = random.Random(3)
     atoms = ["word", " ", "\n", "\n\n", "```", "````", "```py", "``", "|", "a | b", "\r", "\t"]
@@ -507,7 +354,7 @@ def test_layout_blocks_equal_the_line_by_line_translation():
             {"content": body, "index": i}
             if kind == "prose"
             else {"content": body, "metadata": {"type": kind}, "index": i}
-            for i, (kind, body) in enumerate(_js_layout_blocks(text))
+            for i, (kind, body, _) in enumerate(layout_blocks(to_units(text)))
         ]
         assert chunkview.run("agentos.ChunkingEngine", text, options) == expected, repr(text)
 
@@ -518,7 +365,8 @@ def test_layout_blocks_of_a_long_text_are_kept_for_the_next_options():
     # places, and changing one run's chunks changes nothing in the next
     import random
 
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.chunkers.agentos import engine_text
+    from chunkview.core.text.js import unit_view
 
     rng = random.Random(5)
     atoms = ["word ", "a b\n", "\n\n", "```py\nx = 1\n```\n", "| a | b |\n", "\t", "x" * 30]
@@ -541,8 +389,8 @@ def test_layout_blocks_of_a_long_text_are_kept_for_the_next_options():
             assert [(s.start, s.end, s.kind) for s in spans] == [
                 (s.start, s.end, s.kind) for s in expected_spans
             ]
-        units = engine.unit_view(text)[0]
-        assert engine._kept_layout_blocks(units) is engine._kept_layout_blocks(units)
+        units = unit_view(text)[0]
+        assert engine_text.kept_layout_blocks(units) is engine_text.kept_layout_blocks(units)
 
 
 def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim():
@@ -551,7 +399,8 @@ def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim(
     # space only) and \ufeff (JS white space only): a text holding any keeps the set
     import random
 
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.chunkers.agentos import engine_text
+    from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
     from chunkview.core.text.js import strip_trims_as_js
 
     assert strip_trims_as_js("a b\nc\u3000d") and strip_trims_as_js("caf\xe9 \xa0x")
@@ -565,16 +414,13 @@ def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim(
         while sum(map(len, parts)) < 80_000:
             parts.append(rng.choice(words) + rng.choice([" ", "\n", " " + odd, odd + " "]))
         text = "".join(parts)
-        loop = engine._Windows(50, 0, text)
-        loop._split_whole(text, 0, None, None, 50, 0)
-        expected = [c["content"] for c in loop.chunks]
+        options = {"strategy": "fixed", "chunkSize": 50, "chunkOverlap": 0}
+        expected = [c["content"] for c in _reference(text, options)]
         for run in (1, 2, 3):
-            got = engine.chunking_engine(
-                text, {"strategy": "fixed", "chunkSize": 50, "chunkOverlap": 0}
-            )
+            got = chunking_engine(text, options)
             assert [c["content"] for c in got] == expected, (repr(odd), run)
-        assert engine._last_split is not None and engine._last_split[0] is text
-        assert engine._last_split[1] is (odd == ""), repr(odd)  # asked on the second run
+        assert engine_text._last_split is not None and engine_text._last_split[0] is text
+        assert engine_text._last_split[1] is (odd == ""), repr(odd)  # asked on the second run
 
 
 @pytest.mark.parametrize("strategy", ["hierarchical", "layout"])
@@ -586,7 +432,8 @@ def test_sections_and_blocks_trim_with_python_strip_only_where_it_agrees_with_js
     # disagree on keeps the set, and every run gives the first run's chunks
     import random
 
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+    from chunkview.core.chunkers.agentos import engine_text
+    from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
 
     rng = random.Random(29)
     for odd in ("", "\x1c", "\x85", "\ufeff"):
@@ -605,34 +452,28 @@ def test_sections_and_blocks_trim_with_python_strip_only_where_it_agrees_with_js
                 lines.append("".join(w + rng.choice(pad) for w in words))
         text = "\n".join(lines)
         options = {"strategy": strategy, "chunkSize": 60, "chunkOverlap": 0}
-        first = engine.chunking_engine(text, options)
+        first = chunking_engine(text, options)
         assert len(first) > 500
         for run in (2, 3):
-            assert engine.chunking_engine(text, options) == first, (repr(odd), run)
-        assert engine._last_split is not None and engine._last_split[0] is text
-        assert engine._last_split[1] is (odd == ""), repr(odd)
+            assert chunking_engine(text, options) == first, (repr(odd), run)
+        assert engine_text._last_split is not None and engine_text._last_split[0] is text
+        assert engine_text._last_split[1] is (odd == ""), repr(odd)
     # one text where the set matters: \x85 is white space to str.strip() only
     text = ("# T\n\n" + "\x85word " * 20 + "\n\n") * 2000
     options = {"strategy": strategy, "chunkSize": 60, "chunkOverlap": 0}
-    assert engine.chunking_engine(text, options) == engine.chunking_engine(text, options)
-    assert any(c["content"].startswith("\x85") for c in engine.chunking_engine(text, options))
+    assert chunking_engine(text, options) == chunking_engine(text, options)
+    assert any(c["content"].startswith("\x85") for c in chunking_engine(text, options))
 
 
-def test_a_hard_cut_far_into_a_long_text_takes_the_plain_windows():
-    # the windows after each cut end in "" where a hard cut took the rest: the plain
-    # windows then give every piece, as the loop does
-    from chunkview.core.chunkers.agentos import chunking_engine as engine
+def test_a_hard_cut_far_into_a_long_text_is_cut_as_the_reference_cuts():
+    # a run of 130 units without white space far into a long text: a hard cut there
+    from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
 
     text = "lorem ipsum dolor " * 200 + "x" * 130 + " tail words" * 30
-    windows = engine._adjacent_windows(text, 100)
-    assert windows == engine._window_re(100).findall(text)
-    assert max(map(len, windows)) == 100  # the hard cut
-    rest = engine._after_cut_re(100).findall(text, 100)
-    assert rest[-1] == ""
-    loop = engine._Windows(100, 0, text)
-    loop._split_whole(text, 0, None, None, 100, 0)
-    got = engine.chunking_engine(text, {"strategy": "fixed", "chunkSize": 100, "chunkOverlap": 0})
-    assert [c["content"] for c in got] == [c["content"] for c in loop.chunks]
+    options = {"strategy": "fixed", "chunkSize": 100, "chunkOverlap": 0}
+    got = chunking_engine(text, options)
+    assert got == _reference(text, options)
+    assert any(set(c["content"]) == {"x"} for c in got)  # the hard cut in the run
 
 
 def test_python_and_js_white_space_differ_exactly_where_the_fast_trim_looks():

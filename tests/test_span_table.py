@@ -2,6 +2,7 @@
 
 import pickle
 import random
+from dataclasses import replace
 
 import pytest
 from conftest import CORPUS
@@ -204,6 +205,13 @@ def test_overlaps_and_gaps_from_columns_equal_those_from_spans(places):
     assert table.gaps(len(text)) == gaps_of(spans, len(text))
 
 
+def _engine_placed(engine, document, options, ctx=None):
+    """The ChunkingEngine's chunks and the places its run told its observer."""
+    notes = RunNotes(reasons=False, places=True)
+    native = engine.run(document, options, replace(ctx or RunContext(), observer=notes))
+    return native, notes.places
+
+
 def test_chunking_engine_places_its_cuts_as_the_search_would():
     """For the app the port notes where it cut each chunk (windows, one-window texts,
     layout blocks): on real documents those are the places the search finds, span for
@@ -225,24 +233,25 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                 chunking = engine.chunk(document, options, RunContext())
             except ChunkerError:
                 continue  # a hang (a long run without white space)
-            native = chunking.native
+            native, places = _engine_placed(engine, document, options)
+            assert native == chunking.native
             one_by_one = _engine_spans_one_by_one(engine, document, native, options)
             assert [_fields(s) for s in chunking.spans] == [_fields(s) for s in one_by_one]
-            again = pickle.loads(pickle.dumps(native))
-            assert again == native and again.places == native.places
+            again = pickle.loads(pickle.dumps(places))
+            assert again == places
             runs += 1
             astral = any(ord(ch) > 0xFFFF for ch in document.text)  # places are units
-            if len(native.places) == len(native) and not astral:  # all known, each right
+            if len(places.starts) == len(native) and not astral:  # all known, each right
                 texts = [chunk["content"] for chunk in native]
                 kinds = [span.kind for span in one_by_one]
                 # every place, not the spread the app's guard compares
-                assert all(map(document.text.startswith, texts, native.places))
-                assert native.lengths == [len(t) for t in texts]  # noted beside each place
+                assert all(map(document.text.startswith, texts, places.starts))
+                assert places.lengths == [len(t) for t in texts]  # noted beside each place
                 if strategy == "hierarchical":  # each section's chunks, with its metadata
-                    assert native.block_chunks is None
+                    assert places.block_chunks is None
                     noted = {
-                        i: meta
-                        for first, end, meta in native.section_chunks
+                        i: {**meta, "heading": heading}
+                        for first, end, meta, heading in places.section_chunks
                         for i in range(first, end)
                     }
                     told = {
@@ -252,19 +261,19 @@ def test_chunking_engine_places_its_cuts_as_the_search_would():
                     }
                     assert noted == told
                 else:  # the layout blocks, noted by kind, are the chunks that say so
-                    noted = {i: kind for kind, at in native.block_chunks.items() for i in at}
+                    noted = {i: kind for kind, at in places.block_chunks.items() for i in at}
                     told = {
                         i: c["metadata"]["type"] for i, c in enumerate(native) if "metadata" in c
                     }
                     assert noted == told
-                assert placed_table(document.text, texts, native.places, kinds, {}) is not None
+                assert placed_table(document.text, texts, places.starts, kinds, {}) is not None
                 placed += 1
     assert runs > 30 and placed > runs // 2
 
 
 def test_chunking_engine_places_the_step_by_step_windows_too():
     """Hard cuts (a run without white space longer than the size) and cuts that step
-    back within the overlap take the step-by-step loop: it notes its places as well,
+    back within the overlap: the places are told there as well,
     each where the loop, read literally, cuts that chunk (a search could take an earlier
     copy of a window that starts inside a run of one character)."""
     from chunkview import ChunkerError
@@ -284,9 +293,10 @@ def test_chunking_engine_places_the_step_by_step_windows_too():
             chunking = engine.chunk(document, options, RunContext())
         except ChunkerError:
             continue  # a hang (the loop steps back to a window it cut before)
-        assert len(chunking.native.places) == len(chunking.native), options  # all noted
+        _, places = _engine_placed(engine, document, options)
+        assert len(places.starts) == len(chunking.native), options  # all noted
         # the loop of spec/agentos.md §2.2, step by step: where each trimmed piece starts
-        expected, position = [], 0
+        expected, position, hard_or_back = [], 0, False
         while position < len(text):
             end = position + size
             if end >= len(text):
@@ -296,33 +306,21 @@ def test_chunking_engine_places_the_step_by_step_windows_too():
                     end -= 1
                 if end == position:
                     end = position + size
+                    hard_or_back = True
             window = text[position:end]
             if window.strip(W_CHARS):
                 expected.append(position + len(window) - len(window.lstrip(W_CHARS)))
             if end == len(text):
                 break
             following = end - overlap
+            hard_or_back |= 0 < following <= position
             position = following if following > 0 else end
         spans = chunking.spans
         assert [s.start for s in spans] == expected, (text, options)
         assert all(s.text == text[s.start : s.end] for s in spans)
-        stepped += _adjacent_or_overlapping(text, size, overlap) is None
+        stepped += hard_or_back
         placed += 1
     assert placed > 600 and stepped > 20
-
-
-def _adjacent_or_overlapping(text: str, size: int, overlap: int) -> list[str] | None:
-    """The windows the one-regex paths find, None where the step-by-step loop runs."""
-    from chunkview.core.chunkers.agentos.chunking_engine import (
-        _adjacent_windows,
-        _overlapping_windows,
-    )
-
-    if len(text) <= size:
-        return [text]
-    if overlap == 0:  # hard cuts included
-        return _adjacent_windows(text, size)
-    return _overlapping_windows(text, size, overlap)
 
 
 def test_mastra_columns_equal_the_spans_located_one_by_one():
@@ -492,23 +490,23 @@ def test_placed_chunks_are_searched_for_when_a_place_goes_wrong():
     engine = registry.get("agentos.ChunkingEngine")
     text = "alpha beta gamma delta. " * 4000  # 96,000 units: about 4,000 windows of 24
     document = Document(text)
-    native = engine.run_to_place(
-        document, {"strategy": "fixed", "chunkSize": 24, "chunkOverlap": 0}, RunContext()
+    native, placed = _engine_placed(
+        engine, document, {"strategy": "fixed", "chunkSize": 24, "chunkOverlap": 0}
     )
     texts = [chunk["content"] for chunk in native]
     kinds = ["fixed"] * len(texts)
     assert len(texts) > 2048
-    assert placed_table(text, texts, native.places, kinds, {}) is not None
+    assert placed_table(text, texts, placed.starts, kinds, {}) is not None
     for wrong_from in (1, len(texts) // 2, len(texts) - 1):
-        shifted = native.places[:wrong_from] + [p + 1 for p in native.places[wrong_from:]]
+        shifted = placed.starts[:wrong_from] + [p + 1 for p in placed.starts[wrong_from:]]
         assert placed_table(text, texts, shifted, kinds, {}) is None, wrong_from
     # so does a length noted wrong where the guard looks (the first and the last)
-    assert placed_table(text, texts, native.places, kinds, {}, native.lengths) is not None
+    assert placed_table(text, texts, placed.starts, kinds, {}, placed.lengths) is not None
     for wrong in (0, len(texts) - 1):
-        lengths = [n + (k == wrong) for k, n in enumerate(native.lengths)]
-        assert placed_table(text, texts, native.places, kinds, {}, lengths) is None, wrong
-    spans = engine.spans(document, native, {"strategy": "fixed"})
-    assert list(spans.starts) == native.places
+        lengths = [n + (k == wrong) for k, n in enumerate(placed.lengths)]
+        assert placed_table(text, texts, placed.starts, kinds, {}, lengths) is None, wrong
+    spans = engine.spans(document, native, {"strategy": "fixed"}, places=placed)
+    assert list(spans.starts) == placed.starts
 
 
 def test_semantic_groups_joined_otherwise_than_the_text_are_searched_for():
@@ -529,11 +527,11 @@ def test_semantic_groups_joined_otherwise_than_the_text_are_searched_for():
     engine = registry.get("agentos.ChunkingEngine")
     options = {"strategy": "semantic", "chunkSize": 12, "chunkOverlap": 0}
     document = Document(text)
-    native = engine.run_to_place(document, options, RunContext(embedder="hash64"))
+    native, placed = _engine_placed(engine, document, options, RunContext(embedder="hash64"))
     texts = [chunk["content"] for chunk in native]
-    assert len(native.places) < len(texts)  # the places stop at the line break's group
-    assert all(map(text.startswith, texts, native.places))  # the ones noted are right
-    table = engine.spans(document, native, options)
+    assert len(placed.starts) < len(texts)  # the places stop at the line break's group
+    assert all(map(text.startswith, texts, placed.starts))  # the ones noted are right
+    table = engine.spans(document, native, options, places=placed)
     for k, chunk in enumerate(texts):
         if table.located_ids[k] == 0:  # exact: the span is the chunk's text
             assert text[table.starts[k] : table.ends[k]] == chunk, k

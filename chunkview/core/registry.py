@@ -12,7 +12,7 @@ from chunkview.core.chunkers.entry import Entry
 
 _BUILTIN = (
     ("chunkview.core.chunkers.agentos.entry", "SemanticChunkerEntry"),
-    ("chunkview.core.chunkers.agentos.chunking_engine", "ChunkingEngineEntry"),
+    ("chunkview.core.chunkers.agentos.entry", "ChunkingEngineEntry"),
     ("chunkview.core.chunkers.agentos.entry", "ChunkTurnsEntry"),
     ("chunkview.core.chunkers.smartchunk.entry", "SmartchunkEntry"),
     ("chunkview.core.chunkers.mastra.entry", "MastraChunkEntry"),

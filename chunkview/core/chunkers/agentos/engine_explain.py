@@ -1,28 +1,31 @@
 """Why agentos ChunkingEngine cut where it did (see core/explain.py).
 
-chunking_engine.py calls these only when the run explains itself (``_Windows.notes`` is
-``ctx.explain``). Each records a ``Reason`` for the next chunk the engine emits (``at`` is
-its index), so a reason is noted just before the chunk it explains. Positions and sizes
-are UTF-16 units, as the library counts them.
+The reference (engine_reference.py) tells its observer these reasons as it goes. Each is
+a ``Reason`` for the chunk numbered ``at``: the next chunk the engine emits, so a reason
+is told just before the chunk it explains. Positions and sizes are UTF-16 units, as the
+library counts them.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from chunkview.core.model.explain import Reason
 from chunkview.core.text.js import W_CHARS, number_text
 
-THRESHOLD = 0.3  # chunking_engine.SIMILARITY_THRESHOLD
+THRESHOLD = 0.3  # engine_text.SIMILARITY_THRESHOLD
 
 
-def _note(windows: Any, rule: str, text: str) -> None:
-    windows.notes.append(Reason(len(windows.chunks), rule, text))
-
-
-def window(windows: Any, content: str, origin: int, start: int, end: int, following: int) -> None:
-    """The window [start, end) was emitted; the next starts at ``following``."""
-    size, overlap = windows.size, windows.overlap
+def window(
+    at: int,
+    size: float,
+    overlap: float,
+    content: str,
+    origin: int,
+    start: int,
+    end: int,
+    following: int,
+) -> Reason:
+    """F's window [start, end) of ``content`` (at ``origin`` in the units) was emitted;
+    the next starts at ``following`` (spec/agentos.md §2.2)."""
     if end < start + size:
         rule = "window-space"
         how = (
@@ -46,11 +49,11 @@ def window(windows: Any, content: str, origin: int, start: int, end: int, follow
             f"; this window starts chunkOverlap {number_text(overlap)} units before that "
             f"end, at {origin + following:,}"
         )
-    _note(windows, rule, how)
+    return Reason(at, rule, how)
 
 
-def group(windows: Any, number: int, cut_similarities: list[float], text: str) -> None:
-    """Semantic strategy: group ``number`` of sentences is about to be emitted."""
+def group(at: int, number: int, cut_similarities: list[float], length: int, size: float) -> Reason:
+    """Semantic strategy: group ``number`` of sentences, ``length`` units, comes next."""
     if number == 0:
         words = ["the first group of sentences"]
         rule = "start"
@@ -60,41 +63,38 @@ def group(windows: Any, number: int, cut_similarities: list[float], text: str) -
             f"similarity {similarity:.3f} of the two sentences here < {THRESHOLD}: a new group"
         ]
         rule = "similarity"
-    if len(text) > 2 * windows.size:
+    if length > 2 * size:
         words.append(
-            f"the group of {len(text):,} units > 2 × chunkSize {number_text(windows.size)}: "
-            "cut into windows"
+            f"the group of {length:,} units > 2 × chunkSize {number_text(size)}: cut into windows"
         )
-    _note(windows, rule, "; ".join(words))
+    return Reason(at, rule, "; ".join(words))
 
 
-def section(windows: Any, heading: str | None, level: int, body: str, ancestors: list) -> None:
-    """Hierarchical strategy: a section is about to be emitted."""
+def section(at: int, heading: str | None, level: int, length: int, size: float) -> Reason:
+    """Hierarchical strategy: a section (``heading`` as shown; None: the text before
+    the first heading) with a body of ``length`` units comes next."""
     if heading is None:
         words = ["the text before the first heading"]
         rule = "preamble"
     else:
-        shown = windows.text(heading)
-        words = [f"heading “{shown}” (level {level}) starts a section"]
+        words = [f"heading “{heading}” (level {level}) starts a section"]
         rule = "heading"
-    if len(body) > windows.size:
+    if length > size:
         words.append(
-            f"its body of {len(body):,} units > chunkSize {number_text(windows.size)}: cut "
-            "into windows"
+            f"its body of {length:,} units > chunkSize {number_text(size)}: cut into windows"
         )
-    _note(windows, rule, "; ".join(words))
+    return Reason(at, rule, "; ".join(words))
 
 
-def block(windows: Any, kind: str, size: int) -> None:
-    """Layout strategy: a code block, a table or the prose between them."""
+def block(at: int, kind: str, length: int, size: float) -> Reason:
+    """Layout strategy: a code block, a table or the prose between them comes next."""
     if kind == "code":
-        _note(
-            windows, "code-block", "a ``` fence at the start of a line: the code block kept whole"
+        return Reason(
+            at, "code-block", "a ``` fence at the start of a line: the code block kept whole"
         )
-    elif kind == "table":
-        _note(windows, "table", "lines holding “|”: the table kept whole")
-    else:
-        text = "prose between code blocks and tables"
-        if size > windows.size:
-            text += f"; {size:,} units > chunkSize {number_text(windows.size)}: cut into windows"
-        _note(windows, "prose", text)
+    if kind == "table":
+        return Reason(at, "table", "lines holding “|”: the table kept whole")
+    text = "prose between code blocks and tables"
+    if length > size:
+        text += f"; {length:,} units > chunkSize {number_text(size)}: cut into windows"
+    return Reason(at, "prose", text)

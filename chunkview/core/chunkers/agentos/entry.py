@@ -1,18 +1,26 @@
-"""The agentos entries: ``SemanticChunker`` (spec/agentos.md §1) and ``chunkTurns``
-(§5.3). The algorithms live in semantic_chunker.py (with its reference and fast paths)
-and turns_reference.py; their spans in semantic_spans.py."""
+"""The agentos entries: SemanticChunker, chunkTurns and ChunkingEngine, each the library's
+call, its options and where its chunks lie."""
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
+from itertools import compress, count, repeat
+from operator import itemgetter, lt
 from typing import Any
 
+import numpy as np
+
+from chunkview.core.chunkers.agentos.chunking_engine import STRATEGIES, chunking_engine
+from chunkview.core.chunkers.agentos.engine_places import EnginePlaces
 from chunkview.core.chunkers.agentos.semantic_chunker import is_plain, semantic_chunk
 from chunkview.core.chunkers.agentos.semantic_spans import span_list, span_table
 from chunkview.core.chunkers.agentos.turns_reference import chunk_turns, ordered_turns, parse_turns
-from chunkview.core.chunkers.entry import Entry, Param, RunContext, js_literal
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, chunk_metadata, js_literal
 from chunkview.core.errors import ChunkerError
+from chunkview.core.layout.placing import located_table, placed_table
 from chunkview.core.model.document import Document
+from chunkview.core.model.span_table import ChunkTexts, KindColumn, SpanTable
 from chunkview.core.model.spans import Span
 from chunkview.core.text.js import option
 
@@ -169,4 +177,148 @@ class ChunkTurnsEntry(Entry):
         return (
             "import { chunkTurns } from '@framers/agentos';\n\n"
             f"const passages = chunkTurns(turns, {js_literal(options)});\n"
+        )
+
+
+def _kind(chunk: dict[str, Any], metadata: Mapping[str, Any], strategy: str) -> str:
+    """A chunk's boundary kind: a layout block's type, a section, else the strategy."""
+    if "type" in metadata:
+        return metadata["type"]
+    return "heading" if "heading" in chunk else strategy
+
+
+def _kind_column(
+    strategy: str, count: int, chunks_by_kind: dict[str, list[int]], typed: bool = False
+) -> KindColumn:
+    """Each chunk's kind: the strategy's, but for the chunks of ``chunks_by_kind`` (their
+    numbers, by kind), named in the order they first come. ``typed``: those chunks carry
+    their kind as their metadata's "type" (layout blocks), given once for each kind."""
+    ids = np.zeros(count, dtype=np.uint32)
+    chunks_by_kind = {kind: numbers for kind, numbers in chunks_by_kind.items() if numbers}
+    firsts = {kind: numbers[0] for kind, numbers in chunks_by_kind.items()}
+    if count > sum(map(len, chunks_by_kind.values())):  # some chunk is the strategy's own
+        for numbers in chunks_by_kind.values():
+            ids[numbers] = 1  # marked, to find the first unmarked one
+        firsts[strategy] = int(np.argmin(ids))
+    names = tuple(sorted(firsts, key=firsts.__getitem__))
+    ids[:] = names.index(strategy) if strategy in firsts else 0
+    for kind, numbers in chunks_by_kind.items():
+        ids[numbers] = names.index(kind)
+    metadata = {names.index(kind): {"type": kind} for kind in chunks_by_kind} if typed else {}
+    return KindColumn(names, array("I", ids.tobytes()), metadata)
+
+
+def _kinds_and_metadata(
+    native: Any, strategy: str, places: EnginePlaces | None
+) -> tuple[KindColumn | list[str], dict[int, dict]]:
+    """Each chunk's kind and, by chunk number, the metadata its span carries: what
+    ``chunk_metadata`` and ``_kind`` say. From what the port noted while it cut them
+    (``EnginePlaces``), where it did, reading no chunk; else from each chunk."""
+    block_chunks = places.block_chunks if places is not None else None
+    if block_chunks is not None:  # the strategy's windows, and the layout blocks
+        return _kind_column(strategy, len(native), block_chunks, typed=True), {}
+    section_chunks = places.section_chunks if places is not None else None
+    if section_chunks is not None:  # each section's chunks carry its metadata and heading
+        by_chunk: dict[int, dict] = {}
+        for first, end, meta, heading in section_chunks:
+            told = {**meta, "heading": heading}  # one object for each section
+            by_chunk.update(dict.fromkeys(range(first, end), told))
+        return _kind_column(strategy, len(native), {"heading": list(by_chunk)}), by_chunk
+    # a run whose places were not told: read from each chunk.
+    # Only sections and layout blocks carry more than their content and index (the
+    # others are passed over in C: a dict's len)
+    kinds = [strategy] * len(native)
+    metadata: dict[int, dict] = {}
+    for i in compress(count(), map(lt, repeat(2), map(len, native))):
+        chunk = native[i]
+        if "heading" in chunk or "metadata" in chunk:
+            meta = chunk_metadata(chunk)
+            kinds[i] = _kind(chunk, meta, strategy)
+            if "heading" in chunk:
+                meta["heading"] = chunk["heading"]
+            if meta:
+                metadata[i] = meta
+    return kinds, metadata
+
+
+class ChunkingEngineEntry(Entry):
+    id = "agentos.ChunkingEngine"
+    library = "agentos"
+    title = "ChunkingEngine"
+    summary = (
+        "Four strategies over one fixed-window routine: fixed windows with overlap, "
+        "embedding-similarity groups, heading sections, and code/table/prose blocks."
+    )
+    size_unit = "units"
+    boundary_kinds = ("fixed", "semantic", "hierarchical", "layout", "heading", "code", "table")
+    uses_embedder = True  # the semantic strategy's embedFn
+    params = (
+        Param(
+            "strategy",
+            "choice",
+            "fixed",
+            "how the content is cut",
+            choices=STRATEGIES,
+            group="Strategy",
+            preset=True,
+        ),
+        Param(
+            "chunkSize",
+            "int",
+            512,
+            "window size in UTF-16 units (the original never returns for 0 or less)",
+            1,
+            100_000,
+            group="Sizes",
+            role="max",
+        ),
+        Param(
+            "chunkOverlap",
+            "int",
+            64,
+            "units each window repeats from the one before",
+            0,
+            100_000,
+            group="Sizes",
+            role="overlap",
+        ),
+    )
+
+    def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
+        """The DocumentChunk list; tells ``ctx.observer`` the places (``EnginePlaces``)."""
+        try:
+            return chunking_engine(document.text, options, ctx.embedder, ctx)
+        except ChunkerError as error:
+            if error.name == "Hang" and error.position is not None:
+                line = document.text.count("\n", 0, error.position) + 1
+                error.message += f" (line {line})"
+                error.args = (f"{error.name}: {error.message}",)
+            raise
+
+    def chunk_texts(self, native: Any) -> list[str]:
+        return list(map(itemgetter("content"), native))
+
+    def chunk_kind(self, chunk: Any, options: Mapping[str, Any]) -> str:
+        return _kind(chunk, chunk.get("metadata") or {}, str(options.get("strategy") or "fixed"))
+
+    def spans(
+        self, document: Document, native: Any, options: dict[str, Any], places: Any = None
+    ) -> SpanTable:
+        """The located spans as columns: tens of thousands of windows on a long text."""
+        told = places if isinstance(places, EnginePlaces) else None
+        kinds, metadata = _kinds_and_metadata(native, str(options.get("strategy") or "fixed"), told)
+        if told is not None and told.starts:
+            contents = ChunkTexts(native, "content")
+            table = placed_table(
+                document.text, contents, told.starts, kinds, metadata, told.lengths
+            )
+            if table is not None:
+                return table
+        return located_table(document.text, self.chunk_texts(native), kinds, metadata)
+
+    def code(self, options: dict[str, Any]) -> str:
+        return (
+            "import { ChunkingEngine } from '@framers/agentos';\n\n"
+            f"const chunks = await new ChunkingEngine().chunk(text, "
+            f"{js_literal(options)});\n"
         )

@@ -1,0 +1,290 @@
+"""The fast path of agentos ChunkingEngine: F once, on int positions, over a range of the
+input's units, and the strategies that cut ranges of the units with it.
+
+Replaces ``engine_reference.fixed_windows`` (F, spec/agentos.md §2.2) where chunkSize
+and chunkOverlap are whole numbers and chunkSize >= 1, and ``engine_reference.fixed``/
+``hierarchical``/``layout`` (§2.3) there (on any other numbers the reference runs:
+F's float arithmetic is its own). Why it is equal:
+- F's step back, ``while end > pos and content[end] is not white space: end -= 1``,
+  ends on the last white space in (pos, end], or at pos: the one look-up
+  ``last_white[end]`` (the last white space at or before each unit: engine_text.
+  last_white, from a long text's second run on an index of the whole text made once
+  with numpy) gives the same unit, or one at or before pos. A range [lo, hi) of the
+  units is F's content: positions count from lo, and ``end >= len(content)`` is
+  ``end >= hi``.
+- A window's piece is its trim; with no overlap, after a soft cut the next window
+  starts on the cut's white space, which its trim drops, so slicing from the unit after
+  it gives the same piece (and most trims then copy nothing). A piece's place is where
+  its window's slice starts, plus the white space trimmed from its front.
+- The hang rule is the reference's (engine_hang.Watch), asked at every step back: the
+  only steps that can close a cycle. Its other checks (a fall below the text, a creep)
+  never fire on whole sizes >= 1, whose runs end or cycle within 2n + 2 windows.
+- A layout prose block is trimmed and not empty: when it fits in one window, F's first
+  window takes it whole (``end >= length``) and its one piece is the block itself.
+- The strategies read the text as the reference does (engine_text.py holds the faster
+  readings: the outline by one split, the layout blocks by line offsets, each checked
+  against the reference by the tests) and emit the same chunks in the same order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chunkview.core.chunkers.agentos import engine_reference as reference
+from chunkview.core.chunkers.agentos.engine_places import EngineRun
+from chunkview.core.chunkers.agentos.engine_text import (
+    SearchBack,
+    kept_layout_blocks,
+    last_white,
+    outline,
+)
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.text.js import W_CHARS
+
+
+def fast_windows(
+    units: str,
+    ranges: list[tuple[int, int]],
+    white: Any,
+    run: EngineRun,
+    pieces: list[str],
+    places: list[int],
+    shift: int = 0,
+) -> list[int]:
+    """F on each range [lo, hi) of ``units`` in turn, for a whole size >= 1 and a whole
+    overlap: appends each piece (in units) to ``pieces`` and where it starts in the
+    input's units to ``places`` when the run tells its places (``shift``: where
+    ``units`` starts in the input).
+    ``white``: ``last_white(units)``, looked up once a window. Returns how many pieces
+    there are after each range (one call for all the ranges of a run: a section's body
+    or a prose block is often one or two windows)."""
+    size, overlap, placing = run.size, run.overlap, run.placing
+    chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
+    add_piece, add_place = pieces.append, places.append
+    ends: list[int] = []
+    # with no overlap a soft cut's white space starts the next window: left out of it
+    skip = 1 if overlap == 0 else 0
+    for lo, hi in ranges:
+        pos = first = lo
+        watch = None
+        while pos < hi:
+            end = pos + size
+            if end >= hi:
+                cut = hi
+            else:
+                cut = white[end]
+                if cut > pos:
+                    lead = skip
+                else:  # no white space in the window: a hard cut
+                    cut = end
+                    lead = 0
+            window = units[first:cut]
+            piece = window.strip(chars)
+            if piece:
+                add_piece(piece)
+                if placing:
+                    at = first if piece is window else first + window.find(piece[0])
+                    add_place(shift + at)
+            if cut == hi:
+                break
+            following = cut - overlap
+            if following <= lo:
+                following = cut
+            if following <= pos:  # a step back: the hang rule's one question
+                if watch is None:
+                    watch = run.rule.watch(units, lo + shift, lo, hi)
+                watch.stepped_back(pos - lo, cut - lo)
+            pos = following
+            first = pos + lead
+        ends.append(len(pieces))
+    return ends
+
+
+def _whole(run: EngineRun) -> bool:
+    """F runs fast: chunkSize and chunkOverlap are whole numbers, chunkSize >= 1."""
+    return run.rule.whole and run.size >= 1
+
+
+def windows_of_text(
+    run: EngineRun,
+    content: str,
+    origin: int | None,
+    heading: str | None = None,
+    base: dict[str, Any] | None = None,
+) -> None:
+    """F's pieces of a text emitted as chunks (the reference's ``emit_windows``): the
+    input itself ('fixed') or a text that may be no slice of it (a semantic group)."""
+    if not _whole(run) or not content:
+        reference.emit_windows(run, content, origin, heading, base)
+        return
+    pieces: list[str] = []
+    places: list[int] = []
+    if content is run.units:
+        white: Any = last_white(content, run.size)
+    else:  # a semantic group: no slice of the input, searched in
+        white = SearchBack(content, run.size)
+    fast_windows(content, [(0, len(content))], white, run, pieces, places, origin or 0)
+    run.chunks.many(pieces, places if origin is not None else None, heading, base)
+
+
+def hierarchical(run: EngineRun) -> None:
+    """``engine_reference.hierarchical`` on the kept outline: each section one chunk
+    (§2.3 step 5: the body, or the heading when the body is empty) or its body's range
+    cut by F, the chunks built at the end."""
+    units, size, chunks = run.units, run.size, run.chunks
+    if not _whole(run):  # F on other numbers is the reference's: so is the whole run
+        reference.hierarchical(run)
+        return
+    read = outline(units)
+    chunks.places.section_chunks = []
+    if not read.headed:  # no headings: the content untrimmed, as one section
+        if units and len(units) <= size:
+            chunks.one(units, 0)
+        elif units:
+            windows_of_text(run, units, 0, base={})
+        return
+    preamble, start = read.preamble, read.preamble_start
+    ranges: list[tuple[int, int]] = []  # the bodies longer than chunkSize, for F
+    if preamble and len(preamble) > size:
+        ranges.append((start, start + len(preamble)))
+    text = chunks.text
+    plain = text is str  # no surrogates: the unit strings are the chunk strings
+    # each section: its metadata, heading, and its one chunk's units and place, or
+    # (None, the number of its range) for F's pieces
+    sections: list[tuple[dict[str, Any], str, str | None, int]] = []
+    body_starts = read.body_starts
+    for number, (level, title, body, ancestors) in enumerate(read.sections):
+        meta: dict[str, Any] = {"headingLevel": level}
+        if ancestors:
+            meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
+        heading = title if plain else text(title)
+        if not body:
+            sections.append((meta, heading, title, read.title_start(number)))
+        elif len(body) <= size:
+            sections.append((meta, heading, body, body_starts[number]))
+        else:
+            start = body_starts[number]
+            sections.append((meta, heading, None, len(ranges)))
+            ranges.append((start, start + len(body)))
+    cut_pieces: list[str] = []
+    cut_places: list[int] = []
+    ends = fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+    if preamble and len(preamble) <= size:  # §2.3 step 5: one chunk, no heading
+        chunks.one(preamble, read.preamble_start)
+    elif preamble:  # F's pieces, each with metadata {} (an empty base counts as given)
+        chunks.many(cut_pieces[: ends[0]], cut_places[: ends[0]], base={})
+    _section_chunks(run, sections, cut_pieces, cut_places, ends)
+
+
+def _section_chunks(
+    run: EngineRun,
+    sections: list[tuple[dict[str, Any], str, str | None, int]],
+    cut_pieces: list[str],
+    cut_places: list[int],
+    ends: list[int],
+) -> None:
+    """The sections' DocumentChunks (§2.4), each with its heading and metadata (a copy
+    for each of F's pieces), and their places."""
+    chunks = run.chunks
+    text = chunks.text
+    out, starts, lengths = chunks.list, chunks.places.starts, chunks.places.lengths
+    placing = chunks.placing
+    told = chunks.places.section_chunks = []
+    for meta, heading, piece, at in sections:
+        first = len(out)
+        if piece is not None:
+            out.append(
+                {
+                    "content": piece if text is str else text(piece),
+                    "heading": heading,
+                    "metadata": meta,
+                    "index": first,
+                }
+            )
+            if placing:
+                starts.append(at)
+                lengths.append(len(piece))
+        else:
+            lo = ends[at - 1] if at else 0
+            cut = cut_pieces[lo : ends[at]]
+            contents = cut if text is str else list(map(text, cut))
+            out.extend(
+                [
+                    {"content": c, "heading": heading, "metadata": meta.copy(), "index": i}
+                    for i, c in enumerate(contents, first)
+                ]
+            )
+            if placing:
+                starts.extend(cut_places[lo : ends[at]])
+                lengths.extend(map(len, cut))
+        if len(out) > first:
+            told.append((first, len(out), meta, heading))
+
+
+def layout(run: EngineRun) -> None:
+    """``engine_reference.layout`` on the kept blocks: code and tables whole, prose
+    ranges cut by F, the chunks built at the end."""
+    units, size, chunks = run.units, run.size, run.chunks
+    if not _whole(run):  # F on other numbers is the reference's: so is the whole run
+        reference.layout(run)
+        return
+    blocks = kept_layout_blocks(units)
+    # the prose blocks longer than chunkSize, cut by F in one call
+    ranges = [
+        (start, start + len(block))
+        for kind, block, start in blocks
+        if kind == "prose" and len(block) > size
+    ]
+    cut_pieces: list[str] = []
+    cut_places: list[int] = []
+    ends = iter(
+        fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+        if ranges
+        else ()
+    )
+    pieces: list[str] = []
+    places: list[int] = []
+    kinds: list[str | None] = []  # a block's kind; None: a piece of prose
+    block_chunks: dict[str, list[int]] = {}
+    taken = 0  # F's pieces taken so far
+    for kind, block, start in blocks:
+        if kind != "prose":
+            block_chunks.setdefault(kind, []).append(len(pieces))
+            pieces.append(block)
+            places.append(start)
+            kinds.append(kind)
+        elif len(block) <= size:
+            # a prose block is trimmed and not empty: F's first window takes it all
+            # (end >= length) and its one piece is the block itself
+            pieces.append(block)
+            places.append(start)
+            kinds.append(None)
+        else:
+            end = next(ends)
+            pieces.extend(cut_pieces[taken:end])
+            places.extend(cut_places[taken:end])
+            kinds.extend([None] * (end - taken))
+            taken = end
+    contents: Any = pieces if chunks.text is str else map(chunks.text, pieces)
+    chunks.list.extend(
+        {"content": content, "index": i}
+        if kind is None
+        else {"content": content, "metadata": {"type": kind}, "index": i}
+        for i, (content, kind) in enumerate(zip(contents, kinds))
+    )
+    if chunks.placing:
+        chunks.places.starts = places
+        chunks.places.lengths = list(map(len, pieces))
+    chunks.places.block_chunks = block_chunks
+
+
+def run_strategy(run: EngineRun, strategy: str, embedder: str | None, ctx: RunContext) -> None:
+    """§2.3: the strategy's chunks into ``run.chunks``, fast."""
+    if strategy == "fixed":
+        windows_of_text(run, run.units, 0)
+    elif strategy == "semantic":
+        reference.semantic(run, embedder, ctx, windows=windows_of_text)
+    elif strategy == "hierarchical":
+        hierarchical(run)
+    else:
+        layout(run)

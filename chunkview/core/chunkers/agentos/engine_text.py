@@ -1,0 +1,244 @@
+"""What agentos ChunkingEngine reads from a text before any option counts: the headings
+of 'hierarchical' (spec/agentos.md §2.3, steps 1-4), the blocks of 'layout' (§2.3), the
+sentence cuts of 'semantic' (§2.3, step 2), and for the window routine F (§2.2) where
+the white space is. A long text's readings are kept for its next run (the app runs one
+document at each option change: ``chunkview.core.text.kept``).
+
+Two readings here are fast paths of the reference's (tests/test_engine_fast.py checks
+each against it):
+- ``Outline`` replaces the heading-by-heading reading of ``engine_reference.
+  hierarchical``: one ``split`` on the same heading pattern, with the white space after
+  each heading as a group of its own, gives the same matches in order (the search
+  resumes where the last match ended, as ``finditer`` does) and each body already
+  trimmed at its start; its end is trimmed here.
+- ``layout_blocks`` replaces ``engine_reference.layout_blocks``: the same walk over
+  lines, on offsets in the text instead of a list of lines (a run of lines joined with
+  LF is the slice that spans them), each "|" and fence line found once with ``str.find``.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate, count, repeat
+from operator import add
+
+import numpy as np
+import regex
+
+from chunkview.core.text.js import W_CHARS, W_CLASS, strip_trims_as_js
+from chunkview.core.text.kept import LONG_TEXT, also_forget, kept
+
+SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
+_LINE_END = "\n\r\u2028\u2029"
+# JS /^(#{1,6})\s+(.+)$/gm: ^ and $ at any line terminator, `.` stops at them. The
+# literal first "#" lets the engine skip to each "#", and the lookbehind puts the start
+# or a line terminator before it. Groups: the hashes after the first, the white space,
+# the heading (all three, so that split gives every piece of the text).
+HEADING_RE = re.compile(
+    f"#(?<![^{_LINE_END}]#)(#{{0,5}})([{W_CLASS}]+)([^{_LINE_END}]+)(?![^{_LINE_END}])"
+)
+# a heading and the white space after it (group 4): the match ends where its body's
+# trimmed text starts (the white space holds no "#", so the next heading is found as before)
+SECTION_RE = re.compile(HEADING_RE.pattern + f"([{W_CLASS}]*+)")
+SIMILARITY_THRESHOLD = 0.3
+_BACKTICKS_RE = re.compile("`+")
+# the LF that ends a table: the next line holds no "|"
+_TABLE_END_RE = re.compile("\n(?![^\n]*\\|)")
+#: JS white space (\s) by UTF-16 unit: the units F steps back to
+_WHITE_UNITS = np.zeros(0x10000, dtype=bool)
+_WHITE_UNITS[[ord(ch) for ch in W_CHARS]] = True
+_LAST_WHITE_RE = regex.compile(f"(?r)[{W_CLASS}]")
+
+
+class SearchBack:
+    """``last_white`` of a text not looked up in before: each look-up searches back
+    from ``end`` over the window before it (``size`` units) for its last white space,
+    -1 where there is none (all F asks: is there white space in (end - size, end]).
+    Costs nothing to make; a look-up costs a search (C) and a call."""
+
+    __slots__ = ("size", "units")
+
+    def __init__(self, units: str, size: int) -> None:
+        self.units, self.size = units, size
+
+    def __getitem__(self, end: int) -> int:
+        found = _LAST_WHITE_RE.search(self.units, max(end - self.size + 1, 0), end + 1)
+        return found.start() if found else -1
+
+
+#: the last long text F looked up white space in: from its second run on its index is
+#: made and kept (the app runs one document at each option change)
+_asked: str | None = None
+
+
+@also_forget
+def _forget_asked() -> None:
+    global _asked
+    _asked = None
+
+
+def last_white(units: str, size: int) -> memoryview | SearchBack:
+    """For each unit p of ``units``, the last unit at or before p that is JS white space
+    (-1: none): F's step back from ``end`` to the last white space in (pos, end] is one
+    look-up (``last_white[end] > pos``). From a long text's second run on, an index of
+    every unit (numpy), kept; before that, and for a short text, a search at each
+    look-up (``SearchBack``): the first run of a text makes no index it may not need
+    again."""
+    global _asked
+    if len(units) >= LONG_TEXT and units is _asked:
+        return kept("agentos.last-white", units, white_before)
+    if len(units) >= LONG_TEXT:
+        _asked = units
+    return SearchBack(units, size)
+
+
+def white_before(units: str) -> memoryview:
+    """``last_white`` of ``units`` as an index of every unit."""
+    if units.isascii():
+        codes: np.ndarray = np.frombuffer(units.encode("ascii"), dtype=np.uint8)
+    else:
+        codes = np.frombuffer(units.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
+    index = np.arange(len(codes), dtype=np.int32)
+    index[~_WHITE_UNITS[codes]] = -1
+    # read one unit at a time from Python: a memoryview gives ints, not numpy scalars
+    return np.maximum.accumulate(index).data
+
+
+#: the last long text split into windows at one go, and whether ``str.strip()`` trims its
+#: windows as JS does (None: not asked yet)
+_last_split: tuple[str, bool | None] | None = None
+
+
+@also_forget
+def _forget_split() -> None:
+    global _last_split
+    _last_split = None
+
+
+def plain_strip(content: str) -> bool:
+    """True when ``str.strip()`` trims every window of ``content`` as JS ``trim`` does.
+    Asked from a long text's second run on (the app runs one document at each option
+    change), so that its first run scans nothing more; False until then."""
+    global _last_split
+    last = _last_split
+    if len(content) < LONG_TEXT:
+        return False
+    if last is None or last[0] is not content:
+        _last_split = (content, None)
+        return False
+    if last[1] is None:
+        _last_split = last = (content, strip_trims_as_js(content))
+    return bool(last[1])
+
+
+class Outline:
+    """What 'hierarchical' reads from a text before any option counts (§2.3, steps 1-4):
+    the trimmed text before the first heading and, for each heading, its level, its
+    text, its trimmed body and the texts of the headings open above it, outermost first;
+    where the preamble, each body and each heading's text start in the units.
+
+    One ``split`` gives them: the text before the first heading, then for each heading
+    its hashes after the first, white space, text, the white space after it and its
+    body, which so starts trimmed (its end is trimmed here).
+    """
+
+    def __init__(self, units: str) -> None:
+        self.units = units
+        pieces = SECTION_RE.split(units)
+        #: False when no heading matched: the whole content, untrimmed, is one section
+        self.headed = len(pieces) > 1
+        raw = pieces[0]
+        self.preamble = raw.strip(W_CHARS)
+        self.preamble_start = len(raw) - len(raw.lstrip(W_CHARS))
+        self.sections: list[tuple[int, str, str, tuple[str, ...]]] = []
+        levels: list[int] = []
+        titles: list[str] = []  # the open headings, outermost first
+        spaces = repeat(W_CHARS)
+        for hashes, title, body in zip(
+            pieces[1::5],
+            map(str.strip, pieces[3::5], spaces),
+            map(str.rstrip, pieces[5::5], spaces),
+        ):
+            level = len(hashes) + 1
+            while levels and levels[-1] >= level:
+                levels.pop()
+                titles.pop()
+            self.sections.append((level, title, body, tuple(titles)))
+            levels.append(level)
+            titles.append(title)
+        # from the pieces' lengths; each heading's first "#" is in none
+        piece_starts = list(accumulate(map(len, pieces), initial=0))
+        #: where each body starts in the units
+        self.body_starts: list[int] = list(map(add, piece_starts[5::5], count(1)))
+        self._title_starts: list[int] | None = None
+
+    def title_start(self, number: int) -> int:
+        """Where the trimmed text of heading ``number`` starts in the units."""
+        if self._title_starts is None:  # read the first time a heading has no body
+            self._title_starts = [
+                m.end(3) - len(m.group(3).lstrip(W_CHARS)) for m in SECTION_RE.finditer(self.units)
+            ]
+        return self._title_starts[number]
+
+
+def outline(units: str) -> Outline:
+    """The outline of ``units``, kept for a long text (reading it is nearly half of a
+    run)."""
+    return kept("agentos.outline", units, Outline)
+
+
+#: a layout block: its kind ("code", "table" or "prose"), its text (a prose block's
+#: trimmed) and where that text starts in the units
+Block = tuple[str, str, int]
+
+
+def layout_blocks(units: str) -> list[Block]:
+    """Code fences at column 0, runs of lines holding '|', and the prose between them
+    (§2.5), empty prose left out: what 'layout' reads from a text before any option counts.
+
+    Works on line offsets: a run of lines joined with LF is the slice that spans them.
+    Prose runs to the next "|" or "\n```" (each found once with str.find and kept until
+    passed), a table to the first line without "|".
+    """
+    blocks: list[Block] = []
+    position, length = 0, len(units)
+    find = units.find
+    bar = fence_line = -1  # the next "|" and the next LF before "```", once looked for
+    while position <= length:
+        line_end = find("\n", position)
+        if line_end < 0:
+            line_end = length
+        if units.startswith("```", position):
+            if units.startswith("````", position):  # a longer fence than most
+                fence = _BACKTICKS_RE.match(units, position).group()  # type: ignore[union-attr]
+                closing = find("\n" + fence, line_end)
+            else:
+                closing = find("\n```", line_end)
+            end = find("\n", closing + 1) if closing >= 0 else length
+            if end < 0:
+                end = length
+            blocks.append(("code", units[position:end], position))
+        elif find("|", position, line_end) >= 0:
+            following = _TABLE_END_RE.search(units, line_end)
+            end = following.start() if following else length
+            blocks.append(("table", units[position:end], position))
+        else:  # prose up to the LF before the next line that holds "|" or opens "```"
+            if bar < line_end and bar != length:
+                bar = find("|", line_end)
+                bar = length if bar < 0 else bar
+            if fence_line < line_end and fence_line != length:
+                fence_line = find("\n```", line_end)
+                fence_line = length if fence_line < 0 else fence_line
+            end = min(units.rfind("\n", line_end, bar) if bar < length else length, fence_line)
+            raw = units[position:end]
+            prose = raw.strip(W_CHARS)
+            if prose:
+                blocks.append(("prose", prose, position + len(raw) - len(raw.lstrip(W_CHARS))))
+        position = end + 1
+    return blocks
+
+
+def kept_layout_blocks(units: str) -> list[Block]:
+    """``layout_blocks`` of ``units``, kept for a long text (finding the blocks is most
+    of a run)."""
+    return kept("agentos.layout-blocks", units, layout_blocks)

@@ -1,0 +1,203 @@
+"""The ChunkingEngine's fast path equals its reference (engine_reference.py), one
+property test per fast path: F itself (engine_fast.fast_windows), each strategy, and the
+readings of the text the fast strategies take (engine_text.py). Texts hold astral
+characters, lone surrogates, CRLF and the white space JS and Python disagree on;
+options come from the conformance harness's ranges (conformance/cases.py
+``_chunking_engine``: sizes 1-2000 and 0-300, zero, one, negatives, fractions, huge
+values, a share of chunkSize, null and booleans). A Hang must agree too."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chunkview import ChunkerError
+from chunkview.core.chunkers.agentos import engine_fast, engine_reference, engine_text
+from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
+from chunkview.core.chunkers.agentos.engine_hang import HangRule
+from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.model.observer import NOBODY, RunNotes
+from chunkview.core.text.js import to_units, trim
+
+PIECES = st.sampled_from(
+    [
+        "word",
+        "ab",
+        "Word.",
+        " ",
+        "  ",
+        "\n",
+        "\r\n",
+        "\n\n",
+        "\t",
+        "# Head",
+        "## Sub\n",
+        "#\n",
+        "```\n",
+        "\n```js\n",
+        "😀",
+        "👍🏽",
+        "\ud800",
+        "\udc00x",
+        "e\u0301",
+        "東京",
+        "\u00a0",
+        "\u3000",
+        "\u2028",
+        "\x85",
+        "\x1c",
+        "\ufeff",
+        "| a | b |\n",
+        "x" * 30,
+        "Sentence one. Sentence two! ",
+    ]
+)
+TEXTS = st.lists(st.one_of(PIECES, st.text(max_size=6)), max_size=50).map("".join)
+
+
+def _number(low: int, high: int) -> st.SearchStrategy:
+    """conformance/cases.py ``number``: typical whole values, 0, 1, negatives,
+    fractions of one or two decimals, and the odd huge or tiny value."""
+    return st.one_of(
+        st.integers(low, high),
+        st.sampled_from([0, 1, -1, -2, -10, -50, -200]),
+        st.decimals(0, high, places=2).map(float).map(lambda v: v or 0.5),
+        st.sampled_from([10**6, 10**9, 0.001, 2.5]),
+    )
+
+
+def _options(strategy: str) -> st.SearchStrategy:
+    size = st.one_of(_number(1, 2000), st.integers(1, 40), st.none(), st.booleans())
+    overlap = st.one_of(_number(0, 300), st.integers(0, 10), st.none(), st.booleans())
+    share = st.sampled_from([0.1, 0.5, 0.99, 1, 1.5])
+    return st.builds(
+        lambda s, o, shared, k: {
+            "strategy": strategy,
+            "chunkSize": s,
+            "chunkOverlap": round((s or 512) * k, 1) if shared else o,
+        },
+        size,
+        overlap,
+        st.sampled_from([False] * 9 + [True]),  # now and then a share of chunkSize
+        share,
+    )
+
+
+def _outcome(text: str, options: dict, reference: bool, embedder: str | None = None):
+    """The chunks and the places told, or the Hang's message."""
+    notes = RunNotes(reasons=False, places=True)
+    try:
+        chunks = chunking_engine(
+            text, options, embedder, RunContext(observer=notes), reference=reference
+        )
+    except ChunkerError as error:
+        return ("error", error.name, error.message, error.position)
+    places = notes.places
+    starts = places.starts[: len(chunks)]
+    return (
+        [list(chunk.items()) for chunk in chunks],
+        starts,
+        places.lengths[: len(starts)],
+        places.block_chunks,
+        places.section_chunks,
+    )
+
+
+def _agrees(text: str, options: dict, embedder: str | None = None) -> None:
+    fast = _outcome(text, options, reference=False, embedder=embedder)
+    slow = _outcome(text, options, reference=True, embedder=embedder)
+    if fast[0] != "error" and slow[0] != "error":
+        # the reference knows every place the fast path knows, and the fast path every
+        # place the reference knows (a place is known for each chunk of whole positions)
+        assert fast[0] == slow[0]
+        assert fast[1:] == slow[1:]
+    else:
+        assert fast == slow
+
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(
+    text=TEXTS,
+    size=st.integers(1, 60),
+    overlap=st.one_of(st.integers(-5, 70), st.integers(0, 3)),
+    lo_cut=st.integers(0, 10),
+    hi_cut=st.integers(0, 10),
+)
+def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut):
+    """engine_fast.fast_windows on a range of the units is the reference's F on that
+    slice: the same pieces, places and Hang."""
+    units = to_units(text)
+    lo = min(lo_cut, len(units))
+    hi = max(lo, len(units) - hi_cut)
+    rule = HangRule((size, overlap), size, overlap, units)
+    run = EngineRun(units, size, overlap, rule, Chunks(str), NOBODY)
+    try:
+        expected = engine_reference.fixed_windows(units[lo:hi], run, 0, lo, NOBODY)
+    except ChunkerError as error:
+        expected = ("Hang", error.message, error.position)
+    pieces: list[str] = []
+    places: list[int] = []
+    # the index of every unit and the search at each look-up give the same windows
+    for white in (engine_text.white_before(units), engine_text.SearchBack(units, size)):
+        pieces.clear()
+        places.clear()
+        try:
+            engine_fast.fast_windows(units, [(lo, hi)], white, run, pieces, places)
+            got = list(zip(pieces, places))
+        except ChunkerError as error:
+            got = ("Hang", error.message, error.position)
+        assert got == expected
+
+
+@SETTINGS
+@given(text=TEXTS, options=_options("fixed"))
+def test_fixed_equals_the_reference(text, options):
+    _agrees(text, options)
+
+
+@SETTINGS
+@given(text=TEXTS, options=_options("hierarchical"))
+def test_hierarchical_equals_the_reference(text, options):
+    _agrees(text, options)
+
+
+@SETTINGS
+@given(text=TEXTS, options=_options("layout"))
+def test_layout_equals_the_reference(text, options):
+    _agrees(text, options)
+
+
+@SETTINGS
+@given(text=TEXTS, options=_options("semantic"), embedder=st.sampled_from([None, "hash64"]))
+def test_semantic_equals_the_reference(text, options, embedder):
+    _agrees(text, options, embedder)
+
+
+@SETTINGS
+@given(text=TEXTS)
+def test_layout_blocks_equal_the_line_by_line_reading(text):
+    units = to_units(text)
+    assert engine_text.layout_blocks(units) == engine_reference.layout_blocks(units)
+
+
+@SETTINGS
+@given(text=TEXTS)
+def test_outline_equals_the_heading_by_heading_reading(text):
+    """engine_text.Outline (one split) reads the sections the reference finds heading
+    by heading (HEADING_RE, each body sliced to the next heading and trimmed)."""
+    units = to_units(text)
+    read = engine_text.Outline(units)
+    matches = list(engine_text.HEADING_RE.finditer(units))
+    assert read.headed == bool(matches)
+    if not matches:
+        return
+    ends = [m.start() for m in matches[1:]] + [len(units)]
+    bodies = [trim(units[m.end(3) : end]) for m, end in zip(matches, ends)]
+    assert [body for _, _, body, _ in read.sections] == bodies
+    for start, body in zip(read.body_starts, bodies):
+        assert not body or units.startswith(body, start)
+    preamble = trim(units[: matches[0].start()])
+    assert read.preamble == preamble
+    assert not preamble or units.startswith(preamble, read.preamble_start)
