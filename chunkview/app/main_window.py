@@ -30,6 +30,7 @@ from chunkview.app.drops import FileDrops
 from chunkview.app.files import DEFAULT_SAMPLE, SAMPLES, DocumentFiles
 from chunkview.app.icon import app_icon
 from chunkview.app.menus import Menus
+from chunkview.app.outside_changes import FileWatch
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.status_line import StatusLine
@@ -127,6 +128,13 @@ class MainWindow(QMainWindow):
         self.worker.progress.connect(self.status_line.progress)
 
         self.files = DocumentFiles(self, self.model, self.settings, self.show_message)
+        # the open file, changed by another program: reloaded, or Reload / Keep mine
+        self.file_watch = FileWatch(
+            self.files,
+            self.view.outside_bar,
+            lambda text: self.statusBar().showMessage(text, 10000),
+            self,
+        )
         self.chunker.show_position.connect(self._show_position)
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
