@@ -94,7 +94,10 @@ class MainWindow(QMainWindow):
         # thread waits up to the switch interval for the interpreter lock (5 ms by
         # default, hundreds of times per paint): shorter waits keep paints short
         sys.setswitchinterval(SWITCH_INTERVAL)
-        self.worker = ChunkWorker(self, **chunking_budgets(self.settings), details_later=True)
+        # a bad stored budget falls back to its default, with a note in the status bar
+        budget_notes: list[str] = []
+        budgets = chunking_budgets(self.settings, budget_notes)
+        self.worker = ChunkWorker(self, **budgets, details_later=True)
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
         self.worker.tokens_ready.connect(self.model.accept_tokens)
@@ -189,6 +192,8 @@ class MainWindow(QMainWindow):
         self._drops = FileDrops(self, self.open_path)
         self.setAcceptDrops(True)
         self.remembered.restore_window(self, splitter)
+        if budget_notes:
+            self.statusBar().showMessage("; ".join(budget_notes), 20000)
 
     def restore_session(self, path: str | None = None) -> None:
         """The entry chosen last time, then ``path``, else the last document, else the

@@ -22,6 +22,8 @@ from chunkview.core.runtime.child import child_main, send_document
 from chunkview.core.runtime.limits import (
     DEFAULT_TIMEOUT,
     Stopped,
+    check_max_memory,
+    check_timeout,
     default_max_memory,
     format_bytes,
     resident_bytes,
@@ -114,8 +116,9 @@ class ChunkService:
         max_memory: int | None = None,
         context: Any = None,
     ) -> None:
+        #: budgets are checked (check_timeout, check_max_memory): BudgetError when bad
         self.timeout = timeout
-        self.max_memory = max_memory if max_memory is not None else default_max_memory()
+        self.max_memory = max_memory  # type: ignore[assignment]  # None: the default
         self._context = context or process_context()
         self._process: Any = None
         self._conn: Connection | None = None
@@ -138,6 +141,26 @@ class ChunkService:
         self.documents_sent = 0
 
     # -- lifetime
+
+    @property
+    def timeout(self) -> float | None:
+        """The time budget per job in seconds; None: no time budget (only Python
+        callers can ask for that: nan, inf, 0 or a negative one is a BudgetError)."""
+        return self._timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float | None) -> None:
+        self._timeout = None if seconds is None else check_timeout(seconds)
+
+    @property
+    def max_memory(self) -> int:
+        """The memory budget of the chunking process in bytes."""
+        return self._max_memory
+
+    @max_memory.setter
+    def max_memory(self, size: int | None) -> None:
+        self._max_memory = default_max_memory() if size is None else check_max_memory(size)
+
     def start(self) -> None:
         """Start the process now (otherwise the first job does). The start itself runs
         on a helper thread (the first one waits for the forkserver to come up), so that
@@ -419,7 +442,7 @@ class ChunkService:
             self._kill()
             raise
         now = time.monotonic()
-        budget = timeout if timeout is not None else self.timeout
+        budget = check_timeout(timeout) if timeout is not None else self.timeout
         deadline = now + budget if budget else math.inf
         self._running = _Running(job, now, deadline, what, on_progress, budget)
         return job
