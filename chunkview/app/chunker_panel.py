@@ -233,7 +233,7 @@ class ChunkerPanel(QWidget):
         else:
             request, diff = comparison.pinned.request, comparison.diff
             self.compare_label.setText(
-                f"<small><b>B</b>: {request.entry_id} {escape(str(request.options))}, "
+                f"<small><b>B</b>: {escape(request.entry_id)} {escape(str(request.options))}, "
                 f"{len(comparison.pinned.layout.spans)} chunks. <b>A (now)</b>: "
                 f"{len(comparison.current.layout.spans)} chunks.<br>Boundaries from A to B: "
                 f"{diff.summary()} (F8: next difference)</small>"

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QApplication,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from chunkview.app.markup import as_rich_text
 from chunkview.app.settings import AppSettings
 from chunkview.core.errors import DocumentError
 from chunkview.core.io.read import NulBytesError, load_document
@@ -129,6 +130,7 @@ class DocumentFiles:
         box = QMessageBox(self.window)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Binary file?")
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the file's name, as written
         box.setText(
             f"{name} holds a NUL byte at byte offset {error.offset:,}: "
             "it looks like a binary file, not text."
@@ -162,8 +164,10 @@ class DocumentFiles:
         answer = QMessageBox.question(
             self.window,
             "Not UTF-8",
-            f"{os.path.basename(os.fspath(path))} is not UTF-8 text; it is likely {guess}.\n"
-            f"Open it as {guess}? (File › Reopen with Encoding offers others.)",
+            as_rich_text(
+                f"{os.path.basename(os.fspath(path))} is not UTF-8 text; it is likely {guess}.\n"
+                f"Open it as {guess}? (File › Reopen with Encoding offers others.)"
+            ),
             buttons.Open | buttons.Cancel,
         )
         return answer == buttons.Open
@@ -271,8 +275,10 @@ class DocumentFiles:
         answer = QMessageBox.question(
             self.window,
             "Changed on disk",
-            f"{os.path.basename(path)} {what} on disk since it was read here, by another "
-            "program. Replace it with the text here (what the other program wrote is lost)?",
+            as_rich_text(
+                f"{os.path.basename(path)} {what} on disk since it was read here, by another "
+                "program. Replace it with the text here (what the other program wrote is lost)?"
+            ),
             buttons.Save | buttons.Cancel,
             buttons.Cancel,
         )
@@ -283,7 +289,7 @@ class DocumentFiles:
         answer = QMessageBox.question(
             self.window,
             "Read-only file",
-            f"{path} is read-only. Replace it anyway (it stays read-only)?",
+            as_rich_text(f"{path} is read-only. Replace it anyway (it stays read-only)?"),
             buttons.Yes | buttons.Cancel,
             buttons.Cancel,
         )
@@ -297,7 +303,7 @@ class DocumentFiles:
         answer = QMessageBox.question(
             self.window,
             "Unsaved changes",
-            f"{self.model.document.name} has unsaved edits. Save them?",
+            as_rich_text(f"{self.model.document.name} has unsaved edits. Save them?"),
             buttons.Save | buttons.Discard | buttons.Cancel,
         )
         if answer == buttons.Save:

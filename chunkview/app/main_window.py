@@ -29,6 +29,7 @@ from chunkview.app.document_view import DocumentView
 from chunkview.app.drops import FileDrops
 from chunkview.app.files import DEFAULT_SAMPLE, SAMPLES, DocumentFiles
 from chunkview.app.icon import app_icon
+from chunkview.app.markup import as_rich_text
 from chunkview.app.menus import Menus
 from chunkview.app.outside_changes import FileWatch
 from chunkview.app.result_tabs import ResultTabs
@@ -335,7 +336,7 @@ class MainWindow(QMainWindow):
     def show_message(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 10000)
         if QApplication.platformName() != "offscreen":
-            QMessageBox.warning(self, title, text)
+            QMessageBox.warning(self, title, as_rich_text(text))
         else:
             self.chunker.show_error(escape(text))
 
