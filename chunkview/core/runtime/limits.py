@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 from typing import Literal, TypeAlias
 
 from chunkview.core.errors import ChunkerError
@@ -171,6 +172,46 @@ def resident_bytes(pid: int) -> int:
             return int(handle.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def is_budget_stop(message: str) -> bool:
+    """The watchdog's message says it stopped a job past its time or memory budget
+    (both begin "stopped "), not that the process died: advice about budgets fits."""
+    return message.startswith("stopped ")
+
+
+def oom_kill_count() -> int:
+    """How many processes the kernel's out-of-memory killer has killed since boot
+    (``oom_kill`` in /proc/vmstat, cgroup limits included; 0 where it is not kept): a
+    SIGKILL is put down to memory only when this count went up meanwhile."""
+    try:
+        with open("/proc/vmstat", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def death_words(exit_code: int | None, out_of_memory: bool) -> str:
+    """How a chunking process ended, in words that guess at nothing: a SIGKILL is
+    "was killed" unless the kernel recorded an out-of-memory kill meanwhile."""
+    if exit_code is None:
+        return "the chunking process ended"
+    if exit_code >= 0:
+        return f"the chunking process died with status {exit_code}"
+    try:
+        name = signal.Signals(-exit_code).name
+    except ValueError:
+        name = f"signal {-exit_code}"
+    if exit_code == -signal.SIGKILL and out_of_memory:
+        return "the chunking process was killed by the system for want of memory (SIGKILL)"
+    if exit_code == -signal.SIGKILL:
+        return "the chunking process was killed (SIGKILL)"
+    if exit_code == -signal.SIGTERM:
+        return "the chunking process was told to end (SIGTERM)"
+    return f"the chunking process died of {name}"
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
