@@ -133,3 +133,12 @@ def test_own_saves_raise_no_bar(qtbot, window, opened):
     qtbot.wait(400)
     assert not window.view.outside_bar.isVisible() and not window.modified
     assert window.editor.toPlainText() == "three\n"
+
+
+def test_a_file_replaced_without_edits_is_reloaded_and_said_so(qtbot, window, opened, tmp_path):
+    other = tmp_path / "other.md"
+    other.write_text("theirs\n", encoding="utf-8")
+    os.replace(other, opened)
+    qtbot.waitUntil(lambda: window.editor.toPlainText() == "theirs\n", timeout=5000)
+    assert "notes.md was replaced on disk: reloaded" in window.statusBar().currentMessage()
+    assert not window.view.outside_bar.isVisible()
