@@ -119,3 +119,47 @@ def test_a_sample_name_with_a_path_in_the_settings_is_refused(tmp_path):
         assert remembered.last_document() is None, value
     remembered.set_last_document("guide.md", sample=True)
     assert remembered.last_document() == "sample:guide.md"
+
+
+def test_bad_stored_budgets_fall_back_with_a_note_in_the_status_bar(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "bad.ini"), QSettings.Format.IniFormat)
+    settings.setValue("chunking/timeout", "nan")
+    settings.setValue("chunking/maxMemory", "1e30T")
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    try:
+        assert win.worker.service.timeout == DEFAULT_TIMEOUT
+        assert win.worker.service.max_memory == default_max_memory()
+        message = win.statusBar().currentMessage()
+        assert "stored time budget ignored" in message and "'nan'" in message
+        assert "stored memory budget ignored" in message and "'1e30T'" in message
+    finally:
+        win.worker.stop()
+
+
+def test_preferences_refuse_budgets_out_of_range(qtbot, window):
+    dialog = window.menus.show_preferences()
+    for typed in ("0", "-5", "nan", "inf"):
+        dialog.timeout.lineEdit().selectAll()
+        qtbot.keyClicks(dialog.timeout.lineEdit(), typed)
+        dialog.timeout.interpretText()
+        assert 0.1 <= dialog.timeout.value() <= 86_400
+    dialog.timeout.setValue(1e30)
+    assert dialog.timeout.value() == 86_400
+    dialog.memory.setValue(0)
+    assert dialog.memory.value() * GB >= 64 * 2**20
+    dialog.memory.setValue(1e30)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert not dialog.isVisible()  # clamped into range: accepted
+    assert window.worker.service.timeout == 86_400
+
+
+def test_preferences_refuse_a_budget_the_core_refuses(qtbot, window, monkeypatch):
+    dialog = window.menus.show_preferences()
+    monkeypatch.setattr(dialog.timeout, "value", lambda: float("nan"))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert dialog.isVisible() and dialog.refusal.isVisible()
+    assert "Not applied: a time budget" in dialog.refusal.text()
+    assert window.worker.service.timeout == DEFAULT_TIMEOUT
+    assert window.settings.value("chunking/timeout") is None
+    dialog.close()

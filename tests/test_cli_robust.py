@@ -192,23 +192,25 @@ def test_dev_zero_ends_quickly_with_a_message():
 
 
 def test_the_time_budget_stops_a_long_run():
-    big = (CORPUS / "redis-readme.md").read_bytes() * 400  # 7 MB: a few tenths of a second of work
-    done = command("run", "agentos.SemanticChunker", "-", "--timeout", "0.05", stdin=big)
+    big = (CORPUS / "redis-readme.md").read_bytes() * 1200  # 21 MB: about a second of work
+    # 0.1 s: the shortest budget there is (core/runtime/limits.py)
+    done = command("run", "agentos.SemanticChunker", "-", "--timeout", "0.1", stdin=big)
     assert done.returncode == 1, done.stderr
     error = json.loads(done.stdout)
     assert error["error"] == "Stopped"
     assert error["message"].startswith("stopped after ")
-    assert "within the 0.05 s budget" in error["message"]
+    assert "within the 0.1 s budget" in error["message"]
     assert "agentos.SemanticChunker with targetSize 1000" in error["message"]
 
 
 def test_the_memory_budget_stops_a_run():
     big = (CORPUS / "redis-readme.md").read_bytes() * 400  # 7 MB: a few tenths of a second of work
-    done = command("run", "agentos.SemanticChunker", "-", "--max-memory", "5M", stdin=big)
+    # 64 MB: the smallest budget there is (core/runtime/limits.py)
+    done = command("run", "agentos.SemanticChunker", "-", "--max-memory", "64M", stdin=big)
     assert done.returncode == 1, done.stderr
     error = json.loads(done.stdout)
     assert error["error"] == "Stopped" and error["message"].startswith("stopped at ")
-    assert "5.0 MB memory budget" in error["message"]
+    assert "64.0 MB memory budget" in error["message"]
 
 
 def test_encoding_flag_and_the_hint(tmp_path):

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.background import BackgroundJob
 from chunkview.app.job_panel import lay_out_job_panel
+from chunkview.app.markup import as_rich_text
 from chunkview.core.batch.audit import STATUSES, Summary, iter_files
 from chunkview.core.runtime import DEFAULT_TIMEOUT
 from chunkview.core.session import InspectorModel
@@ -129,7 +130,7 @@ class AuditModel(QAbstractTableModel):
                 return f"{value:g}"
             return "" if value is None else str(value)
         if role == Qt.ItemDataRole.ToolTipRole and index.column() in (0, len(COLUMNS) - 1):
-            return record.get("message") or record["path"]
+            return as_rich_text(record.get("message") or record["path"])  # shown as written
         if role == Qt.ItemDataRole.TextAlignmentRole and 1 < index.column() < len(COLUMNS) - 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -301,6 +302,7 @@ class AuditPanel(QWidget):
         self.progress.setValue(0)
         self.message = QLabel("Choose a folder: every file in it is chunked with this setting.")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # paths and errors, as written
         self.results = AuditModel()
         self.table = QTableView()
         self.table.setModel(self.results)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import Entry
+from chunkview.core.runtime.limits import is_budget_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
 from chunkview.core.text.tokens import TOKENIZERS
@@ -202,7 +203,7 @@ class ChunkerPanel(QWidget):
         text += f"<br>{escape(failure.message)}"
         if failure.position is not None:
             text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
-        if failure.name == "Stopped":
+        if failure.name == "Stopped" and is_budget_stop(failure.message):
             text += "<br><small>Edit › Preferences sets the time and memory budgets.</small>"
         if failure.kept_layout:
             text += "<br><small>The chunks shown are from the last good run.</small>"
@@ -233,7 +234,7 @@ class ChunkerPanel(QWidget):
         else:
             request, diff = comparison.pinned.request, comparison.diff
             self.compare_label.setText(
-                f"<small><b>B</b>: {request.entry_id} {escape(str(request.options))}, "
+                f"<small><b>B</b>: {escape(request.entry_id)} {escape(str(request.options))}, "
                 f"{len(comparison.pinned.layout.spans)} chunks. <b>A (now)</b>: "
                 f"{len(comparison.current.layout.spans)} chunks.<br>Boundaries from A to B: "
                 f"{diff.summary()} (F8: next difference)</small>"

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
+from chunkview.app.outside_changes import OutsideChangeBar
 from chunkview.core.model.document import KINDS
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
@@ -67,6 +68,9 @@ class DocumentView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(search_row)
         layout.addWidget(self.legend)
+        #: what another program did to the file, with Reload or Keep mine (outside_changes)
+        self.outside_bar = OutsideChangeBar()
+        layout.addWidget(self.outside_bar)
         layout.addWidget(self.editor, 1)
         # edits are read from the editor only when a run or a save needs them
         model.text_source = self._editor_text

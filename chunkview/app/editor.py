@@ -14,7 +14,6 @@ so the chunks after an edit move with it and nothing blanks while the new layout
 from __future__ import annotations
 
 import bisect
-import html
 import time
 from collections.abc import Sequence
 
@@ -34,6 +33,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from chunkview.app import theme
+from chunkview.app.markup import escape
 from chunkview.core.analysis.compare import BoundaryComparison
 from chunkview.core.model.explain import chunk_ends
 from chunkview.core.model.spans import Span
@@ -610,18 +610,20 @@ class ChunkEditor(QPlainTextEdit):
         if self._result is not None and self._result.tokens is not None:
             tokens = f" · {self._result.tokens[span.index]} tokens"
         size = len(span.text.encode("utf-8", "surrogatepass"))
+        # the kind and the metadata come from the library and the document: escaped, and
+        # their white space kept (pre-wrap), so the tip shows them exactly
         lines = [
-            f"<b>chunk {span.index}</b> · {span.kind}",
+            f"<b>chunk {span.index}</b> · {escape(span.kind)}",
             f"{span.start}–{span.end} · {len(span.text)} chars · {size} bytes{tokens}",
         ]
         if span.start < span.own_start:
             lines.append(f"repeats {span.own_start - span.start} chars of the chunk before")
         if span.located != "exact":
-            lines.append(f"placed: {span.located}")
+            lines.append(f"placed: {escape(span.located)}")
         for key, value in list(span.metadata.items())[:6]:
-            lines.append(f"{key}: {str(value)[:80]}")
+            lines.append(f"{escape(key)}: {escape(str(value)[:80])}")
         lines.extend(self._reason_lines(span))
-        return "<br>".join(lines)
+        return '<p style="white-space:pre-wrap">' + "<br>".join(lines) + "</p>"
 
     def set_by_reason(self, by_reason: bool) -> None:
         """Colour boundaries by the rule of their reason (True) or by their kind."""
@@ -639,5 +641,5 @@ class ChunkEditor(QPlainTextEdit):
         lines = []
         for label, reason in (("starts here", start), ("ends here", end)):
             if reason is not None:
-                lines.append(f"<b>{label}:</b> {html.escape(reason.text)}")
+                lines.append(f"<b>{label}:</b> {escape(reason.text)}")
         return lines

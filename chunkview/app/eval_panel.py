@@ -119,6 +119,7 @@ class EvalPanel(QWidget):
         self.table.cellClicked.connect(lambda row, _column: self._go(row))
         self.means = QLabel("No questions yet: load a file or mark an answer.")
         self.means.setWordWrap(True)
+        self.means.setTextFormat(Qt.TextFormat.PlainText)  # paths and errors, as written
         self.means.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         layout = QVBoxLayout(self)

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QApplication,
@@ -17,10 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from chunkview.app.markup import as_rich_text
 from chunkview.app.settings import AppSettings
 from chunkview.core.errors import DocumentError
 from chunkview.core.io.read import NulBytesError, load_document
 from chunkview.core.io.save import ReadOnlyError, save_document
+from chunkview.core.io.stamp import FileStamp, disk_change, file_stamp
 from chunkview.core.model.document import NUL_SHOWN
 from chunkview.core.session import InspectorModel
 
@@ -59,6 +61,11 @@ class DocumentFiles:
         self.nuls_shown = False
         #: the question a file with NUL bytes raises (open anyway?), while it is asked
         self.nul_box: QMessageBox | None = None
+        #: the document's file as it was when read or last written (None: no file of its
+        #: own), so that a change by another program is noticed before Save replaces it
+        self.stamp: FileStamp | None = None
+        #: called after the document's file was read or written (the file watch re-arms)
+        self.disk_listeners: list[Callable[[], None]] = []
 
     def open_path(
         self,
@@ -73,6 +80,8 @@ class DocumentFiles:
         if show_nuls is None and not self.may_discard():
             return False
         self.last_path = None if sample else os.fspath(path)
+        # taken before reading: a change made while it is read counts as a change
+        stamp = file_stamp(path)
         try:
             document = load_document(path, encoding=encoding, show_nuls=show_nuls)
         except NulBytesError as error:
@@ -98,7 +107,9 @@ class DocumentFiles:
             self.remember(str(path))
         if show_nuls is None:  # the next launch would only ask again
             self.remembered.set_last_document(str(path), sample)
+        self.stamp = None if sample or show_nuls is not None else stamp
         self.model.set_document(document)
+        self._disk_read()
         if show_nuls is not None and isinstance(self.window, QMainWindow):
             self.window.statusBar().showMessage(
                 f"{os.path.basename(os.fspath(path))}: {document.text.count(show_nuls):,} NUL "
@@ -119,6 +130,7 @@ class DocumentFiles:
         box = QMessageBox(self.window)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Binary file?")
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the file's name, as written
         box.setText(
             f"{name} holds a NUL byte at byte offset {error.offset:,}: "
             "it looks like a binary file, not text."
@@ -152,8 +164,10 @@ class DocumentFiles:
         answer = QMessageBox.question(
             self.window,
             "Not UTF-8",
-            f"{os.path.basename(os.fspath(path))} is not UTF-8 text; it is likely {guess}.\n"
-            f"Open it as {guess}? (File › Reopen with Encoding offers others.)",
+            as_rich_text(
+                f"{os.path.basename(os.fspath(path))} is not UTF-8 text; it is likely {guess}.\n"
+                f"Open it as {guess}? (File › Reopen with Encoding offers others.)"
+            ),
             buttons.Open | buttons.Cancel,
         )
         return answer == buttons.Open
@@ -168,6 +182,36 @@ class DocumentFiles:
         """The document's own file (not a built-in sample, nor a file shown with its
         NULs as ␀), if it has one."""
         return None if self.sample or self.nuls_shown else self.model.document.path
+
+    def _disk_read(self) -> None:
+        for listener in self.disk_listeners:
+            listener()
+
+    def reload(self) -> bool:
+        """Read the document's file again in its encoding, dropping any unsaved edits
+        (the caller has asked), keeping the cursor where it was."""
+        path = self.path_on_disk()
+        if path is None:
+            return False
+        stamp = file_stamp(path)
+        shown = self.model.document
+        # UTF-8 (the default) is read as at first: its byte-order marks recognised
+        encoding = None if shown.encoding.replace("_", "-") == "utf-8" else shown.encoding
+        try:
+            document = load_document(path, kind=shown.kind, encoding=encoding)
+        except DocumentError as error:
+            self.tell("Cannot reload the file", str(error))
+            return False
+        editor = getattr(self.window, "editor", None)
+        position = editor.textCursor().position() if editor is not None else 0
+        self.stamp = stamp
+        self.model.set_document(document)
+        self._disk_read()
+        if editor is not None:
+            cursor = editor.textCursor()
+            cursor.setPosition(min(position, len(editor.toPlainText())))
+            editor.setTextCursor(cursor)
+        return True
 
     def reopen(self, encoding: str) -> bool:
         """Read the file last opened (or that failed to open) again, as ``encoding``."""
@@ -197,6 +241,8 @@ class DocumentFiles:
         """Save losing nothing (core save_document: mode, owner, symlinks, encoding,
         newline style and BOM kept; no temp file left); ask before a read-only file."""
         document = self.model.sync_text()
+        if not self._may_replace(path):
+            return False
         try:
             try:
                 save_document(document, path)
@@ -209,16 +255,41 @@ class DocumentFiles:
             return False
         self.model.saved(path)
         self.sample = self.nuls_shown = False
+        self.stamp = file_stamp(path)
         self.remember(path)
         self.remembered.set_last_document(path)
+        self._disk_read()
         return True
+
+    def _may_replace(self, path: str) -> bool:
+        """True unless ``path`` is the document's own file and it changed on disk since
+        it was read or written here, and the user does not want it replaced."""
+        own = self.path_on_disk()
+        if self.stamp is None or own is None or os.path.abspath(own) != os.path.abspath(path):
+            return True
+        change = disk_change(self.stamp, path)
+        if change in ("same", "deleted"):  # nothing of the other program's to lose
+            return True
+        buttons = QMessageBox.StandardButton
+        what = "was replaced by another file" if change == "replaced" else "was changed"
+        answer = QMessageBox.question(
+            self.window,
+            "Changed on disk",
+            as_rich_text(
+                f"{os.path.basename(path)} {what} on disk since it was read here, by another "
+                "program. Replace it with the text here (what the other program wrote is lost)?"
+            ),
+            buttons.Save | buttons.Cancel,
+            buttons.Cancel,
+        )
+        return answer == buttons.Save
 
     def _confirm_read_only(self, path: str) -> bool:
         buttons = QMessageBox.StandardButton
         answer = QMessageBox.question(
             self.window,
             "Read-only file",
-            f"{path} is read-only. Replace it anyway (it stays read-only)?",
+            as_rich_text(f"{path} is read-only. Replace it anyway (it stays read-only)?"),
             buttons.Yes | buttons.Cancel,
             buttons.Cancel,
         )
@@ -232,7 +303,7 @@ class DocumentFiles:
         answer = QMessageBox.question(
             self.window,
             "Unsaved changes",
-            f"{self.model.document.name} has unsaved edits. Save them?",
+            as_rich_text(f"{self.model.document.name} has unsaved edits. Save them?"),
             buttons.Save | buttons.Discard | buttons.Cancel,
         )
         if answer == buttons.Save:

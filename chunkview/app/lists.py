@@ -13,6 +13,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QListView
 
+from chunkview.app.markup import as_rich_text
+
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 #: rows handed to a view at once
@@ -69,7 +71,8 @@ class RowsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._label(self._items[index.row()])
         if role == Qt.ItemDataRole.ToolTipRole and self._tooltip is not None:
-            return self._tooltip(self._items[index.row()])
+            # a tool tip guesses its format: the text (a snippet, a warning) shown as written
+            return as_rich_text(self._tooltip(self._items[index.row()]))
         return None
 
 

@@ -29,7 +29,9 @@ from chunkview.app.document_view import DocumentView
 from chunkview.app.drops import FileDrops
 from chunkview.app.files import DEFAULT_SAMPLE, SAMPLES, DocumentFiles
 from chunkview.app.icon import app_icon
+from chunkview.app.markup import as_rich_text
 from chunkview.app.menus import Menus
+from chunkview.app.outside_changes import FileWatch
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.status_line import StatusLine
@@ -93,7 +95,10 @@ class MainWindow(QMainWindow):
         # thread waits up to the switch interval for the interpreter lock (5 ms by
         # default, hundreds of times per paint): shorter waits keep paints short
         sys.setswitchinterval(SWITCH_INTERVAL)
-        self.worker = ChunkWorker(self, **chunking_budgets(self.settings), details_later=True)
+        # a bad stored budget falls back to its default, with a note in the status bar
+        budget_notes: list[str] = []
+        budgets = chunking_budgets(self.settings, budget_notes)
+        self.worker = ChunkWorker(self, **budgets, details_later=True)
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
         self.worker.tokens_ready.connect(self.model.accept_tokens)
@@ -127,6 +132,13 @@ class MainWindow(QMainWindow):
         self.worker.progress.connect(self.status_line.progress)
 
         self.files = DocumentFiles(self, self.model, self.settings, self.show_message)
+        # the open file, changed by another program: reloaded, or Reload / Keep mine
+        self.file_watch = FileWatch(
+            self.files,
+            self.view.outside_bar,
+            lambda text: self.statusBar().showMessage(text, 10000),
+            self,
+        )
         self.chunker.show_position.connect(self._show_position)
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
@@ -181,6 +193,8 @@ class MainWindow(QMainWindow):
         self._drops = FileDrops(self, self.open_path)
         self.setAcceptDrops(True)
         self.remembered.restore_window(self, splitter)
+        if budget_notes:
+            self.statusBar().showMessage("; ".join(budget_notes), 20000)
 
     def restore_session(self, path: str | None = None) -> None:
         """The entry chosen last time, then ``path``, else the last document, else the
@@ -322,7 +336,7 @@ class MainWindow(QMainWindow):
     def show_message(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 10000)
         if QApplication.platformName() != "offscreen":
-            QMessageBox.warning(self, title, text)
+            QMessageBox.warning(self, title, as_rich_text(text))
         else:
             self.chunker.show_error(escape(text))
 

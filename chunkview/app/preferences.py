@@ -8,7 +8,9 @@ stored, so the default keeps following the machine (half its RAM).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Signal
+import math
+
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -21,13 +23,25 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app.worker import ChunkWorker, chunking_budgets
-from chunkview.core.runtime import DEFAULT_TIMEOUT, default_max_memory, machine_memory
+from chunkview.core.runtime import (
+    DEFAULT_TIMEOUT,
+    TIMEOUT_RANGE,
+    BudgetError,
+    check_max_memory,
+    check_timeout,
+    default_max_memory,
+    machine_memory,
+    max_memory_range,
+)
 
 GB = 2**30
-#: the time budget's range, seconds: long enough for a slow embedder on a big file
-TIMEOUT_RANGE = (0.1, 3600.0)
-#: the smallest memory budget: a chunking process with its libraries needs about this
-MIN_MEMORY_GB = 0.25
+
+
+def memory_range_gb() -> tuple[float, float]:
+    """The core's memory budget range (64 MB .. the RAM) in hundredths of a GB, as the
+    spin box shows it: rounded inwards, so every value it takes is in range."""
+    low, high = max_memory_range()
+    return math.ceil(low / GB * 100) / 100, math.floor(high / GB * 100) / 100
 
 
 def _budget_row(spin: QDoubleSpinBox, default: str) -> QWidget:
@@ -51,6 +65,8 @@ class PreferencesDialog(QDialog):
         self.settings = settings
         self.worker = worker
 
+        # the spin boxes refuse input outside the core's ranges (limits.py); OK checks
+        # again through the same functions as every other way a budget arrives
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(*TIMEOUT_RANGE)
         self.timeout.setDecimals(1)
@@ -62,7 +78,7 @@ class PreferencesDialog(QDialog):
         )
         self.memory = QDoubleSpinBox()
         total_gb = machine_memory() / GB
-        self.memory.setRange(MIN_MEMORY_GB, max(round(total_gb, 2), MIN_MEMORY_GB))
+        self.memory.setRange(*memory_range_gb())
         self.memory.setDecimals(2)
         self.memory.setSingleStep(0.25)
         self.memory.setSuffix(" GB")
@@ -96,6 +112,12 @@ class PreferencesDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)
+        #: why OK was refused (a budget out of range), when it was
+        self.refusal = QLabel()
+        self.refusal.setTextFormat(Qt.TextFormat.PlainText)
+        self.refusal.setWordWrap(True)
+        self.refusal.hide()
+        layout.addWidget(self.refusal)
         layout.addWidget(buttons)
         self.load()
 
@@ -114,8 +136,17 @@ class PreferencesDialog(QDialog):
         return self.timeout.value(), int(self.memory.value() * GB)
 
     def accept(self) -> None:
-        """Store the budgets (a default one is forgotten) and give them to the worker."""
-        seconds, memory = self.budgets()
+        """Store the budgets (a default one is forgotten) and give them to the worker;
+        a budget out of range is refused, with the reason, and the dialog stays."""
+        try:
+            seconds, memory = (
+                check_timeout(self.timeout.value()),
+                check_max_memory(int(self.memory.value() * GB)),
+            )
+        except BudgetError as error:
+            self.refusal.setText(f"Not applied: {error}")
+            self.refusal.show()
+            return
         if abs(seconds - DEFAULT_TIMEOUT) < 0.05:
             self.settings.remove("chunking/timeout")
         else:

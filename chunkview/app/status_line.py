@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from chunkview.core.runtime.pipeline import ChunkResult
@@ -21,6 +21,9 @@ class StatusLine:
         self.model = model
         self.document_label = QLabel()
         self.run_label = QLabel()
+        # a file name, an encoding or an error name may hold markup: shown as written
+        self.document_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.run_label.setTextFormat(Qt.TextFormat.PlainText)
         self.busy = QProgressBar()
         self.busy.setMaximumWidth(160)
         self.busy.setTextVisible(False)

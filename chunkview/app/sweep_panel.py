@@ -152,6 +152,7 @@ class SweepPanel(QWidget):
         self.progress.setFormat("%v / %m values")
         self.message = QLabel("Pick a numeric option and the values to try.")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # errors and options, as written
         # the plots are built when first needed (shown, or a sweep started): pyqtgraph
         # and seven plots cost most of a second, and the dock starts hidden
         self._plots_box = QWidget()

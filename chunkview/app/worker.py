@@ -12,6 +12,7 @@ keeps the last good layout. Quitting kills the process; it never waits on it.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -19,32 +20,36 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, QThread, Signal, Slot
 
 from chunkview.core.errors import Cancelled, ChunkerError
-from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkService, Stopped, parse_size
+from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkService, Stopped
 from chunkview.core.runtime.gcpause import paused_gc
+from chunkview.core.runtime.limits import (
+    check_max_memory,
+    check_timeout,
+    stored_max_memory,
+    stored_timeout,
+)
 from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
+
+log = logging.getLogger(__name__)
 
 #: how long quitting waits for the worker thread to leave its slot, ms
 QUIT_WAIT_MS = 400
 
 
-def chunking_budgets(settings: QSettings) -> dict[str, Any]:
+def chunking_budgets(settings: QSettings, notes: list[str] | None = None) -> dict[str, Any]:
     """The watchdog's budgets from the settings ``chunking/timeout`` (seconds) and
-    ``chunking/maxMemory`` (``2G``, ``512M``); the defaults where unset or unreadable."""
-    budgets: dict[str, Any] = {"timeout": DEFAULT_TIMEOUT, "max_memory": None}
-    try:
-        timeout = settings.value("chunking/timeout", DEFAULT_TIMEOUT)
-        # a number as stored, or its text as read back from the file
-        if isinstance(timeout, (int, float, str)):
-            budgets["timeout"] = float(timeout)
-    except ValueError:
-        pass
-    memory = settings.value("chunking/maxMemory")
-    if memory:
-        try:
-            budgets["max_memory"] = parse_size(str(memory))
-        except ValueError:
-            pass
-    return budgets
+    ``chunking/maxMemory`` (``2G``, ``512M``), checked as every budget is (core
+    ``check_timeout``, ``check_max_memory``): the defaults where unset, and where a stored
+    value is bad (nan, inf, 0, negative, out of range) the default with a note, logged
+    and appended to ``notes`` for the window to show."""
+    timeout, timeout_note = stored_timeout(settings.value("chunking/timeout"))
+    memory, memory_note = stored_max_memory(settings.value("chunking/maxMemory"))
+    for note in (timeout_note, memory_note):
+        if note is not None:
+            log.warning("chunkview settings: %s", note)
+            if notes is not None:
+                notes.append(note)
+    return {"timeout": timeout, "max_memory": memory}
 
 
 class _Worker(QObject):
@@ -248,11 +253,12 @@ class ChunkWorker(QObject):
         self._call.emit((function, args))
 
     def set_budgets(self, timeout: float | None = None, max_memory: int | None = None) -> None:
-        """Change the watchdog's budgets for the next jobs."""
+        """Change the watchdog's budgets for the next jobs (None: leave it); BudgetError
+        for a bad one (core ``check_timeout``, ``check_max_memory``)."""
         if timeout is not None:
-            self.service.timeout = timeout or None
+            self.service.timeout = check_timeout(timeout)
         if max_memory is not None:
-            self.service.max_memory = max_memory
+            self.service.max_memory = check_max_memory(max_memory)
 
     def stop(self) -> None:
         """Kill the chunking process, drop what waits and end the thread (idempotent; it

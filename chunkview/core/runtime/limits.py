@@ -3,8 +3,10 @@ error it raises when it stops a job."""
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
+import signal
 from typing import Literal, TypeAlias
 
 from chunkview.core.errors import ChunkerError
@@ -56,6 +58,106 @@ def parse_size(text: str) -> int:
     return int(value)
 
 
+# ----- the budgets' one validation ---------------------------------------------------------
+#
+# Every way a budget arrives (the settings, Preferences, the CLI's --timeout and
+# --max-memory, ChunkService and ChunkPool) goes through check_timeout and
+# check_max_memory: a budget of nan, inf, 0 or below would turn the watchdog off or fail
+# every job, and one past the machine's RAM would never be reached.
+
+#: the time budget's range in seconds: a tenth of a second up to a day
+TIMEOUT_RANGE = (0.1, 86_400.0)
+#: the smallest memory budget: a chunking process with its libraries needs about this
+MIN_MAX_MEMORY = 64 * 2**20
+
+
+class BudgetError(ValueError):
+    """A budget outside its range, or not a number; the message is one line saying what
+    is taken."""
+
+
+def max_memory_range() -> tuple[int, int]:
+    """The memory budget's range in bytes: 64 MB up to the machine's RAM."""
+    return MIN_MAX_MEMORY, max(machine_memory(), MIN_MAX_MEMORY)
+
+
+def check_timeout(value: object) -> float:
+    """A time budget in seconds (a number, or its text) within TIMEOUT_RANGE; BudgetError
+    otherwise (nan, inf, 0, negative, too long, not a number)."""
+    low, high = TIMEOUT_RANGE
+    taken = f"a time budget from {low:g} s to {high:g} s (24 h)"
+    if isinstance(value, bool):
+        raise BudgetError(f"{taken}, got {value!r}")
+    try:
+        seconds = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise BudgetError(f"{taken}, got {value!r}") from None
+    if not math.isfinite(seconds) or not low <= seconds <= high:
+        raise BudgetError(f"{taken}, got {value!r}")
+    return seconds
+
+
+def check_max_memory(value: object) -> int:
+    """A memory budget in bytes (an int, or a size such as ``2G`` or ``512M``) within
+    ``max_memory_range()``; BudgetError otherwise (nan, inf, 0, negative, past the RAM)."""
+    low, high = max_memory_range()
+    taken = f"a memory budget from {format_bytes(low)} to {format_bytes(high)} (the RAM)"
+    if isinstance(value, bool):
+        raise BudgetError(f"{taken}, got {value!r}")
+    try:
+        if isinstance(value, str):
+            size = float(parse_size(value))
+        elif isinstance(value, (int, float)):
+            size = float(value)
+        else:
+            raise ValueError
+    except (ValueError, OverflowError):
+        raise BudgetError(f"{taken}, such as 2G or 512M; got {value!r}") from None
+    if not math.isfinite(size) or not low <= size <= high:
+        raise BudgetError(f"{taken}, got {value!r}")
+    return int(size)
+
+
+def timeout_argument(text: str) -> float:
+    """``check_timeout`` for a command-line argument: argparse's ``type=`` for
+    ``--timeout`` (a bad value is argparse's exit 2 with this one-line reason)."""
+    try:
+        return check_timeout(text)
+    except BudgetError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def max_memory_argument(text: str) -> int:
+    """``check_max_memory`` for ``--max-memory`` (argparse's ``type=``)."""
+    try:
+        return check_max_memory(text)
+    except BudgetError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def stored_timeout(value: object) -> tuple[float, str | None]:
+    """A time budget as stored (settings): itself when good, else the default and a note
+    saying what was wrong; unset (None or "") is the default without a note."""
+    if value is None or value == "":
+        return DEFAULT_TIMEOUT, None
+    try:
+        return check_timeout(value), None
+    except BudgetError as error:
+        return DEFAULT_TIMEOUT, f"stored time budget ignored, {DEFAULT_TIMEOUT:g} s used: {error}"
+
+
+def stored_max_memory(value: object) -> tuple[int | None, str | None]:
+    """A memory budget as stored: itself when good, else None (the default, half the RAM)
+    and a note saying what was wrong; unset is the default without a note."""
+    if value is None or value == "":
+        return None, None
+    try:
+        return check_max_memory(value), None
+    except BudgetError as error:
+        default = format_bytes(default_max_memory())
+        return None, f"stored memory budget ignored, {default} used: {error}"
+
+
 def format_bytes(size: float) -> str:
     for unit, scale in (("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
         if size >= scale:
@@ -70,6 +172,46 @@ def resident_bytes(pid: int) -> int:
             return int(handle.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def is_budget_stop(message: str) -> bool:
+    """The watchdog's message says it stopped a job past its time or memory budget
+    (both begin "stopped "), not that the process died: advice about budgets fits."""
+    return message.startswith("stopped ")
+
+
+def oom_kill_count() -> int:
+    """How many processes the kernel's out-of-memory killer has killed since boot
+    (``oom_kill`` in /proc/vmstat, cgroup limits included; 0 where it is not kept): a
+    SIGKILL is put down to memory only when this count went up meanwhile."""
+    try:
+        with open("/proc/vmstat", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def death_words(exit_code: int | None, out_of_memory: bool) -> str:
+    """How a chunking process ended, in words that guess at nothing: a SIGKILL is
+    "was killed" unless the kernel recorded an out-of-memory kill meanwhile."""
+    if exit_code is None:
+        return "the chunking process ended"
+    if exit_code >= 0:
+        return f"the chunking process died with status {exit_code}"
+    try:
+        name = signal.Signals(-exit_code).name
+    except ValueError:
+        name = f"signal {-exit_code}"
+    if exit_code == -signal.SIGKILL and out_of_memory:
+        return "the chunking process was killed by the system for want of memory (SIGKILL)"
+    if exit_code == -signal.SIGKILL:
+        return "the chunking process was killed (SIGKILL)"
+    if exit_code == -signal.SIGTERM:
+        return "the chunking process was told to end (SIGTERM)"
+    return f"the chunking process died of {name}"
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

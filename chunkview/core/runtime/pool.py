@@ -18,7 +18,12 @@ from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.io.read import load_document
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.gcpause import paused_gc
-from chunkview.core.runtime.limits import DEFAULT_TIMEOUT, Stopped, default_max_memory
+from chunkview.core.runtime.limits import (
+    DEFAULT_TIMEOUT,
+    Stopped,
+    check_max_memory,
+    default_max_memory,
+)
 from chunkview.core.runtime.messages import CallRequest, Output
 from chunkview.core.runtime.packed import PackedLayout
 from chunkview.core.runtime.watchdog import ChunkService, describe_options
@@ -113,7 +118,11 @@ class ChunkPool:
         jobs_per_process: int = 500,
     ) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
-        per_process = max_memory or max(256 * 2**20, default_max_memory() // self.workers)
+        per_process = (
+            check_max_memory(max_memory)
+            if max_memory is not None
+            else max(256 * 2**20, default_max_memory() // self.workers)
+        )
         self._services = [
             ChunkService(timeout=timeout, max_memory=per_process) for _ in range(self.workers)
         ]

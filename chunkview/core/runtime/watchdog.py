@@ -24,8 +24,12 @@ from chunkview.core.runtime.child import child_main, send_document
 from chunkview.core.runtime.limits import (
     DEFAULT_TIMEOUT,
     Stopped,
+    check_max_memory,
+    check_timeout,
+    death_words,
     default_max_memory,
     format_bytes,
+    oom_kill_count,
     resident_bytes,
 )
 from chunkview.core.runtime.messages import (
@@ -113,8 +117,9 @@ class ChunkService:
         max_memory: int | None = None,
         context: Any = None,
     ) -> None:
+        #: budgets are checked (check_timeout, check_max_memory): BudgetError when bad
         self.timeout = timeout
-        self.max_memory = max_memory if max_memory is not None else default_max_memory()
+        self.max_memory = max_memory  # type: ignore[assignment]  # None: the default
         self._context = context or process_context()
         self._process: Any = None
         self._conn: Connection | None = None
@@ -135,8 +140,30 @@ class ChunkService:
         #: many times a document was sent to it
         self.starts = 0
         self.documents_sent = 0
+        #: the kernel's out-of-memory kill count when the running job was sent
+        self._oom_kills = 0
 
     # -- lifetime
+
+    @property
+    def timeout(self) -> float | None:
+        """The time budget per job in seconds; None: no time budget (only Python
+        callers can ask for that: nan, inf, 0 or a negative one is a BudgetError)."""
+        return self._timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float | None) -> None:
+        self._timeout = None if seconds is None else check_timeout(seconds)
+
+    @property
+    def max_memory(self) -> int:
+        """The memory budget of the chunking process in bytes."""
+        return self._max_memory
+
+    @max_memory.setter
+    def max_memory(self, size: int | None) -> None:
+        self._max_memory = default_max_memory() if size is None else check_max_memory(size)
+
     def start(self) -> None:
         """Start the process now (otherwise the first job does). The start itself runs
         on a helper thread (the first one waits for the forkserver to come up), so that
@@ -392,10 +419,35 @@ class ChunkService:
         ``timeout`` replaces the service's budget for this job."""
         if self._closed or (self._interrupted.is_set() and not isinstance(message, CallRequest)):
             raise Cancelled()
+        if self._process is not None and not self._process.is_alive():
+            self._kill()  # it died while idle (killed, or ended): a new one, silently
+        job = next(self._jobs)
+        try:
+            self._send(message, job, document)
+        except (BrokenPipeError, OSError):
+            # the process died as the job was sent, before it could have started it: once
+            # more on a new one (a process that dies at once again is reported)
+            self._kill()
+            try:
+                self._send(message, job, document)
+            except (BrokenPipeError, OSError):
+                self._kill()
+                raise Stopped(
+                    "crash", f"the chunking process ended as the job was sent: {what}"
+                ) from None
+        self._oom_kills = oom_kill_count()
+        now = time.monotonic()
+        budget = check_timeout(timeout) if timeout is not None else self.timeout
+        deadline = now + budget if budget else math.inf
+        self._running = _Running(job, now, deadline, what, on_progress, budget)
+        return job
+
+    def _send(self, message: Request, job: int, document: Document | None) -> None:
+        """Send job ``job`` (and ``document``, when the process lacks it), starting the
+        process when there is none."""
         if self._process is None:
             self.start()
         assert self._conn is not None
-        job = next(self._jobs)
         try:
             self._cancel.clear()
             if document is not None and not (
@@ -406,18 +458,12 @@ class ChunkService:
                 self.documents_sent += 1
             self._conn.send(replace(message, job=job))
         except (BrokenPipeError, OSError):
-            self._kill()
-            raise Stopped("crash", f"the chunking process ended unexpectedly: {what}") from None
+            raise
         except BaseException:
             # stopped half-way through a message (an interrupt, out of memory): the rest of
             # it would never come, and the process would read the next one as its rest
             self._kill()
             raise
-        now = time.monotonic()
-        budget = timeout if timeout is not None else self.timeout
-        deadline = now + budget if budget else math.inf
-        self._running = _Running(job, now, deadline, what, on_progress, budget)
-        return job
 
     def _waitables(self) -> list:
         items: list = [self._wake_r] if self._wake_r >= 0 else []
@@ -466,9 +512,8 @@ class ChunkService:
             self._kill()
             if self._closed:
                 raise Cancelled()
-            how = f"signal {-code}" if code is not None and code < 0 else f"status {code}"
-            hint = " (likely out of memory)" if code == -9 else ""
-            raise Stopped("crash", f"the chunking process died with {how}{hint}: {running.what}")
+            out_of_memory = oom_kill_count() > self._oom_kills
+            raise Stopped("crash", f"{death_words(code, out_of_memory)}: {running.what}")
         now = time.monotonic()
         if now >= running.deadline:
             self._running = None
