@@ -9,6 +9,7 @@ from chunkview.core.build import chunk_layout
 from chunkview.core.chunkers.entry import NO_RAW_INPUT, RunContext
 from chunkview.core.errors import OptionError
 from chunkview.core.model.document import Document
+from chunkview.core.model.observer import RunNotes
 from chunkview.core.model.spans import Layout
 from chunkview.core.runtime.gcpause import paused_gc
 
@@ -96,6 +97,6 @@ def spans(
         entry, input, options, doc, metadata, embedder, tokenizer
     )
     if explain:
-        ctx.explain = []
+        ctx.observer = RunNotes(places=False)
     with paused_gc():
         return chunk_layout(chosen, document, opts, ctx)[1]

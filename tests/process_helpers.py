@@ -9,7 +9,7 @@ def break_semantic_chunker() -> None:
         raise ZeroDivisionError("a bug in a port")
 
     entry = registry.get("agentos.SemanticChunker")
-    entry.run = entry.run_to_place = broken  # run for the API, run_to_place for spans
+    entry.run = broken
 
 
 def slow_semantic_chunker(seconds: float) -> None:
@@ -19,14 +19,10 @@ def slow_semantic_chunker(seconds: float) -> None:
     from chunkview.core import registry
 
     entry = registry.get("agentos.SemanticChunker")
-    run, run_to_place = entry.run, entry.run_to_place
+    run = entry.run
 
     def slow(*args, **kwargs):
         time.sleep(seconds)
         return run(*args, **kwargs)
 
-    def slow_to_place(*args, **kwargs):
-        time.sleep(seconds)
-        return run_to_place(*args, **kwargs)
-
-    entry.run, entry.run_to_place = slow, slow_to_place
+    entry.run = slow

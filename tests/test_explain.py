@@ -14,13 +14,16 @@ from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason, attach_by_chunk, attach_by_point, combine
+from chunkview.core.model.observer import NOBODY, RunNotes
 from chunkview.core.model.spans import Span
 from tests.conftest import CORPUS, ROOT
 
 
 def explained(entry_id: str, text: str, options: dict | None = None, **ctx) -> list[Span]:
     entry = registry.get(entry_id)
-    return entry.chunk(Document(text), dict(options or {}), RunContext(explain=[], **ctx)).spans
+    return entry.chunk(
+        Document(text), dict(options or {}), RunContext(observer=RunNotes(places=False), **ctx)
+    ).spans
 
 
 def reasons(spans: list[Span]) -> list[tuple[str, str]]:
@@ -100,7 +103,8 @@ FILES = sorted(p.name for p in CORPUS.iterdir())
 
 def _outcome(entry_id: str, text: str, kind: str, options: dict, explain: bool):
     entry = registry.get(entry_id)
-    ctx = RunContext(embedder="hash64", tokenizer="wordpunct", explain=[] if explain else None)
+    observer = RunNotes(places=False) if explain else NOBODY
+    ctx = RunContext(embedder="hash64", tokenizer="wordpunct", observer=observer)
     try:
         chunking = entry.chunk(Document(text, kind=kind), dict(options), ctx)
     except ChunkerError as error:
@@ -364,11 +368,11 @@ def test_sentenceit_and_a_second_document():
         {"document_name": "a", "document_text": "First one. Second one."},
         {"document_name": "b", "document_text": "Third one."},
     ]
-    ctx = RunContext(explain=[], raw_input=documents)
-    spans = entry.chunk(Document(""), {}, ctx).spans
-    assert [r.rule for r in ctx.explain] == ["sentence", "document"]
-    assert ctx.explain[0].at == 1 and ctx.explain[1].at == 2
-    assert ctx.explain[1].text == "a new document (b): each is split on its own"
+    notes = RunNotes(places=False)
+    spans = entry.chunk(Document(""), {}, RunContext(observer=notes, raw_input=documents)).spans
+    assert [r.rule for r in notes.reasons] == ["sentence", "document"]
+    assert notes.reasons[0].at == 1 and notes.reasons[1].at == 2
+    assert notes.reasons[1].text == "a new document (b): each is split on its own"
     assert len(spans) == 3
 
 
@@ -686,7 +690,9 @@ PAGE = (
 def html_reasons(options: dict) -> list[tuple[str, str]]:
     entry = registry.get(MASTRA)
     chunking = entry.chunk(
-        Document(PAGE, kind="html"), {"strategy": "html", **options}, RunContext(explain=[])
+        Document(PAGE, kind="html"),
+        {"strategy": "html", **options},
+        RunContext(observer=RunNotes(places=False)),
     )
     return reasons(chunking.spans)
 
@@ -750,7 +756,7 @@ def json_reasons(data, options: dict) -> list[tuple[str, str]]:
     chunking = entry.chunk(
         Document(json.dumps(data), kind="json"),
         {"strategy": "json", **options},
-        RunContext(explain=[]),
+        RunContext(observer=RunNotes(places=False)),
     )
     assert len(chunking.spans) == len(chunking.native)
     return reasons(chunking.spans)

@@ -278,15 +278,19 @@ def test_a_run_with_reasons_is_placed_as_one_without(monkeypatch):
     document = Document(text)
     options = {"strategy": "recursive", "maxSize": 300, "overlap": 50}
     plain = ENTRY.chunk(document, dict(options), RunContext())
-    reasons: list = []
-    explained = ENTRY.chunk(document, dict(options), RunContext(explain=reasons))
-    assert reasons and explained.native == plain.native
+    notes = RunNotes(places=False)
+    explained = ENTRY.chunk(document, dict(options), RunContext(observer=notes))
+    assert notes.reasons and explained.native == plain.native
     assert calls == ["recursive"] * 3  # once without reasons, twice with them
     assert [(s.start, s.end, s.located) for s in explained.spans] == [
         (s.start, s.end, s.located) for s in plain.spans
     ]
     calls.clear()
-    ENTRY.chunk(document, {"strategy": "character", "maxSize": 300}, RunContext(explain=[]))
+    ENTRY.chunk(
+        document,
+        {"strategy": "character", "maxSize": 300},
+        RunContext(observer=RunNotes(places=False)),
+    )
     assert calls == ["character"]  # it notes no places either way: one run
 
 

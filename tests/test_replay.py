@@ -7,13 +7,14 @@ from chunkview.core import registry
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason, Stage, combine
+from chunkview.core.model.observer import RunNotes
 from chunkview.core.model.spans import Span
 from chunkview.core.views.replay import cascade_stages, stage_title
 
 
 def chunked(entry_id: str, text: str, options: dict) -> list[Span]:
     entry = registry.get(entry_id)
-    return entry.chunk(Document(text), options, RunContext(explain=[])).spans
+    return entry.chunk(Document(text), options, RunContext(observer=RunNotes(places=False))).spans
 
 
 def steps(spans: list[Span], index: int, text: str) -> list[tuple[str, str, str]]:

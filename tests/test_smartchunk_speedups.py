@@ -22,7 +22,7 @@ from chunkview.core.chunkers.smartchunk.byte_offsets import Utf8Offsets, bytes_o
 from chunkview.core.chunkers.smartchunk.model import STRATEGIES, read_options
 from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import Document
-from chunkview.core.model.observer import RunNotes
+from chunkview.core.model.observer import NOBODY, RunNotes
 from chunkview.core.registry import get
 from conformance.cases import Generator
 
@@ -160,7 +160,7 @@ def test_the_entry_places_its_chunks_as_the_reference(explain):
     text = "Para one is here.\r\n\r\n" + " ".join(f"w{i}😀" for i in range(60)) + "\ud800."
     chosen = {"maxSize": 40, "minSize": 5}
     chunking = get("smartchunk").chunk(
-        Document(text), chosen, RunContext(explain=[] if explain else None)
+        Document(text), chosen, RunContext(observer=RunNotes(places=False) if explain else NOBODY)
     )
     pieces, offsets = reference.smartchunk_pieces(text, chosen)
     expected = reference.spans(text, pieces, reference.native(pieces, offsets))

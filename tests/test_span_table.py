@@ -384,7 +384,7 @@ def test_smartchunk_columns_equal_each_byte_range_read_one_by_one():
     checked = explained = 0
     for path in sorted(CORPUS.iterdir()):
         document = Document(path.read_text(encoding="utf-8"))
-        ctx = RunContext(explain=[])
+        ctx = RunContext(observer=RunNotes(places=False))
         chunking = smartchunk.chunk(document, {"maxSize": 300}, ctx)
         offsets = utf8_offsets(document.text)
         previous_end = None

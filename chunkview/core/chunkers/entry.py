@@ -18,7 +18,7 @@ from typing import Any
 from chunkview.core.errors import Cancelled, OptionError
 from chunkview.core.layout.locate import locate
 from chunkview.core.model.document import Document
-from chunkview.core.model.explain import Reason, attach_by_chunk, attach_by_point
+from chunkview.core.model.explain import attach_by_chunk, attach_by_point
 from chunkview.core.model.kinds import ParamKind, ParamRole, ReasonsAt, SizeUnit
 from chunkview.core.model.observer import NOBODY, RunNotes, RunObserver
 from chunkview.core.model.spans import Span
@@ -112,10 +112,8 @@ class RunContext:
     tokenizer: str | None = None
     cancel_event: threading.Event = field(default_factory=threading.Event)
     on_progress: Callable[[int, int], None] | None = None
-    #: a list to append ``explain.Reason`` records to, or None: record nothing
-    #: (being replaced by ``observer``: a port tells its observer, not this list)
-    explain: list[Reason] | None = None
-    #: whoever watches the run: the port tells it its reasons and places (observer.py)
+    #: whoever watches the run: the port tells it its reasons and places (observer.py);
+    #: ``RunNotes(places=False)`` asks for the reasons, which ``Entry.chunk`` gives the spans
     observer: RunObserver = NOBODY
 
     def check(self) -> None:
@@ -245,30 +243,21 @@ class Entry(ABC):
         entry derives one from it (a transcript shows as its turns)."""
         return document
 
-    def run_to_place(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
-        """``run``, for ``chunk``, which places the chunks next: an entry whose port knows
-        where it cut its chunks notes it here for ``spans`` (the SemanticChunker)."""
-        return self.run(document, options, ctx)
-
     def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
-        """Run and place the chunks on ``view_document(document)``."""
-        explains = ctx.explain is not None or ctx.observer.wants_reasons
+        """Run and place the chunks on ``view_document(document)``: the run tells a
+        ``RunNotes`` where it cut (given to ``spans``) and, when the caller's observer wants
+        them, its reasons (attached to the spans, and told to the caller's observer)."""
+        explains = ctx.observer.wants_reasons
         notes = RunNotes(reasons=explains, places=True)
-        if ctx.explain is not None:
-            notes.reasons = ctx.explain  # a port not yet telling its observer appends here
-        native = self.run_to_place(document, options, replace(ctx, observer=notes))
+        native = self.run(document, options, replace(ctx, observer=notes))
         ctx.check()
         shown = self.view_document(document)
-        if notes.places is None:
-            spans = self.spans(shown, native, options)
-        else:
-            spans = self.spans(shown, native, options, places=notes.places)
+        spans = self.spans(shown, native, options, places=notes.places)
         if explains:
             attach = attach_by_point if self.reasons_at == "point" else attach_by_chunk
             attach(spans, notes.reasons)
-            if ctx.explain is None:
-                for reason in notes.reasons:
-                    ctx.observer.reason(reason)
+            for reason in notes.reasons:
+                ctx.observer.reason(reason)
         return Chunking(native, spans, shown)
 
     def chunk_texts(self, native: Any) -> list[str]:

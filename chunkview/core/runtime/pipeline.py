@@ -17,6 +17,7 @@ from chunkview.core.analysis.search import SearchHit, search
 from chunkview.core.build import add_details, entry_details, layout_of
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.document import Document
+from chunkview.core.model.observer import RunNotes
 from chunkview.core.model.spans import Layout, LayoutDetails
 from chunkview.core.runtime.gcpause import paused_gc
 from chunkview.core.text.offsets import EditorOffsets
@@ -107,8 +108,8 @@ class Pipeline:
             # recording the reasons costs about as much as the chunking: a run that sends
             # its details later records them later too
             explain_later = request.explain and not details
-            if request.explain and ctx.explain is None and not explain_later:
-                ctx.explain = []
+            if request.explain and not ctx.observer.wants_reasons and not explain_later:
+                ctx.observer = RunNotes(places=False)
             with paused_gc():
                 chunking = entry.chunk(request.document, options, ctx)
                 ctx.check()
@@ -188,7 +189,7 @@ def _add_reasons(
         embedder=request.embedder,
         tokenizer=request.tokenizer,
         cancel_event=ctx.cancel_event,
-        explain=[],
+        observer=RunNotes(places=False),
     )
     with paused_gc():
         spans = entry.chunk(request.document, options, again).spans
