@@ -58,7 +58,7 @@ def test_forget_lets_go_of_the_last_text_every_cache_holds():
     held = {
         "unit view": lambda: last_kept(js.UNIT_VIEW),
         "locate index": lambda: last_kept(locate.LOCATE_INDEX),
-        "plain test": lambda: semantic_chunker._last_plain[0],
+        "plain test": lambda: last_kept(semantic_chunker.PLAIN),
         "trim test": lambda: engine_text._last_split,
         "split levels": lambda: "mastra.split-levels" in kept_names(),
         "folded text": lambda: last_kept(search.FOLDED),

@@ -9,6 +9,7 @@ the last text registered with ``also_forget``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -62,6 +63,20 @@ def forget() -> None:
     _kept.clear()
     for clear in _forgetters:
         clear()
+
+
+def memo(maxsize: int) -> Callable[[Callable[..., Reading]], Callable[..., Reading]]:
+    """A cache of a function's last ``maxsize`` calls by the value of their arguments
+    (``functools.lru_cache``), let go of by ``forget`` with the rest: for a reading whose
+    text is made anew at each run (a normalised copy), which ``kept``'s test of identity
+    would never find again."""
+
+    def decorate(read: Callable[..., Reading]) -> Callable[..., Reading]:
+        cached = functools.lru_cache(maxsize=maxsize)(read)
+        _forgetters.append(cached.cache_clear)
+        return cached
+
+    return decorate
 
 
 def also_forget(clear: Callable[[], None]) -> Callable[[], None]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from chunkview.core.chunkers.agentos import semantic_fast, semantic_reference
 from chunkview.core.model.observer import NOBODY, RunObserver
-from chunkview.core.text.kept import also_forget
+from chunkview.core.text.kept import kept
 
 
 def semantic_chunk(
@@ -32,26 +32,21 @@ def semantic_chunk(
     return semantic_fast.semantic_chunk(text, options, metadata, observer)
 
 
-_last_plain: tuple[str, bool] = ("", True)
-
-
-@also_forget
-def _forget_plain() -> None:
-    global _last_plain
-    _last_plain = ("", True)
+#: the name the plain test of the last long text is kept under (text/kept.py)
+PLAIN = "agentos.plain"
 
 
 def is_plain(text: str) -> bool:
     """True when ``text`` has no character outside the BMP and no surrogate half, so unit
-    strings cut from it are plain texts (remembered for the last text: a slider moving
+    strings cut from it are plain texts (kept for the last long text: a slider moving
     over one document asks again and again)."""
-    global _last_plain
-    if _last_plain[0] is not text:
-        # one pass in C: strict UTF-16 refuses a surrogate half; an astral character
-        # takes four bytes
-        try:
-            plain = text.isascii() or len(text.encode("utf-16-le")) == 2 * len(text)
-        except UnicodeEncodeError:
-            plain = False
-        _last_plain = (text, plain)
-    return _last_plain[1]
+    return kept(PLAIN, text, _is_plain)
+
+
+def _is_plain(text: str) -> bool:
+    # one pass in C: strict UTF-16 refuses a surrogate half; an astral character takes
+    # four bytes
+    try:
+        return text.isascii() or len(text.encode("utf-16-le")) == 2 * len(text)
+    except UnicodeEncodeError:
+        return False

@@ -24,7 +24,6 @@ Each function here stands for one of the reference, and gives what it gives:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 import regex
@@ -37,7 +36,7 @@ from chunkview.core.chunkers.semantic_chunking.reference import (
     normalize,
 )
 from chunkview.core.text.js import W_CHARS, W_CLASS, from_units, to_units, trim
-from chunkview.core.text.kept import also_forget
+from chunkview.core.text.kept import memo
 
 _PERIOD_SPACE_RE = re.compile(f"\\.[{W_CLASS}]+(?=[^{W_CLASS}])")
 _LAST_W_RE = regex.compile(f"(?r)[{W_CLASS}]")
@@ -117,7 +116,7 @@ def last_word(segment: str) -> str | None:
     return segment[space.end() if space else 0 : end]
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def split_sentences(text: str, exclude_non_letter: bool = False) -> list[str]:
     """``reference.split_sentences``, kept for the last texts asked about (the parse is
     the slow part, and a slider moving over one document asks again and again)."""
@@ -127,7 +126,7 @@ def split_sentences(text: str, exclude_non_letter: bool = False) -> list[str]:
     return _sentences(normalized, exclude_non_letter)
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _sentences(normalized: str, exclude_non_letter: bool) -> list[str]:
     """§5.4 steps 1-4 on the normalised text N, as ``reference.rejoin`` and
     ``reference.sentence_parse_output`` do them, with the fast helpers above."""
@@ -145,7 +144,3 @@ def _sentences(normalized: str, exclude_non_letter: bool) -> list[str]:
             continue
         sentences.append(from_units(trim(piece)))
     return sentences
-
-
-also_forget(split_sentences.cache_clear)
-also_forget(_sentences.cache_clear)
