@@ -22,6 +22,7 @@ from chunkview.core.model.explain import attach_by_chunk, attach_by_point
 from chunkview.core.model.kinds import ParamKind, ParamRole, ReasonsAt, SizeUnit
 from chunkview.core.model.observer import NOBODY, RunNotes, RunObserver
 from chunkview.core.model.spans import Span
+from chunkview.core.text.jsonout import dumps
 
 
 @dataclass(frozen=True)
@@ -338,7 +339,17 @@ def chunk_metadata(chunk: Any) -> dict[str, Any]:
     return {}
 
 
+_JS_IDENTIFIER_RE = re.compile(r"[A-Za-z_$][\w$]*\Z", re.ASCII)
+
+
+def js_key(key: str) -> str:
+    """An object key as JavaScript: bare when it is an identifier, else a string."""
+    return key if _JS_IDENTIFIER_RE.match(key) else dumps(key)
+
+
 def js_literal(value: Any, indent: int = 2) -> str:
-    """An options object written as JavaScript (JSON with unquoted identifier keys)."""
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
-    return re.sub(r'^(\s*)"([A-Za-z_$][\w$]*)":', r"\1\2:", text, flags=re.M)
+    """An options object written as JavaScript: JSON with identifier keys unquoted (any
+    other key stays a string) and lone surrogates as ``\\uXXXX`` escapes (a string with
+    one cannot be copied or saved as it is)."""
+    text = dumps(value, indent=indent)
+    return re.sub(r'^(\s*)"([A-Za-z_$][\w$]*)":', r"\1\2:", text, flags=re.M | re.ASCII)

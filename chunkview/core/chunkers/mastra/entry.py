@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from itertools import compress
 from operator import itemgetter, methodcaller
@@ -10,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkview.core.chunkers.entry import Entry, Param, RunContext
+from chunkview.core.chunkers.entry import Entry, Param, RunContext, js_key
 from chunkview.core.chunkers.mastra.document import (
     DEFAULT_STRATEGY,
     STRATEGIES,
@@ -24,6 +23,7 @@ from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason
 from chunkview.core.model.observer import RunNotes, RunObserver
 from chunkview.core.model.span_table import SpanTable
+from chunkview.core.text.jsonout import dumps
 
 SPLITTERS = ("character", "recursive", "latex", "markdown")
 TOKENS = ("token", "semantic-markdown")
@@ -386,7 +386,9 @@ class MastraChunkEntry(Entry):
             "html": "fromHTML",
             "json": "fromJSON",
         }.get(strategy, "fromText")
-        fields = ",\n".join(f"  {key}: {_js_value(value)}" for key, value in options.items())
+        fields = ",\n".join(
+            f"  {js_key(key)}: {_js_value(value)}" for key, value in options.items()
+        )
         uses_tiktoken = any(
             isinstance(v, dict) and v.get("$fn") == "cl100k" for v in options.values()
         )
@@ -420,5 +422,5 @@ def _js_value(value: Any) -> str:
     if isinstance(value, dict) and "$fn" in value:
         return LENGTH_JS.get(value["$fn"], "(text) => text.length")
     if isinstance(value, dict) and "$set" in value:
-        return f"new Set({json.dumps(value['$set'], ensure_ascii=False)})"
-    return json.dumps(value, ensure_ascii=False)
+        return f"new Set({dumps(value['$set'])})"
+    return dumps(value)
