@@ -4,11 +4,17 @@ under the app's watchdog, and report every file's sizes, warnings, errors and ha
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterator
 
-from chunkview.commands.common import Parser, UsageError, json_object, token_limit
+from chunkview.commands.common import (
+    Parser,
+    UsageError,
+    capped_jobs,
+    json_object,
+    most_jobs,
+    token_limit,
+)
 from chunkview.core import registry
 from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
 from chunkview.core.batch.audit_output import FORMATS, Output
@@ -26,7 +32,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--entry", required=True, help="entry id, e.g. mastra.chunk")
     parser.add_argument("--options", help="options object as JSON")
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        help=f"chunking processes (default: one per core; at most {most_jobs()})",
+    )
     parser.add_argument("--format", choices=FORMATS, default="table")
     parser.add_argument("--include", action="append", default=[], metavar="GLOB")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB")
@@ -75,8 +85,7 @@ def main(argv: list[str]) -> int:
         fail_on = parse_fail_on(args.fail_on)
         limit = token_limit(args.token_limit)
         shard = _shard(args.shard)
-        if args.jobs < 1:
-            raise UsageError("--jobs must be 1 or more")
+        args.jobs = capped_jobs("audit", args.jobs)
         if args.timeout <= 0:
             raise UsageError("--timeout must be above 0")
         registry.get(args.entry)
