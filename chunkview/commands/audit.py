@@ -97,7 +97,8 @@ def main(argv: list[str]) -> int:
         return 2
 
     def files() -> Iterator[str]:
-        for path in iter_files(args.paths, args.include, args.exclude):
+        # every path gets a record: a FIFO or a dangling link in a folder an error one
+        for path in iter_files(args.paths, args.include, args.exclude, special_files=True):
             if shard is None or shard_of(path, *shard):
                 yield path
 
