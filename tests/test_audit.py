@@ -325,3 +325,59 @@ def test_inside_a_folder_every_entry_gets_a_record(tmp_path: Path):
             f"{folder / name}: {message}",
         )
     assert summary["summary"]["files"] == len(messages) + 1
+
+
+def test_csv_keeps_cells_exact_unless_asked_to_neutralize_formulas(tmp_path: Path):
+    """Paths and messages come from the disk: a name such as ``=1+2.md`` is a formula to
+    a spreadsheet program. ``--neutralize-formulas`` writes it as text (a leading ``'``)."""
+    import csv
+    import io
+
+    folder = tmp_path / "@notes"
+    folder.mkdir()
+    (folder / "=1+2.md").write_text("# A\n\nSome words.\n", encoding="utf-8")
+    args = ["@notes", "+gone.md", "--entry", "mastra.chunk", "--format", "csv", "--jobs", "1"]
+
+    def rows(*extra: str) -> list[list[str]]:
+        done = subprocess.run(
+            [sys.executable, "-m", "chunkview", "audit", *args, *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,  # relative paths: each cell starts as the name does
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert done.returncode == 0, done.stderr
+        return list(csv.reader(io.StringIO(done.stdout)))
+
+    exact = rows()
+    header = exact[0]
+    path, message = header.index("path"), header.index("message")
+    by_path = {row[path]: row for row in exact[1:]}
+    assert set(by_path) == {"@notes/=1+2.md", "+gone.md"}
+    assert by_path["+gone.md"][message] == "+gone.md: no such file"
+    neutral = rows("--neutralize-formulas")
+    assert neutral[0] == header
+    by_path = {row[path]: row for row in neutral[1:]}
+    assert set(by_path) == {"'@notes/=1+2.md", "'+gone.md"}
+    assert by_path["'+gone.md"][message] == "'+gone.md: no such file"
+    assert by_path["'@notes/=1+2.md"][header.index("status")] == "ok"
+
+
+def test_the_output_neutralizes_only_csv_cells_that_start_like_a_formula():
+    import io
+
+    from chunkview.core.batch.audit_output import Output
+
+    record = {"path": "-x.md", "status": "error", "message": "-x.md: no such file"}
+    plain = {"path": "x.md", "status": "error", "message": "x.md: no such file"}
+    out = io.StringIO()
+    writer = Output("csv", out, neutralize_formulas=True)
+    writer.record(record)
+    writer.record(plain)
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("'-x.md,error,") and lines[1].endswith(",'-x.md: no such file")
+    assert lines[2].startswith("x.md,error,") and lines[2].endswith(",x.md: no such file")
+    jsonl = io.StringIO()
+    Output("jsonl", jsonl, neutralize_formulas=True).record(dict(record))
+    assert json.loads(jsonl.getvalue())["path"] == "-x.md"  # JSON is data, kept exact

@@ -38,6 +38,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help=f"chunking processes (default: one per core; at most {most_jobs()})",
     )
     parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument(
+        "--neutralize-formulas",
+        action="store_true",
+        help="CSV: write a cell that starts with = + - or @ (a file name, a message) with "
+        "a leading ' so a spreadsheet program shows it as text instead of running it",
+    )
     parser.add_argument("--include", action="append", default=[], metavar="GLOB")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB")
     parser.add_argument(
@@ -102,7 +108,7 @@ def main(argv: list[str]) -> int:
             if shard is None or shard_of(path, *shard):
                 yield path
 
-    output = Output(args.format, sys.stdout)
+    output = Output(args.format, sys.stdout, neutralize_formulas=args.neutralize_formulas)
     summary = Summary(fail_on)
     bar = _progress(files())
     try:
