@@ -111,18 +111,19 @@ def main(argv: list[str]) -> int:
     output = Output(args.format, sys.stdout, neutralize_formulas=args.neutralize_formulas)
     summary = Summary(fail_on)
     bar = _progress(files())
+    records = audit_records(
+        files(),
+        args.entry,
+        options,
+        kind=args.doc,
+        token_limit=limit,
+        tokenizer=args.tokenizer,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
+    )
     try:
-        for record in audit_records(
-            files(),
-            args.entry,
-            options,
-            kind=args.doc,
-            token_limit=limit,
-            tokenizer=args.tokenizer,
-            jobs=args.jobs,
-            timeout=args.timeout,
-            max_memory=args.max_memory,
-        ):
+        for record in records:
             summary.add(record)
             output.record(record)
             if bar is not None:
@@ -130,6 +131,13 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:  # a bad --max-memory
         print(f"chunkview audit: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: the files audited so far, summed up
+        records.close()  # ends the pool, killing its processes, before anything is written
+        if bar is not None:
+            bar.close()
+            bar = None
+        output.summary(summary)
+        raise  # the command line says "interrupted" and exits 130
     finally:
         if bar is not None:
             bar.close()
