@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Mapping
-from types import ModuleType
+from types import FrameType, ModuleType
 
 from chunkview import __version__
 
@@ -88,16 +90,45 @@ def display_available(environ: Mapping[str, str] = os.environ) -> bool:
     return any(environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
 
 
+#: the exit status of a command stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports it
+INTERRUPTED = 130
+
+
+def _interrupted(_signum: int, _frame: FrameType | None) -> None:
+    """SIGINT during a command: a KeyboardInterrupt once, then no more, so a second
+    Ctrl-C cannot cut short the cleanup (the chunking processes killed, an audit's
+    summary written) with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def run_command(name: str, argv: list[str]) -> int:
+    """The subcommand ``name`` with its arguments; its exit status. Ctrl-C ends it with
+    one line and status 130: each command's ``with`` blocks kill the chunking processes
+    as the KeyboardInterrupt passes (``audit`` writes the summary so far)."""
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _interrupted) if on_main_thread else None
+    interrupted = False
+    try:
+        status: int = load(COMMANDS[name]).main(argv)
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+        return status
+    except KeyboardInterrupt:
+        interrupted = True  # SIGINT then stays ignored while the interpreter shuts down
+        print("chunkview: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:  # `chunkview list | head`: the reader left, no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    finally:
+        if previous is not None and not interrupted:
+            signal.signal(signal.SIGINT, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
-        try:
-            status: int = load(COMMANDS[argv[0]]).main(argv[1:])
-            sys.stdout.flush()  # here, where a closed pipe can still be caught
-            return status
-        except BrokenPipeError:  # `chunkview list | head`: the reader left, no traceback
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 1
+        return run_command(argv[0], argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0

@@ -241,7 +241,8 @@ def test_the_token_limit_check_does_not_change_the_chunking(corpus: Path):
 
 def test_a_walk_takes_regular_files_only_and_stops_when_asked(tmp_path: Path):
     # a FIFO found in a folder would block the process reading it; a file named on the
-    # command line is taken as it is (the audit reports what it is)
+    # command line is taken as it is (the audit reports what it is), and so is everything
+    # in a folder with special_files (the command line's audit: an error record each)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     (tmp_path / "a" / "one.md").write_text("one")
@@ -252,6 +253,9 @@ def test_a_walk_takes_regular_files_only_and_stops_when_asked(tmp_path: Path):
         os.path.join("b", "two.md"),
     ]
     assert list(iter_files([str(tmp_path / "a" / "pipe.md")])) == [str(tmp_path / "a" / "pipe.md")]
+    assert [
+        os.path.relpath(p, tmp_path) for p in iter_files([str(tmp_path)], special_files=True)
+    ] == [os.path.join("a", "one.md"), os.path.join("a", "pipe.md"), os.path.join("b", "two.md")]
     folders = []
 
     def stopped() -> bool:  # asked at every folder: stop after the first two
@@ -259,3 +263,121 @@ def test_a_walk_takes_regular_files_only_and_stops_when_asked(tmp_path: Path):
         return len(folders) > 2
 
     assert [os.path.basename(p) for p in iter_files([str(tmp_path)], stopped=stopped)] == ["one.md"]
+
+
+def _special_files(folder: Path) -> dict[str, str]:
+    """A FIFO, a dangling link and a link loop in ``folder``, each with the message the
+    audit gives it."""
+    os.mkfifo(folder / "pipe.md")
+    os.symlink(folder / "gone.md", folder / "dangling.md")
+    os.symlink(folder / "loop-b.md", folder / "loop-a.md")
+    os.symlink(folder / "loop-a.md", folder / "loop-b.md")
+    return {
+        "pipe.md": "not a regular file (a FIFO)",
+        "dangling.md": f"a dangling link (to {folder / 'gone.md'}, which does not exist)",
+        "loop-a.md": "a link loop",
+        "loop-b.md": "a link loop",
+    }
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_a_fifo_or_a_bad_link_named_as_a_path_is_an_error_at_once(tmp_path: Path):
+    messages = _special_files(tmp_path)
+    named = [str(tmp_path / name) for name in messages]
+    done = audit(*named, "/dev/null", "--entry", "mastra.chunk", "--format", "jsonl")
+    assert done.returncode == 0, done.stderr
+    *records, summary = (json.loads(line) for line in done.stdout.splitlines())
+    found = {record["path"]: record for record in records}
+    assert set(found) == {*named, "/dev/null"}
+    for name, message in messages.items():
+        record = found[str(tmp_path / name)]
+        assert record["status"] == "error"  # not a hang: the FIFO was never opened
+        assert record["message"] == f"{tmp_path / name}: {message}"
+        assert record["seconds"] < 30  # within the default budget of 30 s a file
+    assert found["/dev/null"]["message"] == "/dev/null: not a regular file (a character device)"
+    assert summary["summary"]["statuses"]["error"] == 5
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_inside_a_folder_every_entry_gets_a_record(tmp_path: Path):
+    import socket
+
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Good\n\nSome words.\n", encoding="utf-8")
+    messages = _special_files(folder)
+    server = socket.socket(socket.AF_UNIX)
+    if len(str(folder / "sock")) < 100:  # the length a socket's path may have
+        server.bind(str(folder / "sock"))
+        messages["sock"] = "not a regular file (a socket)"
+    try:
+        done = audit(str(folder), "--entry", "mastra.chunk", "--format", "jsonl")
+    finally:
+        server.close()
+    assert done.returncode == 0, done.stderr
+    *records, summary = (json.loads(line) for line in done.stdout.splitlines())
+    found = {os.path.basename(record["path"]): record for record in records}
+    assert sorted(found) == sorted(["good.md", *messages])
+    assert found["good.md"]["status"] == "ok"
+    for name, message in messages.items():
+        assert (found[name]["status"], found[name]["message"]) == (
+            "error",
+            f"{folder / name}: {message}",
+        )
+    assert summary["summary"]["files"] == len(messages) + 1
+
+
+def test_csv_keeps_cells_exact_unless_asked_to_neutralize_formulas(tmp_path: Path):
+    """Paths and messages come from the disk: a name such as ``=1+2.md`` is a formula to
+    a spreadsheet program. ``--neutralize-formulas`` writes it as text (a leading ``'``)."""
+    import csv
+    import io
+
+    folder = tmp_path / "@notes"
+    folder.mkdir()
+    (folder / "=1+2.md").write_text("# A\n\nSome words.\n", encoding="utf-8")
+    args = ["@notes", "+gone.md", "--entry", "mastra.chunk", "--format", "csv", "--jobs", "1"]
+
+    def rows(*extra: str) -> list[list[str]]:
+        done = subprocess.run(
+            [sys.executable, "-m", "chunkview", "audit", *args, *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,  # relative paths: each cell starts as the name does
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert done.returncode == 0, done.stderr
+        return list(csv.reader(io.StringIO(done.stdout)))
+
+    exact = rows()
+    header = exact[0]
+    path, message = header.index("path"), header.index("message")
+    by_path = {row[path]: row for row in exact[1:]}
+    assert set(by_path) == {"@notes/=1+2.md", "+gone.md"}
+    assert by_path["+gone.md"][message] == "+gone.md: no such file"
+    neutral = rows("--neutralize-formulas")
+    assert neutral[0] == header
+    by_path = {row[path]: row for row in neutral[1:]}
+    assert set(by_path) == {"'@notes/=1+2.md", "'+gone.md"}
+    assert by_path["'+gone.md"][message] == "'+gone.md: no such file"
+    assert by_path["'@notes/=1+2.md"][header.index("status")] == "ok"
+
+
+def test_the_output_neutralizes_only_csv_cells_that_start_like_a_formula():
+    import io
+
+    from chunkview.core.batch.audit_output import Output
+
+    record = {"path": "-x.md", "status": "error", "message": "-x.md: no such file"}
+    plain = {"path": "x.md", "status": "error", "message": "x.md: no such file"}
+    out = io.StringIO()
+    writer = Output("csv", out, neutralize_formulas=True)
+    writer.record(record)
+    writer.record(plain)
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("'-x.md,error,") and lines[1].endswith(",'-x.md: no such file")
+    assert lines[2].startswith("x.md,error,") and lines[2].endswith(",x.md: no such file")
+    jsonl = io.StringIO()
+    Output("jsonl", jsonl, neutralize_formulas=True).record(dict(record))
+    assert json.loads(jsonl.getvalue())["path"] == "-x.md"  # JSON is data, kept exact

@@ -4,11 +4,17 @@ under the app's watchdog, and report every file's sizes, warnings, errors and ha
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterator
 
-from chunkview.commands.common import Parser, UsageError, json_object, token_limit
+from chunkview.commands.common import (
+    Parser,
+    UsageError,
+    capped_jobs,
+    json_object,
+    most_jobs,
+    token_limit,
+)
 from chunkview.core import registry
 from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
 from chunkview.core.batch.audit_output import FORMATS, Output
@@ -26,8 +32,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--entry", required=True, help="entry id, e.g. mastra.chunk")
     parser.add_argument("--options", help="options object as JSON")
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        help=f"chunking processes (default: one per core; at most {most_jobs()})",
+    )
     parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument(
+        "--neutralize-formulas",
+        action="store_true",
+        help="CSV: write a cell that starts with = + - or @ (a file name, a message) with "
+        "a leading ' so a spreadsheet program shows it as text instead of running it",
+    )
     parser.add_argument("--include", action="append", default=[], metavar="GLOB")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB")
     parser.add_argument(
@@ -75,8 +91,7 @@ def main(argv: list[str]) -> int:
         fail_on = parse_fail_on(args.fail_on)
         limit = token_limit(args.token_limit)
         shard = _shard(args.shard)
-        if args.jobs < 1:
-            raise UsageError("--jobs must be 1 or more")
+        args.jobs = capped_jobs("audit", args.jobs)
         if args.timeout <= 0:
             raise UsageError("--timeout must be above 0")
         registry.get(args.entry)
@@ -88,25 +103,27 @@ def main(argv: list[str]) -> int:
         return 2
 
     def files() -> Iterator[str]:
-        for path in iter_files(args.paths, args.include, args.exclude):
+        # every path gets a record: a FIFO or a dangling link in a folder an error one
+        for path in iter_files(args.paths, args.include, args.exclude, special_files=True):
             if shard is None or shard_of(path, *shard):
                 yield path
 
-    output = Output(args.format, sys.stdout)
+    output = Output(args.format, sys.stdout, neutralize_formulas=args.neutralize_formulas)
     summary = Summary(fail_on)
     bar = _progress(files())
+    records = audit_records(
+        files(),
+        args.entry,
+        options,
+        kind=args.doc,
+        token_limit=limit,
+        tokenizer=args.tokenizer,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
+    )
     try:
-        for record in audit_records(
-            files(),
-            args.entry,
-            options,
-            kind=args.doc,
-            token_limit=limit,
-            tokenizer=args.tokenizer,
-            jobs=args.jobs,
-            timeout=args.timeout,
-            max_memory=args.max_memory,
-        ):
+        for record in records:
             summary.add(record)
             output.record(record)
             if bar is not None:
@@ -114,6 +131,13 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:  # a bad --max-memory
         print(f"chunkview audit: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: the files audited so far, summed up
+        records.close()  # ends the pool, killing its processes, before anything is written
+        if bar is not None:
+            bar.close()
+            bar = None
+        output.summary(summary)
+        raise  # the command line says "interrupted" and exits 130
     finally:
         if bar is not None:
             bar.close()

@@ -90,6 +90,20 @@ def _warn_unknown_options(entry_id: str, options: dict[str, Any]) -> None:
         )
 
 
+def checked_options(entry_id: str, text: str | None) -> dict[str, Any]:
+    """The ``--options`` JSON ``text`` for ``entry_id``, checked before anything runs:
+    a JSON object (a UsageError otherwise) whose values have the types the entry takes
+    (its OptionError otherwise); a name the entry does not know is warned about."""
+    options = json_value("--options", text)
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise UsageError("--options must be a JSON object")
+    registry.get(entry_id).check_options(options)  # KeyError for an unknown entry
+    _warn_unknown_options(entry_id, options)
+    return options
+
+
 def chunk_in_process(
     command: str,
     entry_id: str,
@@ -122,13 +136,8 @@ def chunk_and_print(command: str, args: argparse.Namespace) -> int:
     """``run`` or ``spans`` (``command``) with its parsed ``args``: check the options and
     read the input here, chunk in a chunking process, print its JSON; the exit status."""
     try:
-        options = json_value("--options", args.options) or {}
-        if not isinstance(options, dict):
-            raise UsageError("--options must be a JSON object")
+        options = checked_options(args.entry, args.options)
         metadata = json_value("--metadata", args.metadata)
-        entry = registry.get(args.entry)
-        entry.check_options(options)  # a wrong type is refused before anything runs
-        _warn_unknown_options(args.entry, options)
         document = read_input(args.file, args.doc, args.encoding)
     except REPORTED as exc:
         return report(exc, suggest_encoding=not args.encoding)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -48,6 +49,29 @@ def token_limit(value: str | None) -> int | None:
         return parse_token_limit(value)
     except ValueError as exc:
         raise UsageError(f"--token-limit: {exc}") from None
+
+
+def most_jobs() -> int:
+    """The most chunking processes a command starts: four per core, at most 256 (each
+    holds a process and a few pipes; past the cores they only wait on each other)."""
+    return min(4 * (os.cpu_count() or 1), 256)
+
+
+def capped_jobs(command: str, jobs: int | None) -> int:
+    """``--jobs`` of ``command``, at most ``most_jobs()`` (with a note on stderr when it
+    asked for more); one per core when it was not given; a UsageError below 1."""
+    if jobs is None:
+        return min(os.cpu_count() or 1, most_jobs())
+    if jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
+    most = most_jobs()
+    if jobs > most:
+        print(
+            f"chunkview {command}: note: --jobs {jobs} capped at {most} (4 per core, at most 256)",
+            file=sys.stderr,
+        )
+        return most
+    return jobs
 
 
 #: what ``report`` tells in one line (a chunker's error as JSON on stdout)

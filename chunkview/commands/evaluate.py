@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from chunkview import api
-from chunkview.commands.common import Parser, UsageError, json_object
+from chunkview.commands.common import Parser, UsageError, capped_jobs, json_object, most_jobs
 from chunkview.core import registry
 from chunkview.core.analysis.eval import (
     RETRIEVERS,
@@ -49,7 +49,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--param", help="step this numeric option and print the means at each value"
     )
     parser.add_argument("--values", help="with --param: start:stop:step or a,b,c")
-    parser.add_argument("--jobs", type=int, help="with --param: chunking processes")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        help=f"with --param: chunking processes (default: one per core; at most {most_jobs()})",
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per value")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
@@ -155,6 +159,7 @@ def main(argv: list[str]) -> int:
             )
         if args.top_k < 1:
             raise UsageError("--top-k must be 1 or more")
+        args.jobs = capped_jobs("eval", args.jobs)
         registry.get(args.entry)
         questions = load_questions(args.questions)
         document = load_document(args.file, args.doc or kind_for_path(args.file))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from chunkview.app.render import render_file
-from chunkview.commands.common import REPORTED, Parser, json_value, report
+from chunkview.commands.chunk_input import checked_options
+from chunkview.commands.common import REPORTED, Parser, report
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -23,10 +24,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     try:
         args = parse(argv)
+        options = checked_options(args.entry, args.options)  # as ``run`` checks them
         return render_file(
             args.file,
             args.entry,
-            json_value("--options", args.options),
+            options,
             args.query,
             args.out,
             dark=args.dark,

@@ -7,8 +7,10 @@ so ten thousand files cost no more memory than ten.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
+import stat
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,12 +58,15 @@ def iter_files(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     stopped: Callable[[], bool] = lambda: False,
+    special_files: bool = False,
 ) -> Iterator[str]:
     """Every file under ``paths`` (folders walked recursively, in name order), kept when it
     matches an include glob (if any) and no exclude glob. A path that does not exist is
-    yielded as is, so the audit reports it; in a folder only regular files are taken (a
-    FIFO would block its reader). ``stopped`` is asked at every folder: True ends the walk
-    (a tree with few matches may yield nothing for long)."""
+    yielded as is, so the audit reports it. In a folder, only regular files are taken;
+    with ``special_files`` everything that is not a folder is (a FIFO, a socket, a
+    device, a dangling link, a link loop: ``audit_file`` gives it an error record
+    without opening it). ``stopped`` is asked at every folder: True ends the walk (a
+    tree with few matches may yield nothing for long)."""
     for root in paths:
         if not os.path.isdir(root):
             if not include or _matches(root, include):
@@ -79,8 +84,40 @@ def iter_files(
                     continue
                 if _matches(relative, exclude) or _matches(path, exclude):
                     continue
-                if os.path.isfile(path):
+                if special_files or os.path.isfile(path):
                     yield path
+
+
+#: what a file that is not a regular one is, by its mode
+_SPECIAL_FILES = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def not_a_regular_file(path: str) -> str | None:
+    """Why ``path`` cannot be audited as a file, found without opening it (opening a FIFO
+    blocks until a writer comes): a dangling link, a link loop, or not a regular file.
+    None for a regular file, a folder or a path that does not exist (``load_document``
+    says what those are)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if not os.path.islink(path):
+            return None
+        try:
+            target = os.readlink(path)
+        except OSError:
+            return f"{path}: a dangling link"
+        return f"{path}: a dangling link (to {target}, which does not exist)"
+    except OSError as exc:
+        return f"{path}: a link loop" if exc.errno == errno.ELOOP else None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    what = next((name for test, name in _SPECIAL_FILES if test(mode)), "a special file")
+    return f"{path}: not a regular file ({what})"
 
 
 def _sizes(values: Sequence[int]) -> dict[str, float]:
@@ -100,6 +137,9 @@ def audit_file(
     """Chunk one file and describe the result in a small record (a pool job: it runs in a
     chunking process, the watchdog bounds it)."""
     record: dict[str, Any] = {"path": path}
+    problem = not_a_regular_file(path)
+    if problem is not None:
+        return {**record, "status": "error", "message": problem}
     try:
         document = load_document(path, kind)
     except DocumentError as exc:

@@ -9,6 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from chunkview.core.batch.audit import WARNING_KINDS, Summary
+from chunkview.core.views.export import neutralized
 
 FORMATS = ("jsonl", "csv", "table")
 
@@ -26,11 +27,17 @@ def _warnings_text(record: dict[str, Any]) -> str:
 
 
 class Output:
-    """Writes records as they come, in one of the formats, and the summary at the end."""
+    """Writes records as they come, in one of the formats, and the summary at the end.
 
-    def __init__(self, form: str, out: TextIO) -> None:
+    CSV keeps each cell exact by default, even a path or message from the disk that
+    starts with ``=``, ``+``, ``-`` or ``@``, which a spreadsheet program may run as a
+    formula; ``neutralize_formulas`` writes such a cell with a leading ``'`` instead
+    (as the chunks' CSV export does)."""
+
+    def __init__(self, form: str, out: TextIO, neutralize_formulas: bool = False) -> None:
         self.form = form
         self.out = out
+        self._cell = neutralized if neutralize_formulas else str
         self._csv = None
         if form == "csv":
             self._csv = csv.writer(out, lineterminator="\n")
@@ -61,20 +68,21 @@ class Output:
             self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
         elif self._csv is not None:
             warnings = record.get("warnings") or {}
+            text = self._cell
             self._csv.writerow(
                 [
-                    record["path"],
-                    record["status"],
+                    text(record["path"]),
+                    text(record["status"]),
                     record.get("chars", ""),
                     record.get("chunks", ""),
-                    record.get("unit", ""),
+                    text(record.get("unit", "")),
                     size.get("min", ""),
                     size.get("median", ""),
                     size.get("max", ""),
                     *(warnings.get(kind, 0) for kind in WARNING_KINDS),
                     round(record.get("mid_sentence_share", 0.0), 4),
                     round(record.get("seconds", 0.0), 3),
-                    record.get("message", ""),
+                    text(record.get("message", "")),
                 ]
             )
         else:

@@ -13,13 +13,14 @@ from typing import Any
 from chunkview.core.errors import Cancelled
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.messages import DocumentShell
-from chunkview.core.runtime.start import die_with_parent
+from chunkview.core.runtime.start import die_with_parent, ignore_interrupts
 from chunkview.core.text.kept import forget
 
 
 def child_main(conn: Connection, cancel: Any) -> None:
     """The chunking process: documents and requests in, replies out (one handler per kind
     of request: ``handlers.HANDLERS``)."""
+    ignore_interrupts()
     die_with_parent()
     # the handlers bring in the pipeline and every port: the app's side needs neither
     from chunkview.core.runtime.handlers import ChildState, answer

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 #: modules the forkserver imports once (the ports among them), so a new or restarted
@@ -68,12 +71,44 @@ def start_without_main(process: Any) -> None:
         data.pop("init_main_from_name", None)
         return data
 
-    with _main_lock:
+    if getattr(process, "_start_method", None) in ("forkserver", "spawn"):
+        # the resource tracker they need: started first, as starting it unblocks SIGINT
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    with _main_lock, _sigint_blocked():
         spawn.get_preparation_data = without_main
         try:
             process.start()
         finally:
             spawn.get_preparation_data = original
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back in this thread while it starts a process: a Ctrl-C reaches the
+    whole process group, and a process starting then (the forkserver importing the
+    ports, a child not yet in ``child_main``) would die of it with a traceback. The
+    mask is inherited: the forkserver and its children start with SIGINT blocked, and
+    ``child_main`` ignores it (the app stops its children itself). A SIGINT that came
+    meanwhile reaches this process when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def ignore_interrupts() -> None:
+    """In a chunking process: Ctrl-C, which the terminal sends to the whole process
+    group, is the app's or the command's to handle (they kill this process); then let
+    the signals ``_sigint_blocked`` held back through (they are now ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def die_with_parent() -> None:
