@@ -33,7 +33,7 @@ def _slowed(run: Any) -> Any:
 
 
 _entry = registry.get("agentos.SemanticChunker")
-_entry.run, _entry.run_to_place = _slowed(_entry.run), _slowed(_entry.run_to_place)
+_entry.run = _slowed(_entry.run)
 
 if __name__ == "__main__":
     from chunkview import cli

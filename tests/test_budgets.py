@@ -3,6 +3,8 @@ arrive. nan, inf, 0 or a negative budget would turn the watchdog off or fail eve
 one past the machine's RAM would never be reached."""
 
 import argparse
+import subprocess
+import sys
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -123,3 +125,28 @@ def test_the_api_refuses_bad_budgets(value):
         service.timeout = value
     assert service.timeout == DEFAULT_TIMEOUT and service.max_memory == default_max_memory()
     service.close()
+
+
+@pytest.mark.parametrize("command", [["run", "agentos.SemanticChunker"], ["audit"], ["eval"]])
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--timeout", "0"),
+        ("--timeout", "-5"),
+        ("--max-memory", "1e30T"),
+        ("--max-memory", "0"),
+        ("--max-memory", "nan"),
+    ],
+)
+def test_the_cli_refuses_a_bad_budget_with_exit_2_and_one_line(command, flag, value, tmp_path):
+    if command == ["eval"] and flag == "--max-memory":
+        pytest.skip("eval takes no memory budget")
+    document = tmp_path / "doc.md"
+    document.write_text("Some text.\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "chunkview", *command, str(document), flag, value]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "budget" in lines[0] and "Traceback" not in done.stderr

@@ -160,7 +160,7 @@ def test_spans_takes_the_same_protection(capsys, monkeypatch):
 
 @pytest.mark.parametrize(
     "flag, value, words",
-    [("--timeout", "-1", "takes seconds"), ("--max-memory", "lots", "takes a size")],
+    [("--timeout", "-1", "a time budget"), ("--max-memory", "lots", "a memory budget")],
 )
 def test_bad_budgets_are_usage_errors(capsys, monkeypatch, flag, value, words):
     code, _out, err, _ = run_cli(

@@ -20,6 +20,7 @@ from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard
 from chunkview.core.batch.audit_output import FORMATS, Output
 from chunkview.core.batch.audit_run import audit_records
 from chunkview.core.model.document import KINDS
+from chunkview.core.runtime.limits import max_memory_argument, timeout_argument
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -54,8 +55,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--token-limit", help="embedding model limit: 256, 512, 8191, a number")
     parser.add_argument("--tokenizer", help="tokenizer for the limit (cl100k, wordpunct)")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per file")
-    parser.add_argument("--max-memory", help="memory budget per process, e.g. 2G")
+    parser.add_argument(
+        "--timeout", type=timeout_argument, default=30.0, help="seconds per file (0.1 to 86400)"
+    )
+    parser.add_argument(
+        "--max-memory", type=max_memory_argument, help="memory budget per process, e.g. 2G"
+    )
     parser.add_argument(
         "--shard", help="I/N: audit only the files of shard I of N (a stable hash of the path)"
     )
@@ -92,8 +97,6 @@ def main(argv: list[str]) -> int:
         limit = token_limit(args.token_limit)
         shard = _shard(args.shard)
         args.jobs = capped_jobs("audit", args.jobs)
-        if args.timeout <= 0:
-            raise UsageError("--timeout must be above 0")
         registry.get(args.entry)
     except (UsageError, ValueError) as exc:
         print(f"chunkview audit: {exc}", file=sys.stderr)

@@ -14,7 +14,8 @@ from chunkview.core import registry
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.io.read import decode_document, load_document, read_bounded
 from chunkview.core.model.document import KINDS, Document, kind_for_path
-from chunkview.core.runtime import ChunkService, describe_options, parse_size, quick_context
+from chunkview.core.runtime import ChunkService, describe_options, quick_context
+from chunkview.core.runtime.limits import max_memory_argument, timeout_argument
 from chunkview.core.text.jsonout import dumps
 
 
@@ -32,35 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=timeout_argument,
         default=10.0,
         metavar="SECONDS",
-        help="stop the chunker after this many seconds (default 10; 0: no limit)",
+        help="stop the chunker after this many seconds (default 10; from 0.1 to 86400)",
     )
     parser.add_argument(
         "--max-memory",
-        type=_size,
+        type=max_memory_argument,
         default=None,
         metavar="SIZE",
         help="stop the chunker past this much memory, e.g. 2G (default: half the RAM)",
     )
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"takes seconds (0 for no limit), got {text!r}")
-    return value
-
-
-def _size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"takes {exc}") from None
 
 
 def read_input(path: str, kind: str | None, encoding: str | None = None) -> Document:
@@ -143,7 +127,7 @@ def chunk_and_print(command: str, args: argparse.Namespace) -> int:
         return report(exc, suggest_encoding=not args.encoding)
     # the chunker runs in a process of its own, under the time and memory budget
     with ChunkService(
-        timeout=args.timeout or None, max_memory=args.max_memory, context=quick_context()
+        timeout=args.timeout, max_memory=args.max_memory, context=quick_context()
     ) as service:
         try:
             text = service.call_as(

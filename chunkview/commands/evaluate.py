@@ -23,6 +23,7 @@ from chunkview.core.errors import ChunkerError, DocumentError
 from chunkview.core.io.read import load_document
 from chunkview.core.model.document import KINDS, Document, kind_for_path
 from chunkview.core.runtime import ChunkPool, Job
+from chunkview.core.runtime.limits import timeout_argument
 from chunkview.core.text.jsonout import dumps
 
 
@@ -54,7 +55,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
         type=int,
         help=f"with --param: chunking processes (default: one per core; at most {most_jobs()})",
     )
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per value")
+    parser.add_argument(
+        "--timeout", type=timeout_argument, default=60.0, help="seconds per value (0.1 to 86400)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
