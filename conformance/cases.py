@@ -245,7 +245,7 @@ class Generator:
         """Mostly a typical value; also 0, 1, negatives, fractions and huge values."""
         roll = rng.random()
         if roll < 0.6 or integer:
-            value = round(low + (high - low) * rng.random() ** 2)
+            value: float = round(low + (high - low) * rng.random() ** 2)
         elif roll < 0.68:
             value = 0
         elif roll < 0.74:
@@ -367,7 +367,7 @@ class Generator:
             if rng.random() < 0.3:
                 options[key] = rng.choice([True, False, None])
         self._coerced(rng, options)
-        case = {"input": self.structured_text(rng), "options": options}
+        case: dict[str, Any] = {"input": self.structured_text(rng), "options": options}
         if rng.random() < 0.5:
             case["metadata"] = rng.choice([{"doc": "conformance"}, {}, [1, "a"], "tag", 0])
         return case
@@ -556,7 +556,7 @@ def _synthetic_kind(rng: random.Random, strategy: str, options: dict[str, Any]) 
 # ---- mastra.chunk's options, by strategy -----------------------------------------------
 
 #: the strategies ``_mastra`` draws from (None: the option left out, the doc's default)
-MASTRA_STRATEGIES = ["character", "recursive", "sentence", "token", "markdown"]
+MASTRA_STRATEGIES: list[str | None] = ["character", "recursive", "sentence", "token", "markdown"]
 MASTRA_STRATEGIES += ["semantic-markdown", "html", "json", "latex", "recursive", "sentence", None]
 
 
