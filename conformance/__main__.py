@@ -79,57 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     weighted = [e for e in entries for _ in range(WEIGHTS.get(e, 1))]
     generator = Generator(args.seed, documents(cache), weighted)
     sides = Sides(cache, args.timeout, args.py_timeout)
-    rows: dict[str, Counter] = defaultdict(Counter)
-    mismatches: list[dict[str, Any]] = []
-    exceptions: list[dict[str, Any]] = []
     started = time.monotonic()
-
-    def outcome(case: dict) -> tuple[Any, Any]:
-        js, py = sides.run(case)
-        if js.get("hang") and not py.get("hang") and not _is_hang_error(case, py):
-            js = sides.run(case, js_timeout=args.recheck)[0]  # slow, or a real hang?
-            if js.get("hang"):
-                case["_js_slow"] = True
-        return expected_of(case["entry"], js), actual_of(case["entry"], py)
-
     if args.record:
         return _record(args, sides)
     if args.show:
-        for n in args.show:
-            case = generator.case(n)
-            expected, actual = outcome(case)
-            print(json.dumps({"case": case, "js": expected, "port": actual}, ensure_ascii=False))
-        sides.close()
-        return 0
+        return _show(args, generator, sides)
     try:
-        for n in range(args.start, args.start + args.cases):
-            done = n - args.start
-            if done and done % 250 == 0:
-                print(f"... {done} cases", file=sys.stderr, flush=True)
-            if args.minutes and time.monotonic() - started > args.minutes * 60:
-                break
-            case = generator.case(n)
-            row = rows[row_of(case)]
-            row["cases"] += 1
-            began = time.monotonic()
-            expected, actual = outcome(case)
-            row["seconds"] += time.monotonic() - began
-            if _is_js_hang(case["entry"], expected):
-                row["hangs"] += 1
-            if equal(case["entry"], expected, actual):
-                row["equal"] += 1
-                continue
-            reason = exception_for(case, expected, actual)
-            if reason:
-                row["exceptions"] += 1
-                exceptions.append({"case": n, "row": row_of(case), "exception": reason})
-                continue
-            row["mismatches"] += 1
-            mismatches.append(
-                {"n": n, "case": case, "expected": expected, "actual": actual, "row": row_of(case)}
-            )
-            if args.verbose:
-                print(f"mismatch: case {n} {row_of(case)}", file=sys.stderr, flush=True)
+        rows, mismatches, exceptions = _run_cases(args, generator, sides, started)
         found = _shrink_all(args, sides, mismatches)
     finally:
         sides.close()
@@ -151,6 +107,66 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_table(report)
     return 1 if mismatches else 0
+
+
+def _outcome(args: argparse.Namespace, sides: Sides, case: dict) -> tuple[Any, Any]:
+    """What node and the port make of a case; a JS hang the port does not share is run
+    again with the longer limit (slow, or a real hang?)."""
+    js, py = sides.run(case)
+    if js.get("hang") and not py.get("hang") and not _is_hang_error(case, py):
+        js = sides.run(case, js_timeout=args.recheck)[0]
+        if js.get("hang"):
+            case["_js_slow"] = True
+    return expected_of(case["entry"], js), actual_of(case["entry"], py)
+
+
+def _show(args: argparse.Namespace, generator: Generator, sides: Sides) -> int:
+    """--show: the cases asked for, both sides, one JSON line each."""
+    for n in args.show:
+        case = generator.case(n)
+        expected, actual = _outcome(args, sides, case)
+        print(json.dumps({"case": case, "js": expected, "port": actual}, ensure_ascii=False))
+    sides.close()
+    return 0
+
+
+def _run_cases(
+    args: argparse.Namespace, generator: Generator, sides: Sides, started: float
+) -> tuple[dict[str, Counter], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Runs the cases on both sides: the counts by report row, the mismatches, and the
+    differences that are known exceptions."""
+    rows: dict[str, Counter] = defaultdict(Counter)
+    mismatches: list[dict[str, Any]] = []
+    exceptions: list[dict[str, Any]] = []
+    for n in range(args.start, args.start + args.cases):
+        done = n - args.start
+        if done and done % 250 == 0:
+            print(f"... {done} cases", file=sys.stderr, flush=True)
+        if args.minutes and time.monotonic() - started > args.minutes * 60:
+            break
+        case = generator.case(n)
+        row = rows[row_of(case)]
+        row["cases"] += 1
+        began = time.monotonic()
+        expected, actual = _outcome(args, sides, case)
+        row["seconds"] += time.monotonic() - began  # type: ignore[assignment]  # floats count too
+        if _is_js_hang(case["entry"], expected):
+            row["hangs"] += 1
+        if equal(case["entry"], expected, actual):
+            row["equal"] += 1
+            continue
+        reason = exception_for(case, expected, actual)
+        if reason:
+            row["exceptions"] += 1
+            exceptions.append({"case": n, "row": row_of(case), "exception": reason})
+            continue
+        row["mismatches"] += 1
+        mismatches.append(
+            {"n": n, "case": case, "expected": expected, "actual": actual, "row": row_of(case)}
+        )
+        if args.verbose:
+            print(f"mismatch: case {n} {row_of(case)}", file=sys.stderr, flush=True)
+    return rows, mismatches, exceptions
 
 
 def _rounded(row: Counter) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from chunkview.core.chunkers.mastra.entry import LENGTH_JS
 from chunkview.core.chunkers.mastra.reference.recursive import LANGUAGES
 from chunkview.core.chunkers.mastra.token import JS_ENCODINGS, MODELS
 from chunkview.core.chunkers.semantic_chunking.chunker import DEFAULTS
+from conformance.mastra_values import HTML_HEADERS, MD_HEADERS, REGEX_SEPARATORS, SEPARATORS
 from conformance.synthetic import synthetic
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,7 +245,7 @@ class Generator:
         """Mostly a typical value; also 0, 1, negatives, fractions and huge values."""
         roll = rng.random()
         if roll < 0.6 or integer:
-            value = round(low + (high - low) * rng.random() ** 2)
+            value: float = round(low + (high - low) * rng.random() ** 2)
         elif roll < 0.68:
             value = 0
         elif roll < 0.74:
@@ -260,136 +262,21 @@ class Generator:
 
     def _mastra(self, rng: random.Random, entry: str) -> dict:
         doc = rng.choice(["text", "text", "markdown", "markdown", "html", "json"])
-        pool = None
-        if doc == "json" and self.json_docs and rng.random() < 0.8:
-            pool = self.json_docs
-        if doc == "html" and self.html_docs and rng.random() < 0.6:
-            pool = self.html_docs
-        text = self.text(rng, pool)
-        if doc == "html" and rng.random() < 0.3:
-            at = rng.randint(0, len(text))
-            text = text[:at] + rng.choice(ENTITIES) + text[at:]
-        if doc == "json" and rng.random() < 0.7:
-            name, full = rng.choice(self.json_docs or self.docs)
-            text = full if rng.random() < 0.5 else json.dumps(_json_sample(rng, text))
+        text = self._mastra_text(rng, doc)
         options: dict[str, Any] = {}
-        strategy = rng.choice(
-            [
-                "character",
-                "recursive",
-                "sentence",
-                "token",
-                "markdown",
-                "semantic-markdown",
-                "html",
-                "json",
-                "latex",
-                "recursive",
-                "sentence",
-                None,
-            ]
-        )
+        strategy = rng.choice(MASTRA_STRATEGIES)
         if strategy is not None:
             options["strategy"] = strategy
         else:
             strategy = {"markdown": "markdown", "html": "html", "json": "json"}.get(
                 doc, "recursive"
             )
-        n = self.number
-        if strategy in ("sentence", "json") or rng.random() < 0.8:
-            options["maxSize"] = n(rng, 1, 3000)
-        if strategy == "json" and rng.random() < 0.4:
-            options["maxSize"] = rng.randint(21, 160)  # many small chunks, deep paths
-        if strategy != "json" and rng.random() < 0.6:
-            options["overlap"] = n(rng, 0, 400)
-            size = options.get("maxSize")
-            if isinstance(size, (int, float)) and size > 0 and rng.random() < 0.5:
-                # an overlap that fits the size: windows and tails, not the overlap error
-                options["overlap"] = rng.choice([0, 1, size // 2, size - 1, round(size / 3, 1)])
-        splitter = strategy in ("character", "recursive", "latex", "markdown")
-        if (splitter or strategy == "sentence") and rng.random() < 0.3:
-            name = rng.choice(list(LENGTH_JS))
-            options["lengthFunction"] = {"$fn": name}
-        if splitter:
-            if rng.random() < 0.35:
-                options["keepSeparator"] = rng.choice([False, True, "start", "end"])
-            if rng.random() < 0.2:
-                options["stripWhitespace"] = rng.random() < 0.5
-            if rng.random() < 0.3:
-                options["addStartIndex"] = True
-        if strategy == "character":
-            if rng.random() < 0.5:
-                options["isSeparatorRegex"] = rng.random() < 0.5
-            regex = options.get("isSeparatorRegex", False)
-            if rng.random() < 0.7:
-                options["separator"] = rng.choice(REGEX_SEPARATORS if regex else SEPARATORS)
-        if strategy == "recursive":
-            if rng.random() < 0.25:
-                options["language"] = rng.choice(
-                    ["markdown", "latex", "cpp", "c", "ts", "markdown", *LANGUAGES]
-                )
-            else:
-                if rng.random() < 0.5:
-                    options["isSeparatorRegex"] = rng.random() < 0.5
-                regex = options.get("isSeparatorRegex", False)
-                if rng.random() < 0.6:
-                    pool = REGEX_SEPARATORS if regex else SEPARATORS
-                    options["separators"] = rng.sample(pool, rng.randint(0, 4))
-        if strategy == "sentence":
-            if rng.random() < 0.3:
-                options["minSize"] = n(rng, 1, 500)
-            if rng.random() < 0.4:
-                options["targetSize"] = n(rng, 1, 2000)
-            if rng.random() < 0.4:
-                options["sentenceEnders"] = rng.sample(
-                    [".", "!", "?", "\n", ";", ":", "。", "..", " ", "！", "？", "...", "", "…"],
-                    rng.randint(0, 4),
-                )
-            for key in ("fallbackToWords", "fallbackToCharacters", "addStartIndex"):
-                if rng.random() < 0.25:
-                    options[key] = rng.random() < 0.5
-        if strategy in ("token", "semantic-markdown"):
-            if rng.random() < 0.3:
-                options["encodingName"] = rng.choice([*JS_ENCODINGS, "nope"])
-            if rng.random() < 0.15:
-                options["modelName"] = rng.choice([*list(MODELS)[:40], "llama-3", "gpt-4o"])
-            for key in ("allowedSpecial", "disallowedSpecial"):
-                if rng.random() < 0.15:
-                    options[key] = (
-                        "all"
-                        if rng.random() < 0.5
-                        else {"$set": rng.sample(SPECIAL_TOKENS, rng.randint(0, 2))}
-                    )
-            if rng.random() < 0.2:
-                options["stripWhitespace"] = rng.random() < 0.5
-            if strategy == "semantic-markdown" and rng.random() < 0.6:
-                options["joinThreshold"] = n(rng, 1, 2000)
-        if strategy == "json":
-            if rng.random() < 0.4:
-                options["minSize"] = n(rng, 1, 1000)
-            for key in ("ensureAscii", "convertLists"):
-                if rng.random() < 0.3:
-                    options[key] = rng.random() < 0.5
-        if strategy == "markdown" and rng.random() < 0.6:
-            options["headers"] = rng.sample(MD_HEADERS, rng.randint(0, 3))
-            for key in ("returnEachLine", "stripHeaders"):
-                if rng.random() < 0.3:
-                    options[key] = rng.random() < 0.5
-        if strategy == "html":
-            if rng.random() < 0.7:
-                options["headers"] = rng.sample(HTML_HEADERS, rng.randint(0, 3))
-            if rng.random() < 0.4:
-                options["sections"] = rng.sample(HTML_HEADERS, rng.randint(0, 2))
-            if rng.random() < 0.3:
-                options["returnEachLine"] = rng.random() < 0.5
-            if rng.random() < 0.03:  # the original's selector parser loops on these
-                key = "headers" if "headers" in options else "sections"
-                options[key] = [*options.get(key, []), [rng.choice(["#", ":hover", "1"]), "x"]]
+        _mastra_sizes(rng, strategy, options)
+        _mastra_splitter_options(rng, strategy, options)
+        if strategy in MASTRA_STRATEGY_OPTIONS:
+            MASTRA_STRATEGY_OPTIONS[strategy](rng, strategy, options)
         if rng.random() < 0.35:
-            kind = _synthetic_kind(rng, strategy, options)
-            text = synthetic(rng, kind)
-            for _ in range(0 if kind == "json" else rng.choice([0, 0, 1, 2])):
-                text = self._mutate(rng, text)
+            text = self._synthetic_text(rng, strategy, options)
         if rng.random() < 0.1:
             self._odd_option(rng, strategy, options)
         case: dict[str, Any] = {"doc": doc, "input": text, "options": options}
@@ -402,6 +289,32 @@ class Generator:
                     [None, ["a", "b"], "doc😀", 7, True, {"Title": "T", "2": 1, "1": {"x": [1]}}]
                 )
         return case
+
+    def _mastra_text(self, rng: random.Random, doc: str) -> str:
+        """A slice in the kind of document ``doc`` names: JSON and HTML mostly from those
+        files, HTML with an entity now and then, JSON often whole or rebuilt."""
+        pool = None
+        if doc == "json" and self.json_docs and rng.random() < 0.8:
+            pool = self.json_docs
+        if doc == "html" and self.html_docs and rng.random() < 0.6:
+            pool = self.html_docs
+        text = self.text(rng, pool)
+        if doc == "html" and rng.random() < 0.3:
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(ENTITIES) + text[at:]
+        if doc == "json" and rng.random() < 0.7:
+            _name, full = rng.choice(self.json_docs or self.docs)
+            text = full if rng.random() < 0.5 else json.dumps(_json_sample(rng, text))
+        return text
+
+    def _synthetic_text(self, rng: random.Random, strategy: str, options: dict[str, Any]) -> str:
+        """A made-up document of the kind the strategy is for, maybe mutated (JSON never:
+        it would stop being JSON)."""
+        kind = _synthetic_kind(rng, strategy, options)
+        text = synthetic(rng, kind)
+        for _ in range(0 if kind == "json" else rng.choice([0, 0, 1, 2])):
+            text = self._mutate(rng, text)
+        return text
 
     @staticmethod
     def _odd_option(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
@@ -454,7 +367,7 @@ class Generator:
             if rng.random() < 0.3:
                 options[key] = rng.choice([True, False, None])
         self._coerced(rng, options)
-        case = {"input": self.structured_text(rng), "options": options}
+        case: dict[str, Any] = {"input": self.structured_text(rng), "options": options}
         if rng.random() < 0.5:
             case["metadata"] = rng.choice([{"doc": "conformance"}, {}, [1, "a"], "tag", 0])
         return case
@@ -485,48 +398,8 @@ class Generator:
         return case
 
     def _semantic_chunking(self, rng: random.Random, entry: str) -> dict:
-        n = self.number
-        options: dict[str, Any] = {}
-        if entry != "semantic-chunking.sentenceit" and rng.random() < 0.7:
-            options["maxTokenSize"] = n(rng, 1, 800)
-        if entry == "semantic-chunking.chunkit":
-            for key in (
-                "similarityThreshold",
-                "dynamicThresholdLowerBound",
-                "dynamicThresholdUpperBound",
-                "combineChunksSimilarityThreshold",
-            ):
-                if rng.random() < 0.3:
-                    options[key] = rng.choice(
-                        [round(rng.random(), 2), 0, 1, -0.5, 1.5, rng.random()]
-                    )
-            if rng.random() < 0.3:
-                options["numSimilaritySentencesLookahead"] = n(rng, 0, 8)
-            if rng.random() < 0.3:
-                options["combineChunks"] = rng.random() < 0.5
-            for key in ("maxMergesPerPass", "maxUncappedPasses", "uncappedCandidateMerges"):
-                if rng.random() < 0.1:
-                    options[key] = n(rng, 0, 50)
-            if rng.random() < 0.1:
-                options["maxMergesPerPassPercentage"] = n(rng, 0, 100)
-        for key in ("excludeNonLetterSentences", "excludeChunkPrefixInResults"):
-            if rng.random() < 0.2:
-                options[key] = rng.random() < 0.5
-        if rng.random() < 0.15:
-            options["returnTokenLength"] = rng.random() < 0.5
-        if rng.random() < 0.2:
-            options["chunkPrefix"] = rng.choice(
-                ["search_document", "passage", "", "c++", "(x", "a.b"]
-            )
-        pool = self.html_docs if self.html_docs and rng.random() < 0.1 else None
-        texts = [
-            self.text(rng, pool) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))
-        ]
-        if rng.random() < 0.3:  # markup: every text is parsed as an HTML document
-            soup = TAG_SOUP if rng.random() < 0.4 else MARKUP + ENTITIES
-            for _ in range(rng.randint(1, 6)):
-                at = rng.randint(0, len(texts[0]))
-                texts[0] = texts[0][:at] + rng.choice(soup) + texts[0][at:]
+        options = _semantic_chunking_options(rng, entry)
+        texts = self._semantic_chunking_texts(rng)
         case = {
             "input": texts[0] if len(texts) == 1 else None,
             "documents": [
@@ -541,6 +414,19 @@ class Generator:
             self._more_semantic_chunking(rng, case)
         self._coerced(rng, options)
         return case
+
+    def _semantic_chunking_texts(self, rng: random.Random) -> list[str]:
+        """Mostly one text, now and then two or three; the first sometimes with markup."""
+        pool = self.html_docs if self.html_docs and rng.random() < 0.1 else None
+        texts = [
+            self.text(rng, pool) for _ in range(1 if rng.random() < 0.85 else rng.randint(2, 3))
+        ]
+        if rng.random() < 0.3:  # markup: every text is parsed as an HTML document
+            soup = TAG_SOUP if rng.random() < 0.4 else MARKUP + ENTITIES
+            for _ in range(rng.randint(1, 6)):
+                at = rng.randint(0, len(texts[0]))
+                texts[0] = texts[0][:at] + rng.choice(soup) + texts[0][at:]
+        return texts
 
     @staticmethod
     def _more_semantic_chunking(rng: random.Random, case: dict) -> None:
@@ -643,92 +529,6 @@ MD_BLOCKS = [
     lambda rng: "- " + _words(rng, 1, 8) + "\n- " + _words(rng, 1, 8) + "\n\n",
 ]
 
-SEPARATORS = ["\n\n", "\n", " ", "", ".", ". ", ",", "\t", "#", "```", "|", "\r\n", "。", "a"]
-SEPARATORS += ["\u2028", "😀", " \n", "\n\n\n", "\r\n\r\n", "(", "\\", "$", "e\u0301", "\n#"]
-REGEX_SEPARATORS = [
-    "\\n\\s*\\n",
-    "[.!?]\\s+",
-    "\\n",
-    "\\s+",
-    "\\b",
-    "\\w+",
-    "\\d",
-    "\\W",
-    "$",
-    "^#",
-    "(a)|b",
-    "(?<d>\\.)",
-    "\\p",
-    "\\cJ",
-    "[^]",
-    "[\\s\\S]",
-    ".",
-    "\\.",
-    "(\\n)",
-    "e|$",
-    "x*",
-    "\\u00e9",
-    "\\x41",
-    "[^\\w\\s]",
-    "#{1,6} ",
-    "",
-    "\\n{2,}",
-    "\\r?\\n",
-    "(?=#)",
-    "(?<=\\.)\\s",
-    "\\s*,\\s*",
-    "[\\u3002\\uff01]",
-    "\\.(?!\\d)",
-    "(?:\\r\\n){2}",
-    "\\B",
-    "[^\\x00-\\x7f]",
-    "\\n(?=[A-Z])",
-    "(\\s)(\\s)?",
-    "(?<=\\n)",
-    "\\n(?=#)",
-    "[\\r\\n]+",
-    "\\u2028",
-    "a{2}",
-    "(?:)",
-    "|",
-    "\\s*$",
-    "^",
-    "\\t+",
-    "(?<!\\.)\\n",
-    "[\\ud800-\\udbff]",
-    "\\uD83D",
-    "\\S+",
-    "\\n(?:#{1,6} |```)",
-    "[.!?。！？]",
-]
-MD_HEADERS = [["#", "title"], ["##", "section"], ["###", "sub"], ["####", "deep"]]
-MD_HEADERS += [["#####", "five"], ["Title:", "t"], ["==", "e"], ["# ", "sp"], ["#", "1"]]
-MD_HEADERS += [["##", "0"], ["", "blank"], ["##", "title"], ["~~~", "fence"]]
-HTML_HEADERS = [
-    ["h1", "Header 1"],
-    ["h2", "Header 2"],
-    ["h3", "Header 3"],
-    ["p", "Para"],
-    ["H2", "upper"],
-    ["h2.x", "classed"],
-    ["h4", "Header 4"],
-    ["li", "item"],
-    ["div.wrap", "wrap"],
-    ["code", "code"],
-    ["title", "Title"],
-    ["a", "link"],
-    ["#main", "id"],
-    ["div h2", "nested"],
-    ["[data-x]", "attr"],
-    ["section", "sec"],
-    ["h1,h2", "comma"],
-    ["li", "item"],
-    ["H1", "upper1"],
-    [".note", "note"],
-    ["p > b", "child"],
-    ["h1:first-child", "colon"],
-]
-
 
 def _json_sample(rng: random.Random, text: str) -> Any:
     words = text.split()[:40]
@@ -751,3 +551,175 @@ def _synthetic_kind(rng: random.Random, strategy: str, options: dict[str, Any]) 
     if strategy in ("markdown", "semantic-markdown") or language == "markdown":
         return "markdown"
     return rng.choice(["prose", "prose", "markdown", "markdown", "code", "json", "html"])
+
+
+# ---- mastra.chunk's options, by strategy -----------------------------------------------
+
+#: the strategies ``_mastra`` draws from (None: the option left out, the doc's default)
+MASTRA_STRATEGIES: list[str | None] = ["character", "recursive", "sentence", "token", "markdown"]
+MASTRA_STRATEGIES += ["semantic-markdown", "html", "json", "latex", "recursive", "sentence", None]
+
+
+def _mastra_sizes(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    n = Generator.number
+    if strategy in ("sentence", "json") or rng.random() < 0.8:
+        options["maxSize"] = n(rng, 1, 3000)
+    if strategy == "json" and rng.random() < 0.4:
+        options["maxSize"] = rng.randint(21, 160)  # many small chunks, deep paths
+    if strategy != "json" and rng.random() < 0.6:
+        options["overlap"] = n(rng, 0, 400)
+        size = options.get("maxSize")
+        if isinstance(size, (int, float)) and size > 0 and rng.random() < 0.5:
+            # an overlap that fits the size: windows and tails, not the overlap error
+            options["overlap"] = rng.choice([0, 1, size // 2, size - 1, round(size / 3, 1)])
+
+
+def _mastra_splitter_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    """The options the text splitters share (and the length function, sentence's too)."""
+    splitter = strategy in ("character", "recursive", "latex", "markdown")
+    if (splitter or strategy == "sentence") and rng.random() < 0.3:
+        name = rng.choice(list(LENGTH_JS))
+        options["lengthFunction"] = {"$fn": name}
+    if splitter:
+        if rng.random() < 0.35:
+            options["keepSeparator"] = rng.choice([False, True, "start", "end"])
+        if rng.random() < 0.2:
+            options["stripWhitespace"] = rng.random() < 0.5
+        if rng.random() < 0.3:
+            options["addStartIndex"] = True
+
+
+def _character_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    if rng.random() < 0.5:
+        options["isSeparatorRegex"] = rng.random() < 0.5
+    regex = options.get("isSeparatorRegex", False)
+    if rng.random() < 0.7:
+        options["separator"] = rng.choice(REGEX_SEPARATORS if regex else SEPARATORS)
+
+
+def _recursive_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    if rng.random() < 0.25:
+        options["language"] = rng.choice(
+            ["markdown", "latex", "cpp", "c", "ts", "markdown", *LANGUAGES]
+        )
+        return
+    if rng.random() < 0.5:
+        options["isSeparatorRegex"] = rng.random() < 0.5
+    regex = options.get("isSeparatorRegex", False)
+    if rng.random() < 0.6:
+        pool = REGEX_SEPARATORS if regex else SEPARATORS
+        options["separators"] = rng.sample(pool, rng.randint(0, 4))
+
+
+def _sentence_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    n = Generator.number
+    if rng.random() < 0.3:
+        options["minSize"] = n(rng, 1, 500)
+    if rng.random() < 0.4:
+        options["targetSize"] = n(rng, 1, 2000)
+    if rng.random() < 0.4:
+        options["sentenceEnders"] = rng.sample(
+            [".", "!", "?", "\n", ";", ":", "。", "..", " ", "！", "？", "...", "", "…"],
+            rng.randint(0, 4),
+        )
+    for key in ("fallbackToWords", "fallbackToCharacters", "addStartIndex"):
+        if rng.random() < 0.25:
+            options[key] = rng.random() < 0.5
+
+
+def _token_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    """token's options; semantic-markdown takes them too, and a join threshold."""
+    if rng.random() < 0.3:
+        options["encodingName"] = rng.choice([*JS_ENCODINGS, "nope"])
+    if rng.random() < 0.15:
+        options["modelName"] = rng.choice([*list(MODELS)[:40], "llama-3", "gpt-4o"])
+    for key in ("allowedSpecial", "disallowedSpecial"):
+        if rng.random() < 0.15:
+            options[key] = (
+                "all"
+                if rng.random() < 0.5
+                else {"$set": rng.sample(SPECIAL_TOKENS, rng.randint(0, 2))}
+            )
+    if rng.random() < 0.2:
+        options["stripWhitespace"] = rng.random() < 0.5
+    if strategy == "semantic-markdown" and rng.random() < 0.6:
+        options["joinThreshold"] = Generator.number(rng, 1, 2000)
+
+
+def _json_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    if rng.random() < 0.4:
+        options["minSize"] = Generator.number(rng, 1, 1000)
+    for key in ("ensureAscii", "convertLists"):
+        if rng.random() < 0.3:
+            options[key] = rng.random() < 0.5
+
+
+def _markdown_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    if rng.random() < 0.6:
+        options["headers"] = rng.sample(MD_HEADERS, rng.randint(0, 3))
+        for key in ("returnEachLine", "stripHeaders"):
+            if rng.random() < 0.3:
+                options[key] = rng.random() < 0.5
+
+
+def _html_options(rng: random.Random, strategy: str, options: dict[str, Any]) -> None:
+    if rng.random() < 0.7:
+        options["headers"] = rng.sample(HTML_HEADERS, rng.randint(0, 3))
+    if rng.random() < 0.4:
+        options["sections"] = rng.sample(HTML_HEADERS, rng.randint(0, 2))
+    if rng.random() < 0.3:
+        options["returnEachLine"] = rng.random() < 0.5
+    if rng.random() < 0.03:  # the original's selector parser loops on these
+        key = "headers" if "headers" in options else "sections"
+        options[key] = [*options.get(key, []), [rng.choice(["#", ":hover", "1"]), "x"]]
+
+
+#: the options of each strategy that has its own (latex has none)
+MASTRA_STRATEGY_OPTIONS: dict[str, Callable[[random.Random, str, dict[str, Any]], None]] = {
+    "character": _character_options,
+    "recursive": _recursive_options,
+    "sentence": _sentence_options,
+    "token": _token_options,
+    "semantic-markdown": _token_options,
+    "json": _json_options,
+    "markdown": _markdown_options,
+    "html": _html_options,
+}
+
+
+def _semantic_chunking_options(rng: random.Random, entry: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if entry != "semantic-chunking.sentenceit" and rng.random() < 0.7:
+        options["maxTokenSize"] = Generator.number(rng, 1, 800)
+    if entry == "semantic-chunking.chunkit":
+        _chunkit_options(rng, options)
+    for key in ("excludeNonLetterSentences", "excludeChunkPrefixInResults"):
+        if rng.random() < 0.2:
+            options[key] = rng.random() < 0.5
+    if rng.random() < 0.15:
+        options["returnTokenLength"] = rng.random() < 0.5
+    if rng.random() < 0.2:
+        options["chunkPrefix"] = rng.choice(["search_document", "passage", "", "c++", "(x", "a.b"])
+    return options
+
+
+def _chunkit_options(rng: random.Random, options: dict[str, Any]) -> None:
+    """The options only chunkit takes: thresholds, lookahead, the merging passes."""
+    n = Generator.number
+    for key in (
+        "similarityThreshold",
+        "dynamicThresholdLowerBound",
+        "dynamicThresholdUpperBound",
+        "combineChunksSimilarityThreshold",
+    ):
+        if rng.random() < 0.3:
+            options[key] = rng.choice([round(rng.random(), 2), 0, 1, -0.5, 1.5, rng.random()])
+    if rng.random() < 0.3:
+        options["numSimilaritySentencesLookahead"] = n(rng, 0, 8)
+    if rng.random() < 0.3:
+        options["combineChunks"] = rng.random() < 0.5
+    for key in ("maxMergesPerPass", "maxUncappedPasses", "uncappedCandidateMerges"):
+        if rng.random() < 0.1:
+            options[key] = n(rng, 0, 50)
+    if rng.random() < 0.1:
+        options["maxMergesPerPassPercentage"] = n(rng, 0, 100)

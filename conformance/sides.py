@@ -36,7 +36,9 @@ class _Process:
             encoding="utf-8",
             bufsize=1,
         )
-        answers, stdout = queue.Queue(), self.proc.stdout
+        answers: queue.Queue = queue.Queue()
+        stdout = self.proc.stdout
+        assert stdout is not None  # stdout=PIPE
         self.answers = answers
 
         def read() -> None:

@@ -187,7 +187,7 @@ def _dump(value: object, indent: str | None, ascii_only: bool, level: int = 0) -
 
 def _json(rng: random.Random) -> str:
     if rng.random() < 0.06:  # nesting past the original's depth limit of 100
-        deep = _Raw("1")
+        deep: object = _Raw("1")
         for _ in range(rng.randint(95, 110)):
             deep = ("{pairs}", [(rng.choice(["a", "0", "k"]), deep), ("n", _Raw("1"))])
         value: object = deep
