@@ -9,6 +9,10 @@ from __future__ import annotations
 import importlib
 
 from chunkview.core.chunkers.entry import Entry
+from chunkview.core.plugins import load as plugin_loading
+from chunkview.core.plugins.libraries import library_entries
+from chunkview.core.plugins.load import entry_point_entries, function_entry, is_function_id
+from chunkview.core.plugins.load import revision as file_revision
 
 _BUILTIN = (
     ("chunkview.core.chunkers.agentos.entry", "SemanticChunkerEntry"),
@@ -40,9 +44,6 @@ def _load_builtins() -> None:
         return
     for module, name in _BUILTIN:
         register(getattr(importlib.import_module(module), name)())
-    from chunkview.core.plugins.libraries import library_entries
-    from chunkview.core.plugins.load import entry_point_entries
-
     for entry in [*library_entries(), *entry_point_entries()]:
         if entry.id not in _entries:  # a package cannot replace a built-in id
             register(entry)
@@ -62,12 +63,10 @@ def get(entry_id: str) -> Entry:
     entry = _entries.get(entry_id)
     if entry is not None:
         return entry
-    from chunkview.core.plugins.load import entry_point_problems, function_entry, is_function_id
-
     if is_function_id(entry_id):
         return function_entry(entry_id)
     problems = "".join(
-        f"; {name} did not load: {why}" for name, why in entry_point_problems.items()
+        f"; {name} did not load: {why}" for name, why in plugin_loading.entry_point_problems.items()
     )
     raise KeyError(f"unknown entry {entry_id!r}; known: {', '.join(_entries)}{problems}")
 
@@ -75,6 +74,4 @@ def get(entry_id: str) -> Entry:
 def revision(entry_id: str) -> object:
     """What changes when the code behind ``entry_id`` changes: a function file's time and
     size; None for every other entry (their code is fixed for the process's life)."""
-    from chunkview.core.plugins.load import revision as file_revision
-
     return file_revision(entry_id)
