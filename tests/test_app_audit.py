@@ -178,25 +178,28 @@ def test_odd_names_and_a_broken_audit_are_told_apart_from_the_files(qtbot, windo
     folder = tmp_path / "odd"
     folder.mkdir()
     # a name that is not UTF-8 (Linux gives its byte back as a surrogate escape) and a FIFO,
-    # which would block its reader: the FIFO is not listed
+    # which would block its reader: the FIFO is an error row, never opened
     odd = os.path.join(os.fsencode(folder), b"caf\xe9.md")
     with open(odd, "w") as handle:
         handle.write("# Caf\u00e9\n\nA short text about coffee.\n")
     os.mkfifo(folder / "pipe.md")
     audit(qtbot, window, folder)
     panel = window.views.audit
-    assert [r["name"] for r in panel.results.records] == ["caf\ufffd.md"]
-    assert panel.results.records[0]["status"] == "ok"
+    rows = {r["name"]: r for r in panel.results.records}
+    assert sorted(rows) == ["caf\ufffd.md", "pipe.md"]
+    assert rows["caf\ufffd.md"]["status"] == "ok"
+    assert (
+        rows["pipe.md"]["status"] == "error" and "not a regular file" in rows["pipe.md"]["message"]
+    )
     assert panel.save(str(tmp_path / "odd.jsonl"))
     first = json.loads((tmp_path / "odd.jsonl").read_text().splitlines()[0])
     assert first["path"].endswith("caf\udce9.md")  # the odd byte, escaped
     # a pool that cannot start is the audit's failure, said once, not a row of the table
     panel._job.deliver(panel._job.failed, panel.number, "OSError: no more processes")
     panel._finished(panel.number)
-    assert "1 file: 1 ok; 1 chunk. The audit stopped: OSError: no more processes." in (
-        panel.message.text()
-    )
-    assert len(panel.results.records) == 1 and panel.summary.files == 1
+    stopped = "2 files: 1 ok, 1 error; 1 chunk. The audit stopped: OSError: no more processes."
+    assert stopped in panel.message.text()
+    assert len(panel.results.records) == 2 and panel.summary.files == 2
 
 
 def test_the_folder_and_globs_of_the_last_audit_are_there_next_launch(qtbot, window, tmp_path):

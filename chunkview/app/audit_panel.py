@@ -202,7 +202,11 @@ class _AuditJob(BackgroundJob):
         pool = None
         try:
             files = list(
-                islice(iter_files([folder], include, stopped=cancel.is_set), MAX_FILES + 1)
+                islice(
+                    # a FIFO, socket, device or bad link gets an error row, as on the CLI
+                    iter_files([folder], include, stopped=cancel.is_set, special_files=True),
+                    MAX_FILES + 1,
+                )
             )
             more = len(files) > MAX_FILES
             del files[MAX_FILES:]
