@@ -19,15 +19,34 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import Entry
+from chunkview.core.model.document import Document
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
-from chunkview.core.text.tokens import TOKENIZERS
+from chunkview.core.text.tokens import TOKENIZERS, wordpunct_count
 
 from .params import ParamsPanel
 
 
 def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+#: documents up to this many code points have their tokens counted for the size sliders;
+#: longer ones are estimated (counting 10 MB would hold up the window)
+TOKENS_COUNTED_UP_TO = 200_000
+
+
+def length_in_unit(document: Document, unit: str) -> int:
+    """The document's length in ``unit`` (chars | units | bytes | tokens): the top of the
+    size sliders. Tokens of a long text are estimated at one per three code points."""
+    text = document.text
+    if unit == "units":
+        return document.points_to_units(len(text))
+    if unit == "bytes":
+        return len(text.encode("utf-8", "surrogatepass"))
+    if unit == "tokens":
+        return wordpunct_count(text) if len(text) <= TOKENS_COUNTED_UP_TO else len(text) // 3
+    return len(text)
 
 
 def labelled_row(label: str, widget: QWidget) -> QWidget:
@@ -135,10 +154,13 @@ class ChunkerPanel(QWidget):
         layout.addWidget(self.pin_button)
         layout.addWidget(self.compare_label)
         layout.addWidget(self.copy_button)
+        self._fitted_to: tuple[str, int] | None = None
         self.setMinimumWidth(260)  # small screens: the window must still fit
 
         model.subscribe(ModelEvent.ENTRY, self._show_entry)
+        model.subscribe(ModelEvent.DOCUMENT, self._fit_sliders)
         model.subscribe(ModelEvent.RESULT, lambda _result: self._show_result())
+        model.subscribe(ModelEvent.RESULT, lambda _result: self._refit_after_edits())
         model.subscribe(ModelEvent.FAILED, self._show_failure)
         model.subscribe(ModelEvent.PINNED, lambda _pinned: self._show_comparison())
 
@@ -169,6 +191,19 @@ class ChunkerPanel(QWidget):
             self.show_position.emit(int(link[4:]))
 
     # ----- what the model says --------------------------------------------------------
+    def _fit_sliders(self) -> None:
+        if self.model.entry_id:
+            document = self.model.document
+            self._fitted_to = (self.model.entry_id, len(document.text))
+            unit = self.model.entry.size_unit
+            self.params.fit_to_document(length_in_unit(document, unit))
+
+    def _refit_after_edits(self) -> None:
+        """Edits that changed the text's length move the sliders' top too (a drag, which
+        leaves the text alone, costs nothing here)."""
+        if self._fitted_to != (self.model.entry_id, len(self.model.document.text)):
+            self._fit_sliders()
+
     def _show_entry(self, entry: Entry) -> None:
         index = self.entry_combo.findData(entry.id)
         if index != self.entry_combo.currentIndex():
@@ -178,6 +213,7 @@ class ChunkerPanel(QWidget):
         self.entry_summary.setText(entry.summary)
         self.embedder_row.setVisible(entry.uses_embedder)
         self.tokenizer_row.setVisible(entry.uses_tokenizer)
+        self._fit_sliders()  # the document's length in this entry's unit
         self.params.set_params(entry.params, self.model.options_by_entry.get(entry.id))
         # the panel's values are the options from now on (defaults filled in)
         try:
