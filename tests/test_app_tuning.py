@@ -67,3 +67,59 @@ def test_slider_range_follows_the_document(qtbot, window):
     settle(qtbot, window)
     assert window.params.field("targetSize").slider.scale.top == 20000
     assert window.params.field("targetSize").get() == 1000  # the value is kept
+
+
+def test_back_and_forward_walk_the_settings_tried(qtbot, window):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    history = window.chunker.history
+    history.settle_seconds = 0  # each change below stands long enough to be a step
+    assert not history.back_action.isEnabled()
+    for size in (200, 600):
+        window.params.set_value("targetSize", size)
+        settle(qtbot, window)
+    bounds_600 = [s.start for s in window.result.layout.spans]
+    assert len(history.steps) == 3 and history.back_action.isEnabled()
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    settle(qtbot, window)
+    assert window.result.request.options["targetSize"] == 200
+    assert window.params.field("targetSize").get() == 200
+    assert history.forward_action.isEnabled()
+    window.chunker.back_button.click()
+    settle(qtbot, window)
+    assert "targetSize" not in window.result.request.options  # the default, 1000
+    assert not history.back_action.isEnabled()
+    window.chunker.forward_button.click()
+    settle(qtbot, window)
+    qtbot.keyClick(window.editor, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    settle(qtbot, window)
+    assert window.result.request.options["targetSize"] == 600
+    assert [s.start for s in window.result.layout.spans] == bounds_600
+    assert not history.forward_action.isEnabled()
+    assert len(history.steps) == 3  # walking adds no steps
+    # a new setting after Back drops the steps ahead
+    history.back()
+    settle(qtbot, window)
+    window.params.set_value("overlap", 0)
+    settle(qtbot, window)
+    assert len(history.steps) == 3 and history.steps[-1][1]["overlap"] == 0
+    # another chunker is a step too, and Back returns to SemanticChunker with its options
+    window.select_entry("mastra.chunk")
+    settle(qtbot, window)
+    history.back()
+    settle(qtbot, window)
+    assert window.model.entry_id == "agentos.SemanticChunker"
+    assert window.result.request.options["overlap"] == 0
+
+
+def test_a_drag_is_one_step(qtbot, window):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    history = window.chunker.history
+    for size in range(300, 320):
+        window.params.set_value("targetSize", size)
+        settle(qtbot, window)
+    assert history.back_action.isEnabled()  # the drag's end is a step once it stands
+    qtbot.waitUntil(lambda: len(history.steps) == 2, timeout=5000)
+    assert history.steps[-1][1] == {"targetSize": 319}

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -24,6 +25,7 @@ from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
 from chunkview.core.text.tokens import TOKENIZERS, wordpunct_count
 
+from .option_history import OptionHistory
 from .params import ParamsPanel
 
 
@@ -77,6 +79,20 @@ class ChunkerPanel(QWidget):
                 item.setEnabled(False)
             self.entry_combo.addItem(f"  {entry.title}", entry.id)
         self.entry_combo.currentIndexChanged.connect(self._entry_picked)
+        self.history = OptionHistory(model, self.show_setting)
+        history_row = QWidget()
+        history_layout = QHBoxLayout(history_row)
+        history_layout.setContentsMargins(0, 0, 0, 0)
+        self.back_button = QToolButton()
+        self.back_button.setDefaultAction(self.history.back_action)
+        self.back_button.setArrowType(Qt.ArrowType.LeftArrow)
+        self.forward_button = QToolButton()
+        self.forward_button.setDefaultAction(self.history.forward_action)
+        self.forward_button.setArrowType(Qt.ArrowType.RightArrow)
+        history_layout.addWidget(QLabel("<b>Chunker</b>"))
+        history_layout.addStretch(1)
+        history_layout.addWidget(self.back_button)
+        history_layout.addWidget(self.forward_button)
         self.entry_summary = QLabel()
         self.entry_summary.setWordWrap(True)
         # a palette role, not a style sheet: it follows a theme switched at run time
@@ -144,7 +160,7 @@ class ChunkerPanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("<b>Chunker</b>"))
+        layout.addWidget(history_row)
         layout.addWidget(self.entry_combo)
         layout.addWidget(self.entry_summary)
         layout.addWidget(self.embedder_row)
@@ -185,6 +201,13 @@ class ChunkerPanel(QWidget):
             return
         QGuiApplication.clipboard().setText(code)
         self.status.emit("Copied the call to the clipboard")
+
+    def show_setting(self, entry_id: str, options: dict[str, Any]) -> None:
+        """Show and run ``options`` of ``entry_id`` (Back and Forward)."""
+        if entry_id != self.model.entry_id:
+            self.model.select_entry(entry_id, options)
+        else:
+            self.params.set_values(options)
 
     def _error_link(self, link: str) -> None:
         if link.startswith("pos:"):

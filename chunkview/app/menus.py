@@ -165,6 +165,10 @@ class Menus:
             navigate, "&Last Chunk", lambda: self.go_chunk(-1), "Alt+End"
         )
         navigate.addSeparator()
+        # the settings tried on this document (option_history.py)
+        navigate.addAction(chunker.history.back_action)
+        navigate.addAction(chunker.history.forward_action)
+        navigate.addSeparator()
         self.next_hit = self._action(
             navigate, "Next Search &Hit", lambda: self.step_hit(1), Key.FindNext
         )

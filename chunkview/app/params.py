@@ -413,6 +413,14 @@ class ParamsPanel(QWidget):
         self._fields[name].set(value)
         self._emit()
 
+    def set_values(self, options: dict[str, Any]) -> None:
+        """Show ``options`` (the rest at their defaults) as a user would (emits
+        ``changed``)."""
+        for param in self._params:
+            self._fields[param.name].set(options.get(param.name, param.default))
+        self._shown = None
+        self._emit()
+
     def fit_to_document(self, length: int) -> None:
         """The size sliders run from their floor to ``length`` (the document's length in
         the entry's unit)."""
