@@ -1,6 +1,7 @@
 """Issue 34's option controls, in the real window: log-scale sliders, option history,
 notes on contradicting settings, stale layouts, zoom and presentation mode."""
 
+import pytest
 from conftest import settle
 from PySide6.QtCore import Qt
 
@@ -123,3 +124,36 @@ def test_a_drag_is_one_step(qtbot, window):
     assert history.back_action.isEnabled()  # the drag's end is a step once it stands
     qtbot.waitUntil(lambda: len(history.steps) == 2, timeout=5000)
     assert history.steps[-1][1] == {"targetSize": 319}
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"targetSize": 3000}, "targetSize (3000) is above maxSize (2000)"),
+        ({"minSize": 500, "targetSize": 300}, "minSize (500) is above targetSize (300)"),
+        ({"overlap": 150, "targetSize": 300}, "overlap (150) is half of targetSize (300)"),
+    ],
+)
+def test_contradicting_settings_get_a_note_not_an_error(qtbot, window, options, words):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    note = window.chunker.note_label
+    assert not note.isVisible()
+    window.params.set_values(options)
+    settle(qtbot, window)
+    assert note.isVisible() and words in note.text()
+    assert not window.error_label.isVisible()
+    assert window.result.request.options == options  # the run went ahead
+    window.params.reset()
+    settle(qtbot, window)
+    assert not note.isVisible()
+
+
+def test_turn_counts_are_not_compared_with_sizes():
+    from chunkview.app.option_notes import contradictions
+    from chunkview.core import registry
+
+    turns = registry.get("agentos.chunkTurns")
+    assert contradictions(turns, {"maxChars": 10, "overlapTurns": 8}) == []
+    engine = registry.get("agentos.ChunkingEngine")
+    assert contradictions(engine, {"chunkSize": 100, "chunkOverlap": 50})

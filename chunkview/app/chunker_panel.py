@@ -26,6 +26,7 @@ from chunkview.core.text.embed import MiniLM, embedder_names
 from chunkview.core.text.tokens import TOKENIZERS, wordpunct_count
 
 from .option_history import OptionHistory
+from .option_notes import contradictions
 from .params import ParamsPanel
 
 
@@ -86,9 +87,11 @@ class ChunkerPanel(QWidget):
         self.back_button = QToolButton()
         self.back_button.setDefaultAction(self.history.back_action)
         self.back_button.setArrowType(Qt.ArrowType.LeftArrow)
+        self.back_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.forward_button = QToolButton()
         self.forward_button.setDefaultAction(self.history.forward_action)
         self.forward_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.forward_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         history_layout.addWidget(QLabel("<b>Chunker</b>"))
         history_layout.addStretch(1)
         history_layout.addWidget(self.back_button)
@@ -141,6 +144,16 @@ class ChunkerPanel(QWidget):
         )
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
+        # settings the library accepts though they contradict each other: a note, in the
+        # panel's own colours (an error is framed in the warning colour)
+        self.note_label = QLabel()
+        self.note_label.setWordWrap(True)
+        self.note_label.setObjectName("optionNote")
+        self.note_label.setStyleSheet(
+            "QLabel#optionNote { border: 1px dashed palette(mid); border-radius: 4px;"
+            " padding: 6px; }"
+        )
+        self.note_label.hide()
         self.pin_button = QPushButton("Pin this layout to compare")
         self.pin_button.setCheckable(True)
         self.pin_button.setToolTip(
@@ -166,6 +179,7 @@ class ChunkerPanel(QWidget):
         layout.addWidget(self.embedder_row)
         layout.addWidget(self.tokenizer_row)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.note_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.pin_button)
         layout.addWidget(self.compare_label)
@@ -191,6 +205,15 @@ class ChunkerPanel(QWidget):
             self.show_error(escape(options["__error__"]))
             return
         self.model.set_options(options)
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        notes = contradictions(self.model.entry, self.model.options)
+        self.note_label.setText(
+            "<b>Note</b> (the library accepts this):<br>"
+            + "<br>".join("• " + escape(note) for note in notes)
+        )
+        self.note_label.setVisible(bool(notes))
 
     def copy_code(self) -> None:
         try:
@@ -243,6 +266,7 @@ class ChunkerPanel(QWidget):
             self.model.options_by_entry[entry.id] = self.params.options()
         except ValueError as error:
             self.show_error(escape(str(error)))
+        self._show_notes()
 
     def _show_result(self) -> None:
         self.error_label.hide()
