@@ -14,7 +14,7 @@ SIZE_LIKE_MAXIMUM = 1000
 
 def _names(entry: Entry) -> dict[str, str]:
     """The option's name for each role whose values are sizes in the entry's unit."""
-    names = {}
+    names: dict[str, str] = {}
     for param in entry.params:
         if param.role is None or param.kind != "int":
             continue
