@@ -157,3 +157,50 @@ def test_turn_counts_are_not_compared_with_sizes():
     assert contradictions(turns, {"maxChars": 10, "overlapTurns": 8}) == []
     engine = registry.get("agentos.ChunkingEngine")
     assert contradictions(engine, {"chunkSize": 100, "chunkOverlap": 50})
+
+
+def veils(window):
+    return window.views.stale.veils
+
+
+def test_a_hang_leaves_the_last_good_layout_dimmed_and_labelled(qtbot, window):
+    from chunkview.core.model.document import Document
+
+    window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 300})
+    window.set_document(Document("word " * 400, None, "text"))
+    settle(qtbot, window)
+    window.tabs.setCurrentWidget(window.stats)
+    good = [(s.start, s.end) for s in window.result.layout.spans]
+    assert not window.views.stale.stale
+    assert window.stats.histogram.lines["max"].value() == 300
+    window.params.set_value("chunkSize", -5)
+    settle(qtbot, window)
+    assert window.model.failure is not None and window.model.failure.name == "Hang"
+    # the old layout stays, dimmed and labelled, in every view of it
+    assert [(s.start, s.end) for s in window.result.layout.spans] == good
+    label = 'last good: agentos.ChunkingEngine {"strategy": "fixed", "chunkSize": 300}'
+    assert window.views.stale.label == label
+    covered = {veil.target for veil in veils(window) if not veil.isHidden()}
+    assert covered == {window.editor, window.table, window.stats, window.views.overview}
+    # the histogram's lines are those of the layout shown, not of the failed settings
+    assert window.stats.histogram.lines["max"].value() == 300
+    status = window.status_line.run_label.text()
+    assert status.startswith("Hang: ") and "Error" not in status.split(":")[0]
+    # a good run of the current settings lifts the veil, with its own lines
+    window.params.set_value("chunkSize", 200)
+    settle(qtbot, window)
+    assert not window.views.stale.stale
+    assert all(veil.isHidden() for veil in veils(window))
+    assert window.stats.histogram.lines["max"].value() == 200
+
+
+def test_another_chunker_that_fails_names_the_layout_shown(qtbot, window):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    window.tabs.setCurrentWidget(window.stats)
+    window.select_entry("agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": -5})
+    settle(qtbot, window)
+    assert window.model.failure is not None
+    assert window.views.stale.label.startswith("last good: agentos.SemanticChunker ")
+    # SemanticChunker's lines, for SemanticChunker's layout, labelled as such
+    assert set(window.stats.histogram.lines) == {"target", "max", "min"}

@@ -29,7 +29,8 @@ def contradictions(entry: Entry, options: Mapping[str, Any]) -> list[str]:
     no target), an overlap of half the size or more."""
     limits = entry.limits(options)
     names = _names(entry)
-    sizes = {role: value for role, value in limits.items() if role in names}
+    # a size of zero or less is refused or hangs: the error says so, not a note
+    sizes = {role: value for role, value in limits.items() if role in names and value > 0}
     notes = []
 
     def above(high: str, low: str, consequence: str) -> None:
