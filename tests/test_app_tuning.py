@@ -204,3 +204,96 @@ def test_another_chunker_that_fails_names_the_layout_shown(qtbot, window):
     assert window.views.stale.label.startswith("last good: agentos.SemanticChunker ")
     # SemanticChunker's lines, for SemanticChunker's layout, labelled as such
     assert set(window.stats.histogram.lines) == {"target", "max", "min"}
+
+
+def point_size(widget):
+    return widget.font().pointSizeF()
+
+
+def test_zoom_keys_and_ctrl_wheel_grow_the_editor_and_results_and_are_remembered(
+    qtbot, window, tmp_path
+):
+    from PySide6.QtCore import QPoint, QPointF, QSettings
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from chunkview.app.main_window import MainWindow
+
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    editor, table = window.editor, window.table
+    editor_before, table_before = point_size(editor), point_size(table)
+    window.editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert point_size(editor) > editor_before * 1.15
+    assert point_size(table) > table_before * 1.15
+    assert table.verticalHeader().defaultSectionSize() > table.fontMetrics().height()
+    wheel = QWheelEvent(
+        QPointF(50, 50),
+        QPointF(editor.mapToGlobal(QPoint(50, 50))),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(editor.viewport(), wheel)
+    assert window.presentation.steps == 3
+    qtbot.keyClick(editor, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert window.presentation.steps == 2
+    zoomed = point_size(editor)
+    qtbot.keyClick(editor, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert point_size(editor) == editor_before and point_size(table) == table_before
+    window.presentation.zoom(2)
+    window.close()
+    # a new window on the same settings opens at the same zoom
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    try:
+        assert again.presentation.steps == 2 and point_size(again.editor) == zoomed
+        again.presentation.zoom_reset.trigger()
+        assert point_size(again.editor) == editor_before
+    finally:
+        again.views.shutdown()
+        again.worker.stop()
+
+
+def test_presentation_mode_is_large_with_the_options_panel_and_step_through(qtbot, window):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    label = window.params.field_widget("targetSize")
+    combo = window.chunker.entry_combo
+    sizes = {w: point_size(w) for w in (window.editor, window.table, label, combo)}
+    bar = window.editor.bar_width
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_F5)
+    assert window.presentation.presenting
+    for widget, before in sizes.items():
+        assert point_size(widget) >= before * 1.5, widget
+    assert window.chunker.isVisible() and window.params.isVisible()  # the options panel
+    assert window.editor.bar_width > bar
+    assert not window.views.inspector.isVisible()
+    assert window.table.isColumnHidden(2) and not window.table.isColumnHidden(0)
+    # a teacher drags a value and the room sees the boundaries move
+    window.params.set_value("targetSize", 300)
+    settle(qtbot, window)
+    assert window.result.request.options["targetSize"] == 300
+    # step-through works inside, and its Esc leaves it before presentation mode
+    qtbot.keyClick(window.editor, Qt.Key.Key_F9)
+    assert window.step_through.active
+    window.step_through.next()
+    assert window.step_through.index == 1
+    qtbot.keyClick(window.step_through, Qt.Key.Key_Escape)
+    assert not window.step_through.active and window.presentation.presenting
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_F11)
+    assert window.isFullScreen()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Escape)
+    assert not window.presentation.presenting and not window.isFullScreen()
+    for widget, before in sizes.items():
+        assert point_size(widget) == before, widget
+    assert window.editor.bar_width == bar and not window.table.isColumnHidden(2)
+    assert window.views.inspector.isVisible()

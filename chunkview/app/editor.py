@@ -101,6 +101,10 @@ class ChunkEditor(QPlainTextEdit):
         self._selected: int | None = None
         #: colour boundaries by the rule of their reason instead of their kind
         self.by_reason = False
+        #: the width of the boundary bars (thicker in presentation mode), and stronger
+        #: chunk tints (presentation mode's high contrast)
+        self.bar_width = 3
+        self.strong_tints = False
         self._programmatic = False
         # the edits made since the shown layout's text: (editor position, removed, added);
         # _edit_base is the serial number of the first of them
@@ -398,6 +402,8 @@ class ChunkEditor(QPlainTextEdit):
             if run.kind == "chunk":
                 fmt = QTextCharFormat()
                 colour = theme.chunk_colour(run.chunk or 0, dark)
+                if self.strong_tints:
+                    colour.setAlpha(min(255, colour.alpha() * 2))
                 if run.selected:
                     colour.setAlpha(min(255, colour.alpha() * 2 + 40))
                 fmt.setBackground(colour)
@@ -448,7 +454,9 @@ class ChunkEditor(QPlainTextEdit):
         digits = max(len(str(len(self._spans))), 5)
         width = self._gutter_widths.get(digits)
         if width is None:
-            width = 14 + self.fontMetrics().horizontalAdvance("#" + "9" * digits)
+            width = (
+                8 + 2 * self.bar_width + self.fontMetrics().horizontalAdvance("#" + "9" * digits)
+            )
             self._gutter_widths[digits] = width
         return width
 
@@ -511,7 +519,10 @@ class ChunkEditor(QPlainTextEdit):
             else:
                 colour = theme.kind_colour(run.label)
                 colour = colour.lighter(130) if dark else colour.darker(110)
-                painter.fillRect(QRect(rect.left() - 1, rect.top(), 3, rect.height()), colour)
+                bar = self.bar_width
+                painter.fillRect(
+                    QRect(rect.left() - 1 - (bar - 3) // 2, rect.top(), bar, rect.height()), colour
+                )
         painter.end()
 
     def paint_gutter(self, event: QPaintEvent) -> None:
@@ -546,9 +557,10 @@ class ChunkEditor(QPlainTextEdit):
                     for s in visible
                     if s.start < last and s.end > first and s.located != "missing"
                 ]
+                bar = self.bar_width
                 for lane, span in enumerate(covering[-2:]):
                     colour = theme.kind_colour(boundary_label(span, self.by_reason))
-                    painter.fillRect(QRect(width - 6 + lane * 3, top, 3, height), colour)
+                    painter.fillRect(QRect(width - 2 * bar + lane * bar, top, bar, height), colour)
                 starting = [
                     s for s in covering if first <= s.own_start < last and s.index not in labelled
                 ]
@@ -571,7 +583,7 @@ class ChunkEditor(QPlainTextEdit):
                         colour = palette.color(QPalette.ColorRole.Highlight)
                     painter.setPen(colour)
                     painter.drawText(
-                        QRect(2, y, width - 10, metrics.height()),
+                        QRect(2, y, width - 4 - 2 * self.bar_width, metrics.height()),
                         Qt.AlignmentFlag.AlignRight,
                         f"#{span.index}",
                     )
