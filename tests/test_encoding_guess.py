@@ -46,3 +46,29 @@ def test_preview_line_shows_the_text_each_candidate_makes():
     assert preview_line(data, "cp1257") == "déją Seńor"  # the misreading
     assert preview_line(data, "utf-8") == "d\ufffdj\ufffd Se\ufffdor"
     assert preview_line(data, "no-such-codec") == ""
+
+
+def test_the_encoding_dialog_previews_each_candidate(qtbot, window, tmp_path):
+    from conftest import settle
+
+    path = tmp_path / "latin.txt"
+    path.write_bytes("Title\n\nDéjà vu, Señor! Café crème.\n".encode("latin-1"))
+    window.open_path(path)  # offscreen: not opened, the guess named
+    settle(qtbot, window)
+    dialog = window.menus.encoding_dialog()
+    qtbot.addWidget(dialog)
+    previews = {
+        dialog.table.item(row, 0).text(): dialog.table.item(row, 1).text()
+        for row in range(dialog.table.rowCount())
+    }
+    assert dialog.names[0] in WESTERN and dialog.encoding() == dialog.names[0]
+    assert previews[dialog.names[0]] == "Déjà vu, Señor! Café crème."
+    assert "\ufffd" in previews["utf-8"]  # the line as UTF-8 shows what is wrong
+    dialog.other.setText("cp1257")
+    assert dialog.other_preview.text() == "Déją vu, Seńor! Café crčme."
+    assert dialog.encoding() == "cp1257"
+    dialog.other.clear()
+    dialog.accept()
+    assert window.menus.reopen(dialog.encoding())
+    settle(qtbot, window)
+    assert "Señor" in window.document.text
