@@ -257,6 +257,7 @@ class ChunkerPanel(QWidget):
             self.entry_combo.setCurrentIndex(index)
             self.entry_combo.blockSignals(False)
         self.entry_summary.setText(entry.summary)
+        theme.use_entry_kinds(entry.boundary_kinds)  # each kind of its own colour
         self.embedder_row.setVisible(entry.uses_embedder)
         self.tokenizer_row.setVisible(entry.uses_tokenizer)
         self._fit_sliders()  # the document's length in this entry's unit
