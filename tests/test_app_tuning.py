@@ -310,3 +310,25 @@ def test_every_boundary_kind_of_an_entry_has_its_own_colour(qtbot, window):
     for entry in registry.entries():
         chosen = theme.entry_kind_colours(entry.boundary_kinds)
         assert len(set(chosen.values())) == len(entry.boundary_kinds), entry.id
+
+
+def test_compare_says_difference_n_of_n_and_highlights_it(qtbot, window):
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    compare = window.views.compare
+    window.model.pin(True)  # this layout becomes B
+    window.params.set_values({"targetSize": 100, "minSize": 10, "overlap": 0})
+    settle(qtbot, window)
+    places = window.model.targets("difference")
+    assert len(places) >= 2
+    assert compare.position_label.text() == f"{len(places)} differences"
+    window.editor.show_position(0)
+    assert compare.step(forward=True) == places[0]
+    assert compare.position_label.text() == f"difference 1 of {len(places)}"
+    window.views.step_difference(forward=True)
+    assert compare.position_label.text() == f"difference 2 of {len(places)}"
+    assert window.editor._current_difference == places[1]
+    assert compare.b_editor._current_difference == places[1]
+    window.model.pin(False)
+    settle(qtbot, window)
+    assert compare.position_label.text() == "" and window.editor._current_difference is None

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
+    QPen,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
@@ -105,6 +106,8 @@ class ChunkEditor(QPlainTextEdit):
         #: chunk tints (presentation mode's high contrast)
         self.bar_width = 3
         self.strong_tints = False
+        #: the difference from B stepped to last (code points), highlighted
+        self._current_difference: int | None = None
         self._programmatic = False
         # the edits made since the shown layout's text: (editor position, removed, added);
         # _edit_base is the serial number of the first of them
@@ -496,6 +499,25 @@ class ChunkEditor(QPlainTextEdit):
         self._diff = diff
         self._schedule()
 
+    def mark_difference(self, point: int | None) -> None:
+        """Highlight the line of the difference at ``point`` (None: none)."""
+        if point != self._current_difference:
+            self._current_difference = point
+            self.viewport().update()
+
+    def _paint_current_difference(self, painter: QPainter) -> None:
+        point = self._current_difference
+        if point is None or self._result is None:
+            return
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(min(self._position(point), self.document().characterCount() - 1))
+        rect = self.cursorRect(cursor)
+        band = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        band.setAlpha(60)
+        painter.fillRect(QRect(0, rect.top(), self.viewport().width(), rect.height()), band)
+        painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2))
+        painter.drawRect(QRect(rect.left() - 5, rect.top() - 1, 9, rect.height() + 2))
+
     def diff_visible(self) -> list[tuple[int, str]]:
         """The boundary changes painted now: (code point, change kind)."""
         return [(run.start, run.label) for run in self._runs if run.kind == "diff"]
@@ -523,6 +545,7 @@ class ChunkEditor(QPlainTextEdit):
                 painter.fillRect(
                     QRect(rect.left() - 1 - (bar - 3) // 2, rect.top(), bar, rect.height()), colour
                 )
+        self._paint_current_difference(painter)
         painter.end()
 
     def paint_gutter(self, event: QPaintEvent) -> None:
