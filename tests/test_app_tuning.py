@@ -332,3 +332,19 @@ def test_compare_says_difference_n_of_n_and_highlights_it(qtbot, window):
     window.model.pin(False)
     settle(qtbot, window)
     assert compare.position_label.text() == "" and window.editor._current_difference is None
+
+
+def test_sweep_names_the_size_unit_as_stats_does(qtbot, window):
+    from chunkview.core.batch.sweep import sweep_point
+    from chunkview.core.model.document import Document
+
+    text = "é" * 50 + "\n\n" + "ü" * 50 + "\n"
+    row = sweep_point("smartchunk", Document(text, None, "text"), {}, "maxSize", 120)
+    # smartchunk counts UTF-8 bytes: so does the sweep's median, as Stats does
+    assert row["median"] >= 100
+    window.select_entry("smartchunk")
+    panel = window.views.sweep
+    window.views.show_panel(panel)
+    qtbot.waitUntil(lambda: bool(getattr(panel, "_plots", None)))
+    title = panel.plots["size"].titleLabel.text
+    assert "UTF-8 bytes" in title and "chars" not in title
