@@ -142,7 +142,7 @@ def summarize(
         "value": value,
         "chunks": len(layout["spans"]),
         "median": statistics.median(sizes) if sizes else 0,
-        "p95": percentile(sizes, 0.95),
+        "p95": percentile(list(sizes), 0.95),
         "over_max": over / len(sizes) if sizes else 0.0,
         "lost": lost,
         "warnings": len(warnings),
