@@ -18,8 +18,9 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QRect,
     Qt,
+    Signal,
 )
-from PySide6.QtGui import QAccessible, QBrush
+from PySide6.QtGui import QAccessible, QBrush, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
@@ -185,6 +186,9 @@ def ends_tooltip(spans: Any, row: int) -> str | None:
 
 
 class ChunkTable(QTableView):
+    #: Ctrl+wheel: +1 zoom in, -1 zoom out
+    zoom_asked = Signal(int)
+
     def __init__(self) -> None:
         super().__init__()
         self.chunk_model = ChunkTableModel()
@@ -222,6 +226,16 @@ class ChunkTable(QTableView):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self.fit_columns()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Ctrl+wheel zooms every view together (presentation.py), not this one alone
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            turned = event.angleDelta().y()
+            if turned:
+                self.zoom_asked.emit(1 if turned > 0 else -1)
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     def show_result(self, result: ChunkResult | None) -> None:
         """The rows of a new layout, laid out at once: left to the view's zero timer,

@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
@@ -79,6 +80,8 @@ class _Gutter(QWidget):
 class ChunkEditor(QPlainTextEdit):
     chunk_clicked = Signal(int)
     edited = Signal()
+    #: Ctrl+wheel: +1 zoom in, -1 zoom out
+    zoom_asked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -613,6 +616,16 @@ class ChunkEditor(QPlainTextEdit):
             block = block.next()
             top += height
         painter.end()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Ctrl+wheel zooms every view together (presentation.py), not this one alone
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            turned = event.angleDelta().y()
+            if turned:
+                self.zoom_asked.emit(1 if turned > 0 else -1)
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     # ----- mouse ----------------------------------------------------------------------
     def span_at_position(self, position: int) -> Span | None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette, QWheelEvent
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
@@ -118,9 +118,8 @@ class ZoomAndPresentation(QObject):
         self.leave = self._action(menu, "Leave Presentation", self.leave_presentation, "Esc")
         self.leave.setEnabled(False)
         step_through_action.toggled.connect(lambda _on: self._update_actions())
-        for widget in [*editors, *result_views]:
-            target = widget.viewport() if hasattr(widget, "viewport") else widget
-            target.installEventFilter(self)
+        for view in [*editors, table]:
+            view.zoom_asked.connect(self.zoom)  # type: ignore[attr-defined]
         self._apply()
 
     def _action(self, menu: QMenu, text: str, slot, shortcut: str) -> QAction:
@@ -139,16 +138,6 @@ class ZoomAndPresentation(QObject):
 
     def reset_zoom(self) -> None:
         self.zoom(-self.steps)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # Ctrl+wheel zooms every view together (the editor would zoom only itself)
-        if event.type() == QEvent.Type.Wheel and isinstance(event, QWheelEvent):
-            if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-                notches = event.angleDelta().y() // 120
-                if notches:
-                    self.zoom(1 if notches > 0 else -1)
-                return True
-        return False
 
     def _apply(self) -> None:
         factor = ZOOM_FACTOR**self.steps * (PRESENTATION_SCALE if self.presenting else 1)

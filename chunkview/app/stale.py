@@ -42,7 +42,6 @@ class StaleVeil(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        target.installEventFilter(self)
         self.hide()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -61,10 +60,16 @@ class StaleVeil(QWidget):
     def show_stale(self, text: str) -> None:
         self.text = text
         self.setToolTip(text)
+        # followed while shown only: a filter costs a call into Python per event
+        self.target.installEventFilter(self)
         self._fit()
         self.raise_()
         self.show()
         self.update()
+
+    def cover_no_more(self) -> None:
+        self.target.removeEventFilter(self)
+        self.hide()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -131,4 +136,4 @@ class StaleLayouts(QObject):
         if self.label:
             self.label = ""
             for veil in self.veils:
-                veil.hide()
+                veil.cover_no_more()
