@@ -209,11 +209,15 @@ class ChunkerPanel(QWidget):
 
     def _show_notes(self) -> None:
         notes = contradictions(self.model.entry, self.model.options)
-        self.note_label.setText(
-            "<b>Note</b> (the library accepts this):<br>"
-            + "<br>".join("• " + escape(note) for note in notes)
+        text = "<b>Note</b> (the library accepts this):<br>" + "<br>".join(
+            "• " + escape(note) for note in notes
         )
-        self.note_label.setVisible(bool(notes))
+        # each slider step comes here: the same text or visibility again would still lay
+        # the panel out again
+        if notes and self.note_label.text() != text:
+            self.note_label.setText(text)
+        if self.note_label.isVisibleTo(self) != bool(notes):
+            self.note_label.setVisible(bool(notes))
 
     def copy_code(self) -> None:
         try:
