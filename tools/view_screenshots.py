@@ -1,5 +1,6 @@
-"""The README's screenshots of compare, sweep and the chunk inspector, made by the app
-itself offscreen: python tools/view_screenshots.py [OUT_DIR] (default docs/)."""
+"""The README's screenshots of compare, sweep, the chunk inspector, presentation mode and
+a stale layout, made by the app itself offscreen:
+python tools/view_screenshots.py [OUT_DIR] [NAME ...] (default docs/, every picture)."""
 
 from __future__ import annotations
 
@@ -100,11 +101,42 @@ def inspector(win: MainWindow) -> None:
     pump(0.3)
 
 
-def main(out: str = str(ROOT / "docs")) -> int:
+def presentation(win: MainWindow) -> None:
+    """Presentation mode on the sample, as a teacher drags targetSize."""
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 300, "overlap": 40})
+    win.open_path(DEFAULT_SAMPLE, sample=True)
+    wait(lambda: settled(win))
+    win.presentation.presentation.setChecked(True)
+    pump(0.5)
+
+
+def stale(win: MainWindow) -> None:
+    """A Hang after a good run: the last good layout dimmed and labelled."""
+    win.select_entry(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 300, "chunkOverlap": 40}
+    )
+    win.open_path(DEFAULT_SAMPLE, sample=True)
+    wait(lambda: settled(win))
+    win.tabs.setCurrentWidget(win.stats)
+    win.params.set_value("chunkSize", -5)
+    wait(lambda: settled(win) and win.model.failure is not None)
+
+
+SCENES = {
+    "compare": compare,
+    "sweep": sweep,
+    "inspector": inspector,
+    "presentation": presentation,
+    "stale": stale,
+}
+
+
+def main(out: str = str(ROOT / "docs"), *names: str) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     theme.apply_theme(app, "light")
     with tempfile.TemporaryDirectory() as settings_dir:
-        for name, arrange in (("compare", compare), ("sweep", sweep), ("inspector", inspector)):
+        for name in names or SCENES:
+            arrange = SCENES[name]
             win = window(settings_dir)
             arrange(win)
             path = os.path.join(out, f"{name}.png")

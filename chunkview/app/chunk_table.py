@@ -11,8 +11,16 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QAccessible, QBrush
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAccessible, QBrush, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
@@ -178,6 +186,9 @@ def ends_tooltip(spans: Any, row: int) -> str | None:
 
 
 class ChunkTable(QTableView):
+    #: Ctrl+wheel: +1 zoom in, -1 zoom out
+    zoom_asked = Signal(int)
+
     def __init__(self) -> None:
         super().__init__()
         self.chunk_model = ChunkTableModel()
@@ -185,10 +196,17 @@ class ChunkTable(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().setVisible(False)
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.setAlternatingRowColors(True)
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
+        for column in range(len(COLUMNS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        self.fit_columns()
+        self.setWordWrap(False)
+
+    def fit_columns(self) -> None:
+        """Rows and columns sized to the type (zoom and presentation mode change it)."""
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         # fixed widths: ResizeToContents would ask every row on each new layout
         digits = self.fontMetrics().horizontalAdvance("0000000")
         widths = {
@@ -202,9 +220,22 @@ class ChunkTable(QTableView):
             "placed": 0.95,
         }
         for column, name in enumerate(COLUMNS[:-1]):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, int(digits * widths[name]) + 8)
-        self.setWordWrap(False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.fit_columns()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Ctrl+wheel zooms every view together (presentation.py), not this one alone
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            turned = event.angleDelta().y()
+            if turned:
+                self.zoom_asked.emit(1 if turned > 0 else -1)
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     def show_result(self, result: ChunkResult | None) -> None:
         """The rows of a new layout, laid out at once: left to the view's zero timer,

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -19,16 +20,37 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import Entry
+from chunkview.core.model.document import Document
 from chunkview.core.runtime.limits import is_budget_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
-from chunkview.core.text.tokens import TOKENIZERS
+from chunkview.core.text.tokens import TOKENIZERS, wordpunct_count
 
+from .option_history import OptionHistory
+from .option_notes import contradictions
 from .params import ParamsPanel
 
 
 def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+#: documents up to this many code points have their tokens counted for the size sliders;
+#: longer ones are estimated (counting 10 MB would hold up the window)
+TOKENS_COUNTED_UP_TO = 200_000
+
+
+def length_in_unit(document: Document, unit: str) -> int:
+    """The document's length in ``unit`` (chars | units | bytes | tokens): the top of the
+    size sliders. Tokens of a long text are estimated at one per three code points."""
+    text = document.text
+    if unit == "units":
+        return document.points_to_units(len(text))
+    if unit == "bytes":
+        return len(text.encode("utf-8", "surrogatepass"))
+    if unit == "tokens":
+        return wordpunct_count(text) if len(text) <= TOKENS_COUNTED_UP_TO else len(text) // 3
+    return len(text)
 
 
 def labelled_row(label: str, widget: QWidget) -> QWidget:
@@ -59,6 +81,22 @@ class ChunkerPanel(QWidget):
                 item.setEnabled(False)
             self.entry_combo.addItem(f"  {entry.title}", entry.id)
         self.entry_combo.currentIndexChanged.connect(self._entry_picked)
+        self.history = OptionHistory(model, self.show_setting)
+        history_row = QWidget()
+        history_layout = QHBoxLayout(history_row)
+        history_layout.setContentsMargins(0, 0, 0, 0)
+        self.back_button = QToolButton()
+        self.back_button.setDefaultAction(self.history.back_action)
+        self.back_button.setArrowType(Qt.ArrowType.LeftArrow)
+        self.back_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.forward_button = QToolButton()
+        self.forward_button.setDefaultAction(self.history.forward_action)
+        self.forward_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.forward_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        history_layout.addWidget(QLabel("<b>Chunker</b>"))
+        history_layout.addStretch(1)
+        history_layout.addWidget(self.back_button)
+        history_layout.addWidget(self.forward_button)
         self.entry_summary = QLabel()
         self.entry_summary.setWordWrap(True)
         # a palette role, not a style sheet: it follows a theme switched at run time
@@ -107,6 +145,16 @@ class ChunkerPanel(QWidget):
         )
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
+        # settings the library accepts though they contradict each other: a note, in the
+        # panel's own colours (an error is framed in the warning colour)
+        self.note_label = QLabel()
+        self.note_label.setWordWrap(True)
+        self.note_label.setObjectName("optionNote")
+        self.note_label.setStyleSheet(
+            "QLabel#optionNote { border: 1px dashed palette(mid); border-radius: 4px;"
+            " padding: 6px; }"
+        )
+        self.note_label.hide()
         self.pin_button = QPushButton("Pin this layout to compare")
         self.pin_button.setCheckable(True)
         self.pin_button.setToolTip(
@@ -126,20 +174,24 @@ class ChunkerPanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("<b>Chunker</b>"))
+        layout.addWidget(history_row)
         layout.addWidget(self.entry_combo)
         layout.addWidget(self.entry_summary)
         layout.addWidget(self.embedder_row)
         layout.addWidget(self.tokenizer_row)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.note_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.pin_button)
         layout.addWidget(self.compare_label)
         layout.addWidget(self.copy_button)
+        self._fitted_to: tuple[str, int] | None = None
         self.setMinimumWidth(260)  # small screens: the window must still fit
 
         model.subscribe(ModelEvent.ENTRY, self._show_entry)
+        model.subscribe(ModelEvent.DOCUMENT, self._fit_sliders)
         model.subscribe(ModelEvent.RESULT, lambda _result: self._show_result())
+        model.subscribe(ModelEvent.RESULT, lambda _result: self._refit_after_edits())
         model.subscribe(ModelEvent.FAILED, self._show_failure)
         model.subscribe(ModelEvent.PINNED, lambda _pinned: self._show_comparison())
 
@@ -154,6 +206,19 @@ class ChunkerPanel(QWidget):
             self.show_error(escape(options["__error__"]))
             return
         self.model.set_options(options)
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        notes = contradictions(self.model.entry, self.model.options)
+        text = "<b>Note</b> (the library accepts this):<br>" + "<br>".join(
+            "• " + escape(note) for note in notes
+        )
+        # each slider step comes here: the same text or visibility again would still lay
+        # the panel out again
+        if notes and self.note_label.text() != text:
+            self.note_label.setText(text)
+        if self.note_label.isVisibleTo(self) != bool(notes):
+            self.note_label.setVisible(bool(notes))
 
     def copy_code(self) -> None:
         try:
@@ -165,11 +230,31 @@ class ChunkerPanel(QWidget):
         QGuiApplication.clipboard().setText(code)
         self.status.emit("Copied the call to the clipboard")
 
+    def show_setting(self, entry_id: str, options: dict[str, Any]) -> None:
+        """Show and run ``options`` of ``entry_id`` (Back and Forward)."""
+        if entry_id != self.model.entry_id:
+            self.model.select_entry(entry_id, options)
+        else:
+            self.params.set_values(options)
+
     def _error_link(self, link: str) -> None:
         if link.startswith("pos:"):
             self.show_position.emit(int(link[4:]))
 
     # ----- what the model says --------------------------------------------------------
+    def _fit_sliders(self) -> None:
+        if self.model.entry_id:
+            document = self.model.document
+            self._fitted_to = (self.model.entry_id, len(document.text))
+            unit = self.model.entry.size_unit
+            self.params.fit_to_document(length_in_unit(document, unit))
+
+    def _refit_after_edits(self) -> None:
+        """Edits that changed the text's length move the sliders' top too (a drag, which
+        leaves the text alone, costs nothing here)."""
+        if self._fitted_to != (self.model.entry_id, len(self.model.document.text)):
+            self._fit_sliders()
+
     def _show_entry(self, entry: Entry) -> None:
         index = self.entry_combo.findData(entry.id)
         if index != self.entry_combo.currentIndex():
@@ -177,14 +262,17 @@ class ChunkerPanel(QWidget):
             self.entry_combo.setCurrentIndex(index)
             self.entry_combo.blockSignals(False)
         self.entry_summary.setText(entry.summary)
+        theme.use_entry_kinds(entry.boundary_kinds)  # each kind of its own colour
         self.embedder_row.setVisible(entry.uses_embedder)
         self.tokenizer_row.setVisible(entry.uses_tokenizer)
+        self._fit_sliders()  # the document's length in this entry's unit
         self.params.set_params(entry.params, self.model.options_by_entry.get(entry.id))
         # the panel's values are the options from now on (defaults filled in)
         try:
             self.model.options_by_entry[entry.id] = self.params.options()
         except ValueError as error:
             self.show_error(escape(str(error)))
+        self._show_notes()
 
     def _show_result(self) -> None:
         self.error_label.hide()

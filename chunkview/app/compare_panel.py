@@ -7,6 +7,7 @@ differences, and can show B in a second editor beside A, scrolled with it.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -90,8 +91,12 @@ class ComparePanel(QWidget):
         self.side_by_side.toggled.connect(self._side_by_side)
         self.stop_button = QPushButton("Stop comparing")
         self.stop_button.clicked.connect(self._stop)
+        #: "difference n of N": where the last step stands among the differences
+        self.position_label = QLabel()
+        self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         steps = QHBoxLayout()
         steps.addWidget(self.previous_button)
+        steps.addWidget(self.position_label, 1)
         steps.addWidget(self.next_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.pinned_radio)
@@ -198,6 +203,7 @@ class ComparePanel(QWidget):
         active = comparison is not None and comparison.same_text
         for button in (self.previous_button, self.next_button):
             button.setEnabled(active and bool(comparison.diff.differences()))  # type: ignore[union-attr]
+        self._show_current(None)  # a new comparison: no difference stepped to yet
         if comparison is None:
             self.summary.setText("Pin a layout, or choose another configuration, to compare.")
             self.legend.setText(f"<small>{legend_html()}</small>")
@@ -223,7 +229,24 @@ class ComparePanel(QWidget):
         found = self.model.step("difference", point, forward)
         if found is not None:
             self.show_position.emit(found)
+        self._show_current(found)
         return found
+
+    def _show_current(self, point: int | None) -> None:
+        """Say which difference ``point`` is ("difference n of N") and highlight it in
+        both editors (None: none stepped to; the count alone)."""
+        places = self.model.targets("difference")
+        if not places:
+            self.position_label.setText("")
+        elif point is None:
+            count = len(places)
+            self.position_label.setText(f"{count} difference{'s' if count != 1 else ''}")
+        else:
+            at = bisect.bisect_left(places, point)
+            self.position_label.setText(f"difference {at + 1} of {len(places)}")
+        for editor in (self.a_editor, self.b_editor):
+            if editor is not None:
+                editor.mark_difference(point)
 
     # ----- side by side ---------------------------------------------------------------
     def attach(self, a_editor: ChunkEditor) -> None:

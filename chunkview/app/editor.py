@@ -26,9 +26,11 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
+    QPen,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
@@ -78,6 +80,8 @@ class _Gutter(QWidget):
 class ChunkEditor(QPlainTextEdit):
     chunk_clicked = Signal(int)
     edited = Signal()
+    #: Ctrl+wheel: +1 zoom in, -1 zoom out
+    zoom_asked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +105,12 @@ class ChunkEditor(QPlainTextEdit):
         self._selected: int | None = None
         #: colour boundaries by the rule of their reason instead of their kind
         self.by_reason = False
+        #: the width of the boundary bars (thicker in presentation mode), and stronger
+        #: chunk tints (presentation mode's high contrast)
+        self.bar_width = 3
+        self.strong_tints = False
+        #: the difference from B stepped to last (code points), highlighted
+        self._current_difference: int | None = None
         self._programmatic = False
         # the edits made since the shown layout's text: (editor position, removed, added);
         # _edit_base is the serial number of the first of them
@@ -398,6 +408,8 @@ class ChunkEditor(QPlainTextEdit):
             if run.kind == "chunk":
                 fmt = QTextCharFormat()
                 colour = theme.chunk_colour(run.chunk or 0, dark)
+                if self.strong_tints:
+                    colour.setAlpha(min(255, colour.alpha() * 2))
                 if run.selected:
                     colour.setAlpha(min(255, colour.alpha() * 2 + 40))
                 fmt.setBackground(colour)
@@ -448,7 +460,9 @@ class ChunkEditor(QPlainTextEdit):
         digits = max(len(str(len(self._spans))), 5)
         width = self._gutter_widths.get(digits)
         if width is None:
-            width = 14 + self.fontMetrics().horizontalAdvance("#" + "9" * digits)
+            width = (
+                8 + 2 * self.bar_width + self.fontMetrics().horizontalAdvance("#" + "9" * digits)
+            )
             self._gutter_widths[digits] = width
         return width
 
@@ -488,6 +502,25 @@ class ChunkEditor(QPlainTextEdit):
         self._diff = diff
         self._schedule()
 
+    def mark_difference(self, point: int | None) -> None:
+        """Highlight the line of the difference at ``point`` (None: none)."""
+        if point != self._current_difference:
+            self._current_difference = point
+            self.viewport().update()
+
+    def _paint_current_difference(self, painter: QPainter) -> None:
+        point = self._current_difference
+        if point is None or self._result is None:
+            return
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(min(self._position(point), self.document().characterCount() - 1))
+        rect = self.cursorRect(cursor)
+        band = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        band.setAlpha(60)
+        painter.fillRect(QRect(0, rect.top(), self.viewport().width(), rect.height()), band)
+        painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2))
+        painter.drawRect(QRect(rect.left() - 5, rect.top() - 1, 9, rect.height() + 2))
+
     def diff_visible(self) -> list[tuple[int, str]]:
         """The boundary changes painted now: (code point, change kind)."""
         return [(run.start, run.label) for run in self._runs if run.kind == "diff"]
@@ -511,7 +544,11 @@ class ChunkEditor(QPlainTextEdit):
             else:
                 colour = theme.kind_colour(run.label)
                 colour = colour.lighter(130) if dark else colour.darker(110)
-                painter.fillRect(QRect(rect.left() - 1, rect.top(), 3, rect.height()), colour)
+                bar = self.bar_width
+                painter.fillRect(
+                    QRect(rect.left() - 1 - (bar - 3) // 2, rect.top(), bar, rect.height()), colour
+                )
+        self._paint_current_difference(painter)
         painter.end()
 
     def paint_gutter(self, event: QPaintEvent) -> None:
@@ -546,9 +583,10 @@ class ChunkEditor(QPlainTextEdit):
                     for s in visible
                     if s.start < last and s.end > first and s.located != "missing"
                 ]
+                bar = self.bar_width
                 for lane, span in enumerate(covering[-2:]):
                     colour = theme.kind_colour(boundary_label(span, self.by_reason))
-                    painter.fillRect(QRect(width - 6 + lane * 3, top, 3, height), colour)
+                    painter.fillRect(QRect(width - 2 * bar + lane * bar, top, bar, height), colour)
                 starting = [
                     s for s in covering if first <= s.own_start < last and s.index not in labelled
                 ]
@@ -571,13 +609,23 @@ class ChunkEditor(QPlainTextEdit):
                         colour = palette.color(QPalette.ColorRole.Highlight)
                     painter.setPen(colour)
                     painter.drawText(
-                        QRect(2, y, width - 10, metrics.height()),
+                        QRect(2, y, width - 4 - 2 * self.bar_width, metrics.height()),
                         Qt.AlignmentFlag.AlignRight,
                         f"#{span.index}",
                     )
             block = block.next()
             top += height
         painter.end()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Ctrl+wheel zooms every view together (presentation.py), not this one alone
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            turned = event.angleDelta().y()
+            if turned:
+                self.zoom_asked.emit(1 if turned > 0 else -1)
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     # ----- mouse ----------------------------------------------------------------------
     def span_at_position(self, position: int) -> Span | None:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QSplitter,
 )
 
-from chunkview.app import theme
+from chunkview.app import presentation, theme
 from chunkview.app.chunker_panel import ChunkerPanel, escape
 from chunkview.app.collector import UiThreadCollector
 from chunkview.app.document_view import DocumentView
@@ -182,6 +182,8 @@ class MainWindow(QMainWindow):
             step_through_action=self.step_through.toggle_action,
             open_path=self.open_path,
         )
+        # View > Zoom and Presentation Mode (presentation.py)
+        self.presentation = presentation.attach(self)
         self.files.refresh_recent()
         self.theme_mode = self.remembered.theme()
         self.menus.themes[self.theme_mode].setChecked(True)

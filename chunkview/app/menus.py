@@ -33,6 +33,7 @@ from chunkview import __version__
 from chunkview.app import export
 from chunkview.app.chunker_panel import ChunkerPanel
 from chunkview.app.document_view import DocumentView
+from chunkview.app.encoding_dialog import SAMPLE_BYTES, EncodingDialog
 from chunkview.app.files import SAMPLES, DocumentFiles
 from chunkview.app.preferences import PreferencesDialog
 from chunkview.app.result_tabs import ResultTabs
@@ -116,7 +117,7 @@ class Menus:
                 self.reopen_menu, name, partial(self.reopen, name)
             )
         self.reopen_menu.addSeparator()
-        self._action(self.reopen_menu, "Other…", self.reopen_other)
+        self._action(self.reopen_menu, "Choose with a Preview…", self.reopen_other)
         self.reopen_menu.aboutToShow.connect(self._update_reopen)
         file_menu.addSeparator()
         self.save = self._action(file_menu, "&Save", save, Key.Save)
@@ -164,6 +165,10 @@ class Menus:
         self.last_chunk = self._action(
             navigate, "&Last Chunk", lambda: self.go_chunk(-1), "Alt+End"
         )
+        navigate.addSeparator()
+        # the settings tried on this document (option_history.py)
+        navigate.addAction(chunker.history.back_action)
+        navigate.addAction(chunker.history.forward_action)
         navigate.addSeparator()
         self.next_hit = self._action(
             navigate, "Next Search &Hit", lambda: self.step_hit(1), Key.FindNext
@@ -230,11 +235,31 @@ class Menus:
         return self.files.reopen(encoding)
 
     def reopen_other(self) -> None:
-        name, ok = QInputDialog.getText(
-            self.frame, "Reopen with encoding", "Encoding name (as Python names it):"
-        )
-        if ok and name.strip():
-            self.reopen(name.strip())
+        """Choose the encoding from previews of the file's text in each likely one."""
+        dialog = self.encoding_dialog()
+        if dialog is None:
+            name, ok = QInputDialog.getText(
+                self.frame, "Reopen with encoding", "Encoding name (as Python names it):"
+            )
+            if ok and name.strip():
+                self.reopen(name.strip())
+            return
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            chosen = dialog.encoding()
+            if chosen:
+                self.reopen(chosen)
+
+    def encoding_dialog(self) -> EncodingDialog | None:
+        """The dialog for the file last opened (None when it cannot be read)."""
+        path = self.files.last_path or self.files.path_on_disk()
+        if path is None:
+            return None
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(SAMPLE_BYTES)
+        except OSError:
+            return None
+        return EncodingDialog(data, ENCODINGS, self.frame)
 
     def export_chunks_as(self, fmt: str, path: str | None = None) -> str | None:
         return self._export(export.export_chunks_to, fmt, path, "chunks")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,6 +28,103 @@ from chunkview.core.chunkers.entry import Param
 SLIDER_CAP = 8000  # sliders cover the everyday range; the number box takes any number
 #: the number boxes' bounds: any number a user types goes to the port, as it would in JS
 ANY_NUMBER = 1e12
+#: a slider's positions: fine enough that a pixel of a wide panel is one position
+SLIDER_POSITIONS = 1000
+#: a size scale is logarithmic in (value - floor + SOFT_FLOOR): sizes under about this
+#: many units share a small part of the track instead of the quarter a pure log gives 1..10
+SOFT_FLOOR = 20
+#: an arrow key or wheel notch moves this many positions; with Shift, one unit
+COARSE_POSITIONS = 20
+#: counts up to this many take a linear slider (lookahead sentences, a percentage)
+LINEAR_UP_TO = 200
+
+
+def is_size(param: Param) -> bool:
+    """A size counted in the entry's unit: its slider's range follows the document."""
+    return param.role is not None or param.group == "Sizes"
+
+
+class SliderScale:
+    """Slider positions 0..SLIDER_POSITIONS to option values floor..top and back: linear
+    for small counts, else logarithmic so that the everyday sizes (tens to thousands)
+    take most of the track whatever the document's length."""
+
+    def __init__(self, floor: int, top: int) -> None:
+        self.floor = floor
+        self.top = max(top, floor + 1)
+        self.linear = self.top - floor <= LINEAR_UP_TO
+        self._span = math.log((self.top - floor + SOFT_FLOOR) / SOFT_FLOOR)
+
+    def value(self, position: int) -> int:
+        fraction = min(max(position, 0), SLIDER_POSITIONS) / SLIDER_POSITIONS
+        if self.linear:
+            return round(self.floor + fraction * (self.top - self.floor))
+        grown = SOFT_FLOOR * math.exp(fraction * self._span) - SOFT_FLOOR
+        return min(self.floor + round(grown), self.top)
+
+    def position(self, value: float) -> int:
+        value = min(max(value, self.floor), self.top)
+        if self.linear:
+            fraction = (value - self.floor) / (self.top - self.floor)
+        else:
+            fraction = math.log((value - self.floor + SOFT_FLOOR) / SOFT_FLOOR) / self._span
+        return round(fraction * SLIDER_POSITIONS)
+
+
+class ScaleSlider(QSlider):
+    """A horizontal slider over a ``SliderScale``. Arrow keys and the wheel step by
+    COARSE_POSITIONS (a few percent of the value on a log scale); with Shift, by one unit
+    of the value. ``stepped`` carries the value a key or the wheel asked for."""
+
+    stepped = Signal(int)
+
+    def __init__(self, scale: SliderScale) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.scale = scale
+        self.setRange(0, SLIDER_POSITIONS)
+        self.setSingleStep(COARSE_POSITIONS)
+        self.setPageStep(SLIDER_POSITIONS // 10)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # no focus from the wheel alone
+        #: the exact value shown in the number box (positions round it)
+        self.exact = float(scale.floor)
+
+    def step_value(self, steps: int, fine: bool) -> None:
+        """Step ``steps`` times: by a unit when ``fine``, else by COARSE_POSITIONS, and
+        always by at least one unit so the low end of a log scale moves too."""
+        current = round(self.exact)
+        if fine:
+            target = current + steps
+        else:
+            target = self.scale.value(self.scale.position(current) + steps * COARSE_POSITIONS)
+            if target == current:
+                target = current + steps
+        target = min(max(target, self.scale.floor), self.scale.top)
+        if target != current:
+            self.stepped.emit(target)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        steps = {
+            Qt.Key.Key_Right: 1,
+            Qt.Key.Key_Up: 1,
+            Qt.Key.Key_Left: -1,
+            Qt.Key.Key_Down: -1,
+        }.get(Qt.Key(event.key()))
+        if steps is None:
+            super().keyPressEvent(event)
+            return
+        fine = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        self.step_value(steps, fine)
+        event.accept()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta()
+        notches = (delta.y() or delta.x()) // 120  # Shift turns some wheels sideways
+        if not notches or not self.hasFocus():
+            event.ignore()  # the panel scrolls; a passing wheel never changes an option
+            return
+        fine = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        self.step_value(notches, fine)
+        event.accept()
 
 
 class NumberBox(QDoubleSpinBox):
@@ -60,12 +159,9 @@ class _Field:
                 self.spin.setSpecialValueText(param.special)
             self.spin.setMinimumWidth(84)
             self.spin.setMaximumWidth(120)  # its range is any number: do not size to 1e12
-            self.slider = QSlider(Qt.Orientation.Horizontal)
-            bottom = int(param.minimum if param.minimum is not None else 0)
-            top = int(param.maximum if param.maximum is not None else ANY_NUMBER)
-            top = min(top, max(SLIDER_CAP, int(param.default or 0) * 4))
-            self.slider.setRange(bottom, top)
+            self.slider = ScaleSlider(self._scale(None))
             self.slider.valueChanged.connect(self._slider_moved)
+            self.slider.stepped.connect(self.spin.setValue)
             self.spin.valueChanged.connect(self._spin_changed)
             layout.addWidget(self.slider, 1)
             layout.addWidget(self.spin)
@@ -107,14 +203,40 @@ class _Field:
         self.widget.setToolTip(param.help)
         self.set(param.default)
 
-    def _slider_moved(self, value: int) -> None:
+    def _scale(self, document_length: int | None) -> SliderScale:
+        """The slider's scale: sizes from the floor to the document's length (in the
+        entry's unit), other counts over their range up to SLIDER_CAP."""
+        param = self.param
+        floor = int(param.minimum if param.minimum is not None else 0)
+        top = int(param.maximum if param.maximum is not None else ANY_NUMBER)
+        if document_length is not None and is_size(param):
+            return SliderScale(floor, min(top, max(document_length, floor + 10)))
+        return SliderScale(floor, min(top, max(SLIDER_CAP, int(param.default or 0) * 4)))
+
+    def fit_to_document(self, document_length: int) -> None:
+        """Let the slider run from the floor to the document's length."""
+        if self.param.kind != "int" or not is_size(self.param):
+            return
+        self.slider.scale = self._scale(document_length)
+        self._place_slider(self.spin.value())
+
+    def _place_slider(self, value: float) -> None:
+        self.slider.exact = value
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.slider.scale.position(value))
+        self.slider.blockSignals(False)
+
+    def _slider_moved(self, position: int) -> None:
+        value = self.slider.scale.value(position)
         if self.spin.value() != value:
-            self.spin.setValue(value)
+            self.spin.setValue(value)  # the slider keeps its position (a drag goes on)
+            self.slider.exact = value
 
     def _spin_changed(self, value: float) -> None:
-        self.slider.blockSignals(True)
-        self.slider.setValue(int(min(max(value, self.slider.minimum()), self.slider.maximum())))
-        self.slider.blockSignals(False)
+        # a value the slider gave keeps the slider where the user put it
+        if self.slider.scale.value(self.slider.value()) != value:
+            self._place_slider(value)
+        self.slider.exact = value
         self._on_change()
 
     def set(self, value: Any) -> None:
@@ -125,8 +247,7 @@ class _Field:
             if kind == "int":
                 number = float(value) if isinstance(value, (int, float)) else 0.0
                 self.spin.setValue(number)
-                top = self.slider.maximum()
-                self.slider.setValue(int(min(max(number, self.slider.minimum()), top)))
+                self._place_slider(number)
             elif kind == "float":
                 self.decimal.setValue(float(value or 0))
             elif kind == "bool":
@@ -190,6 +311,8 @@ class ParamsPanel(QWidget):
         self._boxes: dict[str, QGroupBox] = {}
         self._rows: dict[str, tuple[QFormLayout, QWidget]] = {}
         self._params: tuple[Param, ...] = ()
+        #: the document's length in the entry's unit: the size sliders' top
+        self._document_length: int | None = None
         #: the values the form showed last, to tell a preset the user kept from one edited
         self._shown: dict[str, Any] | None = None
         self._layout = QVBoxLayout(self)
@@ -226,6 +349,8 @@ class ParamsPanel(QWidget):
             groups[param.group].addRow(label, field.widget)
             self._fields[param.name] = field
             self._rows[param.name] = (groups[param.group], field.widget)
+            if self._document_length is not None:
+                field.fit_to_document(self._document_length)
         self._layout.replaceWidget(self._body, body)
         self._body.hide()  # not painted under the new form until it is deleted
         self._body.deleteLater()
@@ -287,6 +412,24 @@ class ParamsPanel(QWidget):
         """Set one option as a user would (emits ``changed``)."""
         self._fields[name].set(value)
         self._emit()
+
+    def set_values(self, options: dict[str, Any]) -> None:
+        """Show ``options`` (the rest at their defaults) as a user would (emits
+        ``changed``)."""
+        for param in self._params:
+            self._fields[param.name].set(options.get(param.name, param.default))
+        self._shown = None
+        self._emit()
+
+    def fit_to_document(self, length: int) -> None:
+        """The size sliders run from their floor to ``length`` (the document's length in
+        the entry's unit)."""
+        self._document_length = length
+        for field in self._fields.values():
+            field.fit_to_document(length)
+
+    def field(self, name: str) -> _Field:
+        return self._fields[name]
 
     def field_widget(self, name: str) -> QWidget:
         return self._fields[name].widget

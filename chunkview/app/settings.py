@@ -137,6 +137,14 @@ class AppSettings:
     def set_show_white_space(self, shown: bool) -> None:
         self._set("whiteSpace", bool(shown))
 
+    def zoom(self) -> int:
+        """Zoom steps of the editor and the result views (0: actual size)."""
+        value = self._get("zoom", 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def set_zoom(self, steps: int) -> None:
+        self._set("zoom", int(steps))
+
     # ----- the window -----------------------------------------------------------------
     def save_window(self, window: QMainWindow, splitter: QSplitter) -> None:
         self.qsettings.setValue("window/geometry", window.saveGeometry())

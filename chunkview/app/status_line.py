@@ -10,6 +10,8 @@ from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
 #: a run shows the busy bar only when it takes longer than this
 BUSY_AFTER_MS = 150
+#: a failure's message in the status bar: this many words
+FIRST_WORDS = 8
 NEWLINES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR", "mixed": "mixed newlines", "": "one line"}
 
 
@@ -61,6 +63,7 @@ class StatusLine:
             self.busy.show()
 
     def _show_result(self, result: ChunkResult) -> None:
+        self.run_label.setToolTip("")
         self.run_label.setText(
             f"{len(result.layout.spans)} chunks · {len(result.layout.warnings)} warnings · "
             f"{result.seconds * 1000:.0f} ms"
@@ -68,7 +71,12 @@ class StatusLine:
         self.show_document()
 
     def _show_failure(self, failure: Failure) -> None:
-        self.run_label.setText(f"error: {failure.name}")
+        """The error's name and the first words of its message (the panel has it all)."""
+        words = " ".join(failure.message.split()[:FIRST_WORDS])
+        if len(failure.message.split()) > FIRST_WORDS:
+            words += " …"
+        self.run_label.setText(f"{failure.name}: {words}" if words else failure.name)
+        self.run_label.setToolTip(failure.message)
 
     def show_document(self) -> None:
         document = self.model.document

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.background import BackgroundJob
 from chunkview.app.job_panel import lay_out_job_panel
+from chunkview.app.stats import UNIT_NAMES
 from chunkview.core.analysis.eval import Question
 from chunkview.core.batch.sweep import (
     SweepPlan,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:  # imported when the plots are built: a third of a second of s
 #: the plots, top to bottom: (title, figures drawn, unit on the left axis)
 PLOTS = (
     ("chunks", ("chunks",), ""),
-    ("size", ("median", "p95"), "chars"),
+    ("size", ("median", "p95"), "size unit"),  # the entry's, named as Stats names it
     ("recall (mean of the questions)", ("recall",), ""),
     ("precision · IoU (mean)", ("precision", "iou"), ""),
     ("over maxSize", ("over_max",), "%"),
@@ -172,6 +173,11 @@ class SweepPanel(QWidget):
         self._job.row.connect(self._add_row)
         self._job.done.connect(self._finished)
         model.subscribe(ModelEvent.ENTRY, lambda _entry: self._fill_params())
+        # the size plot names the entry's unit
+        model.subscribe(
+            ModelEvent.ENTRY,
+            lambda _entry: self._style() if getattr(self, "_plots", None) else None,
+        )
         model.subscribe(ModelEvent.RESULT, lambda _result: self._fill_params(only_if_changed=True))
         # the line at the current value moves when seen: a hidden dock's plots cost
         # nothing per layout
@@ -322,6 +328,9 @@ class SweepPanel(QWidget):
                 for f in figures
                 if f in CURVE_NAMES
             )
+            if unit == "size unit" and self.model.entry_id:
+                size_unit = self.model.entry.size_unit
+                unit = UNIT_NAMES.get(size_unit, size_unit)
             label = f"{title} ({unit})" if unit else title
             plot.setTitle(
                 f'<span style="color:{ink.name()}">{label}</span>'

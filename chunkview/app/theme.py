@@ -46,9 +46,46 @@ def chunk_colour(index: int, dark: bool) -> QColor:
     return colour
 
 
+#: the eighth colour, after Okabe-Ito's seven hues: a mid grey (Okabe-Ito's own eighth,
+#: black, would vanish on the dark theme)
+EIGHTH_COLOUR = "#7F7F7F"
+#: the colours of the chosen entry's boundary kinds, each its own (``use_entry_kinds``)
+_entry_colours: dict[str, str] = {}
+
+
+def entry_kind_colours(kinds: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """A colour of its own for each of an entry's boundary kinds: the kind's usual colour
+    when no earlier kind of the entry took it, else the first Okabe-Ito colour free, then
+    darker shades of them when an entry has more kinds than the palette colours."""
+    palette = [*OKABE_ITO, EIGHTH_COLOUR]
+    taken: set[str] = set()
+    colours: dict[str, str] = {}
+    for kind in kinds:
+        wanted = KIND_COLOURS.get(kind)
+        if wanted is None or wanted in taken:
+            free = [c for c in palette if c not in taken]
+            shade = len(taken) // len(palette)
+            wanted = (
+                free[0]
+                if free
+                else QColor(palette[len(taken) % len(palette)]).darker(140 + 40 * shade).name()
+            )
+        taken.add(wanted)
+        colours[kind] = wanted
+    return colours
+
+
+def use_entry_kinds(kinds: tuple[str, ...] | list[str]) -> None:
+    """The chosen entry's kinds: from now on each is drawn in a colour of its own."""
+    _entry_colours.clear()
+    _entry_colours.update(entry_kind_colours(kinds))
+
+
 def kind_colour(kind: str) -> QColor:
-    """The colour of a boundary kind: fixed ones for the common kinds, and a stable pick
-    from the same palette for any other (a strategy name, say)."""
+    """The colour of a boundary kind: the chosen entry's own for its kinds, fixed ones for
+    the common kinds, and a stable pick from the same palette for any other."""
+    if kind in _entry_colours:
+        return QColor(_entry_colours[kind])
     if kind in KIND_COLOURS:
         return QColor(KIND_COLOURS[kind])
     return QColor(OKABE_ITO[sum(map(ord, kind)) % len(OKABE_ITO)])

@@ -35,6 +35,7 @@ from chunkview.app.overview import OverviewStrip
 from chunkview.app.params import ParamsPanel
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import AppSettings
+from chunkview.app.stale import StaleLayouts
 from chunkview.app.sweep_panel import SweepPanel
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.session import InspectorModel
@@ -133,6 +134,10 @@ class Views(QObject):
         line.addWidget(self.overview)
         self.compare.attach(editor)
         self.compare.show_position.connect(editor.show_position)
+        # the last good layout, dimmed and labelled while the settings have none (stale.py)
+        self.stale = StaleLayouts(
+            model, labelled=[editor, tabs.table, tabs.stats], plain=[self.overview]
+        )
         tabs.searcher.started.connect(self.overview.clear_hits)
         tabs.searcher.found.connect(self.overview.add_hits)
         # the table follows the keyboard too (Up / Down move the editor)

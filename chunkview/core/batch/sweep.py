@@ -26,8 +26,8 @@ from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool, Job
 #: the figures of a row, with the words the plots and the CLI label them with
 FIGURES = {
     "chunks": "chunks",
-    "median": "median size (chars)",
-    "p95": "95th percentile size (chars)",
+    "median": "median size (the entry's unit)",
+    "p95": "95th percentile size (the entry's unit)",
     "over_max": "share of chunks over maxSize",
     "lost": "text lost (chars)",
     "warnings": "warnings",
@@ -127,9 +127,14 @@ def percentile(values: list[int], share: float) -> float:
     return ordered[rank - 1]
 
 
-def summarize(value: float, layout: Mapping[str, Any]) -> dict[str, Any]:
-    """The sweep row of one value, from a Layout's JSON data (``Layout.to_json()``)."""
-    sizes = [s["chars"] for s in layout["spans"] if s["located"] != "missing"]
+def summarize(
+    value: float, layout: Mapping[str, Any], sizes: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """The sweep row of one value, from a Layout's JSON data (``Layout.to_json()``);
+    ``sizes``: the located chunks' sizes in the entry's unit, as Stats counts them
+    (default: in chars)."""
+    if sizes is None:
+        sizes = [s["chars"] for s in layout["spans"] if s["located"] != "missing"]
     warnings = layout["warnings"]
     over = sum(1 for w in warnings if w["kind"] == "over-max")
     lost = sum(w["end"] - w["start"] for w in warnings if w["kind"] == "text-lost")
@@ -137,7 +142,7 @@ def summarize(value: float, layout: Mapping[str, Any]) -> dict[str, Any]:
         "value": value,
         "chunks": len(layout["spans"]),
         "median": statistics.median(sizes) if sizes else 0,
-        "p95": percentile(sizes, 0.95),
+        "p95": percentile(list(sizes), 0.95),
         "over_max": over / len(sizes) if sizes else 0.0,
         "lost": lost,
         "warnings": len(warnings),
@@ -183,7 +188,8 @@ def sweep_point(
     entry.check_options(chosen)
     ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
     layout = chunk_layout(entry, document, chosen, ctx)[1]
-    row = summarize(value, layout.to_json())
+    # sizes in the entry's unit, as Stats and the histogram count them
+    row = summarize(value, layout.to_json(), layout.sizes if layout.complete else None)
     if questions:
         row.update(retrieval_means(layout, questions, retriever, top_k))
     return row

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from pathlib import Path
 from typing import BinaryIO
@@ -88,16 +89,73 @@ def _refuse_binary(data: bytes, name: str) -> None:
         raise NulBytesError(name, head.index(b"\x00"))
 
 
-def likely_encodings(data: bytes, most: int = 3) -> list[str]:
-    """The encodings ``data`` is most likely in, best first (charset-normalizer)."""
-    from charset_normalizer import from_bytes
+#: how much messier (charset-normalizer's mess ratio) cp1252 or Latin-1 may read than the
+#: best guess and still come first: Western European text fits several single-byte
+#: encodings equally (cp1257, cp1250, iso8859_16 ...), and cp1252 is by far the likeliest
+WESTERN_MESS_TOLERANCE = 0.1
+#: the C1 control bytes: printable in cp1252 (mostly), control characters in Latin-1
+_C1 = re.compile(rb"[\x80-\x9f]")
 
+
+def _single_byte(encoding: str) -> bool:
+    """True for a codec that maps every byte to one character (cp1257, koi8_r, ...)."""
+    if encoding.startswith("utf"):
+        return False
+    try:
+        return len(bytes(range(0x80, 0x100)).decode(encoding, "replace")) == 0x80
+    except LookupError:
+        return False
+
+
+def _western(data: bytes) -> str | None:
+    """cp1252, else Latin-1, when the bytes allow it: cp1252 leaves five bytes undefined,
+    and C1 control bytes are no Latin-1 text."""
+    try:
+        data.decode("cp1252")
+        return "cp1252"
+    except UnicodeDecodeError:
+        return None if _C1.search(data) else "latin_1"
+
+
+def likely_encodings(data: bytes, most: int = 3) -> list[str]:
+    """The encodings ``data`` is most likely in, best first (charset-normalizer). Where
+    the best guesses are single-byte encodings and cp1252 (or Latin-1) reads the bytes
+    about as cleanly, it comes first."""
+    from charset_normalizer import from_bytes
+    from charset_normalizer.md import mess_ratio
+
+    sample = data[: 4 * _READ_BLOCK]
     found: list[str] = []
-    for match in from_bytes(data[: 4 * _READ_BLOCK]):
+    best_mess = 0.0
+    for match in from_bytes(sample):
         # without a byte order mark UTF-16/32 is a poor guess for text with no NUL bytes
         if not match.encoding.startswith(("utf_16", "utf_32")) and match.encoding not in found:
+            if not found:
+                best_mess = match.chaos
             found.append(match.encoding)
+    western = _western(sample)
+    if western is not None and (not found or _single_byte(found[0])):
+        text = sample.decode(western, "replace")
+        if mess_ratio(text, 1.0) <= best_mess + WESTERN_MESS_TOLERANCE:
+            found = [western, *(e for e in found if e != western)]
     return found[:most]
+
+
+def preview_line(data: bytes, encoding: str, width: int = 80) -> str:
+    """The first line holding a byte above ASCII, decoded as ``encoding`` (undecodable
+    bytes as U+FFFD), for a user to pick the encoding by eye."""
+    lines = data[: 4 * _READ_BLOCK].splitlines() or [b""]
+    line = next((ln for ln in lines if re.search(rb"[\x80-\xff]", ln)), lines[0])
+    try:
+        text = line.decode(encoding, "replace")
+    except LookupError:
+        return ""
+    text = " ".join(text.split())
+    if len(text) > width:  # around the first non-ASCII character
+        at = next((i for i, c in enumerate(text) if ord(c) > 127), 0)
+        start = max(0, min(at - width // 3, len(text) - width))
+        text = ("…" if start else "") + text[start : start + width]
+    return text
 
 
 def guess_encoding(data: bytes) -> str | None:
