@@ -33,7 +33,7 @@ from typing import Any
 from chunkview.core.chunkers.agentos import engine_reference as reference
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
-    SearchBack,
+    WHITE_THROUGH_RE,
     kept_layout_blocks,
     last_white,
     outline,
@@ -45,7 +45,7 @@ from chunkview.core.text.js import W_CHARS
 def fast_windows(
     units: str,
     ranges: list[tuple[int, int]],
-    white: Any,
+    white: memoryview | None,
     run: EngineRun,
     pieces: list[str],
     places: list[int],
@@ -55,12 +55,14 @@ def fast_windows(
     overlap: appends each piece (in units) to ``pieces`` and where it starts in the
     input's units to ``places`` when the run tells its places (``shift``: where
     ``units`` starts in the input).
-    ``white``: ``last_white(units)``, looked up once a window. Returns how many pieces
-    there are after each range (one call for all the ranges of a run: a section's body
-    or a prose block is often one or two windows)."""
+    ``white``: ``last_white(units)``, looked up once a window; None: each window
+    searches back (``WHITE_THROUGH_RE``). Returns how many pieces there are after each
+    range (one call for all the ranges of a run: a section's body or a prose block is
+    often one or two windows)."""
     size, overlap, placing = run.size, run.overlap, run.placing
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
+    through = WHITE_THROUGH_RE.match
     ends: list[int] = []
     # with no overlap a soft cut's white space starts the next window: left out of it
     skip = 1 if overlap == 0 else 0
@@ -72,7 +74,11 @@ def fast_windows(
             if end >= hi:
                 cut = hi
             else:
-                cut = white[end]
+                if white is not None:
+                    cut = white[end]
+                else:  # the match ends one past the last white space in (pos, end]
+                    found = through(units, pos + 1, end + 1)
+                    cut = found.end() - 1 if found else pos
                 if cut > pos:
                     lead = skip
                 else:  # no white space in the window: a hard cut
@@ -119,10 +125,8 @@ def windows_of_text(
         return
     pieces: list[str] = []
     places: list[int] = []
-    if content is run.units:
-        white: Any = last_white(content, run.size)
-    else:  # a semantic group: no slice of the input, searched in
-        white = SearchBack(content, run.size)
+    # a semantic group, no slice of the input, is searched in
+    white = last_white(content) if content is run.units else None
     fast_windows(content, [(0, len(content))], white, run, pieces, places, origin or 0)
     run.chunks.many(pieces, places if origin is not None else None, heading, base)
 
@@ -168,7 +172,7 @@ def hierarchical(run: EngineRun) -> None:
             ranges.append((start, start + len(body)))
     cut_pieces: list[str] = []
     cut_places: list[int] = []
-    ends = fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+    ends = fast_windows(units, ranges, last_white(units), run, cut_pieces, cut_places)
     if preamble and len(preamble) <= size:  # §2.3 step 5: one chunk, no heading
         chunks.one(preamble, read.preamble_start)
     elif preamble:  # F's pieces, each with metadata {} (an empty base counts as given)
@@ -238,7 +242,7 @@ def layout(run: EngineRun) -> None:
     cut_pieces: list[str] = []
     cut_places: list[int] = []
     ends = iter(
-        fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+        fast_windows(units, ranges, last_white(units), run, cut_pieces, cut_places)
         if ranges
         else ()
     )

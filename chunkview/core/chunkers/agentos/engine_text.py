@@ -23,7 +23,6 @@ from itertools import accumulate, count, repeat
 from operator import add
 
 import numpy as np
-import regex
 
 from chunkview.core.text.js import W_CHARS, W_CLASS, strip_trims_as_js
 from chunkview.core.text.kept import LONG_TEXT, also_forget, kept
@@ -47,23 +46,12 @@ _TABLE_END_RE = re.compile("\n(?![^\n]*\\|)")
 #: JS white space (\s) by UTF-16 unit: the units F steps back to
 _WHITE_UNITS = np.zeros(0x10000, dtype=bool)
 _WHITE_UNITS[[ord(ch) for ch in W_CHARS]] = True
-_LAST_WHITE_RE = regex.compile(f"(?r)[{W_CLASS}]")
 
 
-class SearchBack:
-    """``last_white`` of a text not looked up in before: each look-up searches back
-    from ``end`` over the window before it (``size`` units) for its last white space,
-    -1 where there is none (all F asks: is there white space in (end - size, end]).
-    Costs nothing to make; a look-up costs a search (C) and a call."""
-
-    __slots__ = ("size", "units")
-
-    def __init__(self, units: str, size: int) -> None:
-        self.units, self.size = units, size
-
-    def __getitem__(self, end: int) -> int:
-        found = _LAST_WHITE_RE.search(self.units, max(end - self.size + 1, 0), end + 1)
-        return found.start() if found else -1
+#: F's step back on a text not indexed: matched from ``pos + 1`` up to ``end + 1``, the
+#: greedy ``.*`` jumps to the end (in C, at once) and gives back units until one is
+#: white space, so the match ends one past the last white space in (pos, end]
+WHITE_THROUGH_RE = re.compile(f"(?s).*[{W_CLASS}]")
 
 
 #: the last long text F looked up white space in: from its second run on its index is
@@ -77,19 +65,19 @@ def _forget_asked() -> None:
     _asked = None
 
 
-def last_white(units: str, size: int) -> memoryview | SearchBack:
+def last_white(units: str) -> memoryview | None:
     """For each unit p of ``units``, the last unit at or before p that is JS white space
     (-1: none): F's step back from ``end`` to the last white space in (pos, end] is one
     look-up (``last_white[end] > pos``). From a long text's second run on, an index of
-    every unit (numpy), kept; before that, and for a short text, a search at each
-    look-up (``SearchBack``): the first run of a text makes no index it may not need
-    again."""
+    every unit (numpy), kept; before that, and for a short text, None: F searches back
+    at each window (``WHITE_THROUGH_RE``), and the first run of a text makes no index
+    it may not need again."""
     global _asked
     if len(units) >= LONG_TEXT and units is _asked:
         return kept("agentos.last-white", units, white_before)
     if len(units) >= LONG_TEXT:
         _asked = units
-    return SearchBack(units, size)
+    return None
 
 
 def white_before(units: str) -> memoryview:
