@@ -6,6 +6,8 @@ options come from the conformance harness's ranges (conformance/cases.py
 ``_chunking_engine``: sizes 1-2000 and 0-300, zero, one, negatives, fractions, huge
 values, a share of chunkSize, null and booleans). A Hang must agree too."""
 
+from contextlib import contextmanager
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -158,9 +160,24 @@ def test_fixed_equals_the_reference(text, options):
 
 
 @SETTINGS
-@given(text=TEXTS, options=_options("hierarchical"))
-def test_hierarchical_equals_the_reference(text, options):
-    _agrees(text, options)
+@given(text=TEXTS, options=_options("hierarchical"), measured=st.sampled_from([None, 0, 5]))
+def test_hierarchical_equals_the_reference(text, options, measured):
+    """``measured``: the body length past which the outline keeps a body as its range
+    only (engine_text._COPIED_BODY, longer than these texts' bodies otherwise)."""
+    with _bodies_measured_past(measured):
+        _agrees(text, options)
+
+
+@contextmanager
+def _bodies_measured_past(length):
+    """engine_text._COPIED_BODY set to ``length`` for a while (None: left as it is)."""
+    kept = engine_text._COPIED_BODY
+    if length is not None:
+        engine_text._COPIED_BODY = length
+    try:
+        yield
+    finally:
+        engine_text._COPIED_BODY = kept
 
 
 @SETTINGS
@@ -183,21 +200,23 @@ def test_layout_blocks_equal_the_line_by_line_reading(text):
 
 
 @SETTINGS
-@given(text=TEXTS)
-def test_outline_equals_the_heading_by_heading_reading(text):
+@given(text=TEXTS, measured=st.sampled_from([None, 0, 5]))
+def test_outline_equals_the_heading_by_heading_reading(text, measured):
     """engine_text.Outline (one split) reads the sections the reference finds heading
     by heading (HEADING_RE, each body sliced to the next heading and trimmed)."""
     units = to_units(text)
-    read = engine_text.Outline(units)
+    with _bodies_measured_past(measured):
+        read = engine_text.Outline(units)
     matches = list(engine_text.HEADING_RE.finditer(units))
     assert read.headed == bool(matches)
     if not matches:
         return
     ends = [m.start() for m in matches[1:]] + [len(units)]
     bodies = [trim(units[m.end(3) : end]) for m, end in zip(matches, ends)]
-    assert [body for _, _, body, _ in read.sections] == bodies
-    for start, body in zip(read.body_starts, bodies):
-        assert not body or units.startswith(body, start)
+    assert read.body_lengths == list(map(len, bodies))
+    for (_, _, body, _), start, expected in zip(read.sections, read.body_starts, bodies):
+        assert body is None or body == expected  # a long body is kept as its range
+        assert not expected or units.startswith(expected, start)
     preamble = trim(units[: matches[0].start()])
     assert read.preamble == preamble
     assert not preamble or units.startswith(preamble, read.preamble_start)

@@ -122,12 +122,15 @@ def plain_strip(content: str) -> bool:
 class Outline:
     """What 'hierarchical' reads from a text before any option counts (§2.3, steps 1-4):
     the trimmed text before the first heading and, for each heading, its level, its
-    text, its trimmed body and the texts of the headings open above it, outermost first;
-    where the preamble, each body and each heading's text start in the units.
+    text, its trimmed body (None for a long body: ``body_starts`` and ``body_lengths``
+    give its units, and F cuts it there) and the texts of the headings open above it,
+    outermost first; where the preamble, each body and each heading's text start in the
+    units.
 
     One ``split`` gives them: the text before the first heading, then for each heading
     its hashes after the first, white space, text, the white space after it and its
-    body, which so starts trimmed (its end is trimmed here).
+    body, which so starts trimmed (its end is trimmed here: a long body only measured,
+    not copied).
     """
 
     def __init__(self, units: str) -> None:
@@ -138,20 +141,26 @@ class Outline:
         raw = pieces[0]
         self.preamble = raw.strip(W_CHARS)
         self.preamble_start = len(raw) - len(raw.lstrip(W_CHARS))
-        self.sections: list[tuple[int, str, str, tuple[str, ...]]] = []
+        self.sections: list[tuple[int, str, str | None, tuple[str, ...]]] = []
+        #: each body's length, trimmed
+        self.body_lengths: list[int] = []
+        add_length = self.body_lengths.append
         levels: list[int] = []
         titles: list[str] = []  # the open headings, outermost first
-        spaces = repeat(W_CHARS)
         for hashes, title, body in zip(
-            pieces[1::5],
-            map(str.strip, pieces[3::5], spaces),
-            map(str.rstrip, pieces[5::5], spaces),
+            pieces[1::5], map(str.strip, pieces[3::5], repeat(W_CHARS)), pieces[5::5]
         ):
             level = len(hashes) + 1
             while levels and levels[-1] >= level:
                 levels.pop()
                 titles.pop()
-            self.sections.append((level, title, body, tuple(titles)))
+            if len(body) <= _COPIED_BODY:
+                kept_body: str | None = body.rstrip(W_CHARS)
+                add_length(len(kept_body))  # type: ignore[arg-type]
+            else:
+                kept_body = None
+                add_length(_trimmed_length(body))
+            self.sections.append((level, title, kept_body, tuple(titles)))
             levels.append(level)
             titles.append(title)
         # from the pieces' lengths; each heading's first "#" is in none
@@ -167,6 +176,23 @@ class Outline:
                 m.end(3) - len(m.group(3).lstrip(W_CHARS)) for m in SECTION_RE.finditer(self.units)
             ]
         return self._title_starts[number]
+
+
+#: a body up to this long is kept trimmed (a copy); a longer one is only measured: F cuts
+#: it in the units, and copying it would cost a first run as much as cutting it
+_COPIED_BODY = 2048
+_WHITE_SET = frozenset(W_CHARS)
+
+
+def _trimmed_length(body: str) -> int:
+    """``len(body.rstrip(W_CHARS))`` without the copy, for a body that ends in a few
+    units of white space (most do: a blank line before the next heading)."""
+    end = len(body)
+    while end and body[end - 1] in _WHITE_SET:
+        end -= 1
+        if len(body) - end > 32:  # a long run of white space: measured in C
+            return len(body.rstrip(W_CHARS))
+    return end
 
 
 def outline(units: str) -> Outline:
