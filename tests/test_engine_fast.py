@@ -126,8 +126,9 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
     overlap=st.one_of(st.integers(-5, 70), st.integers(0, 3)),
     lo_cut=st.integers(0, 10),
     hi_cut=st.integers(0, 10),
+    stretch=st.sampled_from([1, 3, engine_text.ASCII_STRETCH]),
 )
-def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut):
+def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut, stretch):
     """engine_fast.fast_windows on a range of the units is the reference's F on that
     slice: the same pieces, places and Hang."""
     units = to_units(text)
@@ -141,8 +142,9 @@ def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut)
         expected = ("Hang", error.message, error.position)
     pieces: list[str] = []
     places: list[int] = []
-    # the index of every unit and the search at each look-up give the same windows
-    for white in (engine_text.white_before(units), None):
+    # the index of every unit (its windows in ASCII stretches of ``stretch`` units or
+    # more sliced from its narrow text) and the search at each look-up give the same
+    for white in (engine_text.white_before(units, stretch), None):
         pieces.clear()
         places.clear()
         try:

@@ -28,6 +28,7 @@ F's float arithmetic is its own). Why it is equal:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from chunkview.core.chunkers.agentos import engine_reference as reference
@@ -35,6 +36,7 @@ from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
     WHITE_THROUGH_RE,
     Outline,
+    WhiteIndex,
     kept_layout_blocks,
     last_white,
     outline,
@@ -46,7 +48,7 @@ from chunkview.core.text.js import W_CHARS
 def fast_windows(
     units: str,
     ranges: list[tuple[int, int]],
-    white: memoryview | None,
+    white: WhiteIndex | None,
     run: EngineRun,
     pieces: list[str],
     places: list[int],
@@ -56,14 +58,18 @@ def fast_windows(
     overlap: appends each piece (in units) to ``pieces`` and where it starts in the
     input's units to ``places`` when the run tells its places (``shift``: where
     ``units`` starts in the input).
-    ``white``: ``last_white(units)``, looked up once a window; None: each window
-    searches back (``WHITE_THROUGH_RE``). Returns how many pieces there are after each
+    ``white``: ``last_white(units)``, looked up once a window (and a window in one of
+    its ASCII stretches sliced from its ``narrow`` text); None: each window searches
+    back (``WHITE_THROUGH_RE``). Returns how many pieces there are after each
     range (one call for all the ranges of a run: a section's body or a prose block is
     often one or two windows)."""
     size, overlap, placing = run.size, run.overlap, run.placing
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
     through = WHITE_THROUGH_RE.match
+    last, narrow = (white.last, white.narrow) if white is not None else (None, None)
+    # the ASCII stretch of ``narrow`` looked at: from s_lo to s_hi
+    s_lo = s_hi = -1
     ends: list[int] = []
     # with no overlap a soft cut's white space starts the next window: left out of it
     skip = 1 if overlap == 0 else 0
@@ -75,8 +81,8 @@ def fast_windows(
             if end >= hi:
                 cut = hi
             else:
-                if white is not None:
-                    cut = white[end]
+                if last is not None:
+                    cut = last[end]
                 else:  # the match ends one past the last white space in (pos, end]
                     found = through(units, pos + 1, end + 1)
                     cut = found.end() - 1 if found else pos
@@ -85,7 +91,12 @@ def fast_windows(
                 else:  # no white space in the window: a hard cut
                     cut = end
                     lead = 0
-            window = units[first:cut]
+            if narrow is None:
+                window = units[first:cut]
+            else:
+                if first >= s_hi:  # past the stretch: the one that holds first, or the next
+                    s_lo, s_hi = _stretch(white, first, len(units))  # type: ignore[arg-type]
+                window = (narrow if s_lo <= first and cut <= s_hi else units)[first:cut]
             piece = window.strip(chars)
             if piece:
                 add_piece(piece)
@@ -105,6 +116,16 @@ def fast_windows(
             first = pos + lead
         ends.append(len(pieces))
     return ends
+
+
+def _stretch(white: WhiteIndex, first: int, beyond: int) -> tuple[int, int]:
+    """The ASCII stretch of ``white.narrow`` that holds unit ``first``, else the next
+    one; (``beyond``, ``beyond``) when none is left."""
+    starts, stretch_ends = white.stretch_starts, white.stretch_ends
+    k = bisect_right(starts, first)
+    if k and stretch_ends[k - 1] > first:
+        k -= 1
+    return (starts[k], stretch_ends[k]) if k < len(starts) else (beyond, beyond)
 
 
 def _whole(run: EngineRun) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from itertools import accumulate, count, repeat
 from operator import add
+from typing import NamedTuple
 
 import numpy as np
 
@@ -65,13 +66,32 @@ def _forget_asked() -> None:
     _asked = None
 
 
-def last_white(units: str) -> memoryview | None:
-    """For each unit p of ``units``, the last unit at or before p that is JS white space
-    (-1: none): F's step back from ``end`` to the last white space in (pos, end] is one
-    look-up (``last_white[end] > pos``). From a long text's second run on, an index of
-    every unit (numpy), kept; before that, and for a short text, None: F searches back
-    at each window (``WHITE_THROUGH_RE``), and the first run of a text makes no index
-    it may not need again."""
+class WhiteIndex(NamedTuple):
+    """What F reads of a text it has cut before: for each unit p, the last unit at or
+    before p that is JS white space (-1: none), as a memoryview (one look-up a window
+    gives its cut: ``last[end] > pos``, else a hard cut); and for a text of two-byte
+    units (a few CJK characters or curly quotes in it are enough), ``narrow``: the text
+    with every unit above 127 as "?", and the stretches of ASCII in it (each from
+    ``stretch_starts[k]`` to ``stretch_ends[k]``) where a window is sliced from
+    ``narrow``: the same string, copied as is, where a slice of the wide text is
+    converted unit by unit."""
+
+    last: memoryview
+    narrow: str | None = None
+    stretch_starts: list[int] = []  # noqa: RUF012 (a NamedTuple's default, never changed)
+    stretch_ends: list[int] = []  # noqa: RUF012
+
+
+#: an ASCII stretch shorter than this is not worth a slice of its own: most windows
+#: that start in it end past it
+ASCII_STRETCH = 2048
+
+
+def last_white(units: str) -> WhiteIndex | None:
+    """F's index of ``units`` (``WhiteIndex``): from a long text's second run on, made
+    once (numpy) and kept; before that, and for a short text, None: F searches back at
+    each window (``WHITE_THROUGH_RE``), and the first run of a text makes no index it
+    may not need again."""
     global _asked
     if len(units) >= LONG_TEXT and units is _asked:
         return kept("agentos.last-white", units, white_before)
@@ -80,8 +100,9 @@ def last_white(units: str) -> memoryview | None:
     return None
 
 
-def white_before(units: str) -> memoryview:
-    """``last_white`` of ``units`` as an index of every unit."""
+def white_before(units: str, stretch: int = ASCII_STRETCH) -> WhiteIndex:
+    """``last_white`` of ``units`` made now (``stretch``: the shortest ASCII stretch
+    read from ``narrow``)."""
     if units.isascii():
         codes: np.ndarray = np.frombuffer(units.encode("ascii"), dtype=np.uint8)
     else:
@@ -89,7 +110,15 @@ def white_before(units: str) -> memoryview:
     index = np.arange(len(codes), dtype=np.int32)
     index[~_WHITE_UNITS[codes]] = -1
     # read one unit at a time from Python: a memoryview gives ints, not numpy scalars
-    return np.maximum.accumulate(index).data
+    last = np.maximum.accumulate(index).data
+    if codes.dtype != np.uint16 or not len(codes) or codes.max() <= 0xFF:
+        return WhiteIndex(last)  # a slice of one-byte units is copied as is
+    wide = codes > 0x7F
+    bounds = np.concatenate(([0], np.flatnonzero(wide[1:] != wide[:-1]) + 1, [len(codes)]))
+    starts, ends = bounds[:-1], bounds[1:]
+    long_ascii = ~wide[starts] & (ends - starts >= stretch)
+    narrow = np.where(wide, 0x3F, codes).astype(np.uint8).tobytes().decode("ascii")
+    return WhiteIndex(last, narrow, starts[long_ascii].tolist(), ends[long_ascii].tolist())
 
 
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
