@@ -122,7 +122,7 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(
     text=TEXTS,
-    size=st.integers(1, 60),
+    size=st.one_of(st.integers(1, 60), st.sampled_from([engine_text.FAR - 1, 300, 700])),
     overlap=st.one_of(st.integers(-5, 70), st.integers(0, 3)),
     lo_cut=st.integers(0, 10),
     hi_cut=st.integers(0, 10),

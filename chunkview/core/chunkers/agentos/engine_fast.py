@@ -6,12 +6,15 @@ and chunkOverlap are whole numbers and chunkSize >= 1, and ``engine_reference.fi
 ``hierarchical``/``layout`` (§2.3) there (on any other numbers the reference runs:
 F's float arithmetic is its own). Why it is equal:
 - F's step back, ``while end > pos and content[end] is not white space: end -= 1``,
-  ends on the last white space in (pos, end], or at pos: the one look-up
-  ``last_white[end]`` (the last white space at or before each unit: engine_text.
-  last_white, from a long text's second run on an index of the whole text made once
-  with numpy) gives the same unit, or one at or before pos. A range [lo, hi) of the
+  ends on the last white space in (pos, end], or at pos: from a long text's second
+  run on one look-up, ``end - back[end]`` (how far back the last white space at or
+  before each unit is: engine_text.last_white, an index of the whole text made once
+  with numpy), gives the same unit, or one at or before pos; where that is ``FAR`` or
+  more, and on a first run, one match (``WHITE_THROUGH_RE``) finds it. A range [lo, hi) of the
   units is F's content: positions count from lo, and ``end >= len(content)`` is
   ``end >= hi``.
+- A window within an ASCII stretch of a text of two-byte units is sliced from the
+  index's ASCII copy of the text: the same units.
 - A window's piece is its trim; with no overlap, after a soft cut the next window
   starts on the cut's white space, which its trim drops, so slicing from the unit after
   it gives the same piece (and most trims then copy nothing). A piece's place is where
@@ -34,6 +37,7 @@ from typing import Any
 from chunkview.core.chunkers.agentos import engine_reference as reference
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
+    FAR,
     WHITE_THROUGH_RE,
     Outline,
     WhiteIndex,
@@ -67,7 +71,7 @@ def fast_windows(
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
     through = WHITE_THROUGH_RE.match
-    last, narrow = (white.last, white.narrow) if white is not None else (None, None)
+    back, narrow = (white.back, white.narrow) if white is not None else (None, None)
     # the ASCII stretch of ``narrow`` looked at: from s_lo to s_hi
     s_lo = s_hi = -1
     ends: list[int] = []
@@ -81,9 +85,9 @@ def fast_windows(
             if end >= hi:
                 cut = hi
             else:
-                if last is not None:
-                    cut = last[end]
-                else:  # the match ends one past the last white space in (pos, end]
+                if back is not None and (distance := back[end]) != FAR:
+                    cut = end - distance
+                else:  # searched: the match ends one past the last white space in (pos, end]
                     found = through(units, pos + 1, end + 1)
                     cut = found.end() - 1 if found else pos
                 if cut > pos:

@@ -67,20 +67,25 @@ def _forget_asked() -> None:
 
 
 class WhiteIndex(NamedTuple):
-    """What F reads of a text it has cut before: for each unit p, the last unit at or
-    before p that is JS white space (-1: none), as a memoryview (one look-up a window
-    gives its cut: ``last[end] > pos``, else a hard cut); and for a text of two-byte
+    """What F reads of a text it has cut before: for each unit p, how far back from it
+    the last JS white space at or before it is, ``FAR`` for that far or more (none),
+    one byte a unit (a memoryview: one look-up a window gives its cut, ``end -
+    back[end]``, when in the window; one byte, not the unit's four, keeps the look-ups
+    of a long text in fewer pages); and for a text of two-byte
     units (a few CJK characters or curly quotes in it are enough), ``narrow``: the text
     with every unit above 127 as "?", and the stretches of ASCII in it (each from
     ``stretch_starts[k]`` to ``stretch_ends[k]``) where a window is sliced from
     ``narrow``: the same string, copied as is, where a slice of the wide text is
     converted unit by unit."""
 
-    last: memoryview
+    back: memoryview
     narrow: str | None = None
     stretch_starts: list[int] = []  # noqa: RUF012 (a NamedTuple's default, never changed)
     stretch_ends: list[int] = []  # noqa: RUF012
 
+
+#: ``WhiteIndex.back`` of a unit with no white space at or within this many units before it
+FAR = 255
 
 #: an ASCII stretch shorter than this is not worth a slice of its own: most windows
 #: that start in it end past it
@@ -109,16 +114,18 @@ def white_before(units: str, stretch: int = ASCII_STRETCH) -> WhiteIndex:
         codes = np.frombuffer(units.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
     index = np.arange(len(codes), dtype=np.int32)
     index[~_WHITE_UNITS[codes]] = -1
+    index = np.maximum.accumulate(index)
+    np.subtract(np.arange(len(codes), dtype=np.int32), index, out=index)
     # read one unit at a time from Python: a memoryview gives ints, not numpy scalars
-    last = np.maximum.accumulate(index).data
+    back = np.minimum(index, FAR).astype(np.uint8).data
     if codes.dtype != np.uint16 or not len(codes) or codes.max() <= 0xFF:
-        return WhiteIndex(last)  # a slice of one-byte units is copied as is
+        return WhiteIndex(back)  # a slice of one-byte units is copied as is
     wide = codes > 0x7F
     bounds = np.concatenate(([0], np.flatnonzero(wide[1:] != wide[:-1]) + 1, [len(codes)]))
     starts, ends = bounds[:-1], bounds[1:]
     long_ascii = ~wide[starts] & (ends - starts >= stretch)
     narrow = np.where(wide, 0x3F, codes).astype(np.uint8).tobytes().decode("ascii")
-    return WhiteIndex(last, narrow, starts[long_ascii].tolist(), ends[long_ascii].tolist())
+    return WhiteIndex(back, narrow, starts[long_ascii].tolist(), ends[long_ascii].tolist())
 
 
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
