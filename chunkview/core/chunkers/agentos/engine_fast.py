@@ -316,30 +316,34 @@ def layout(run: EngineRun) -> None:
     starts, lengths = chunks.places.starts, chunks.places.lengths
     block_chunks: dict[str, list[int]] = {}
     taken = 0  # F's pieces taken so far
+    number = len(out)  # the next chunk's
     for kind, block, start in blocks:
         if kind != "prose":
             if placing:
-                block_chunks.setdefault(kind, []).append(len(out))
+                block_chunks.setdefault(kind, []).append(number)
                 starts.append(start)
                 lengths.append(len(block))
             content = block if plain else text(block)
-            append({"content": content, "metadata": {"type": kind}, "index": len(out)})
+            append({"content": content, "metadata": {"type": kind}, "index": number})
+            number += 1
         elif len(block) <= size:
             # a prose block is trimmed and not empty: F's first window takes it all
             # (end >= length) and its one piece is the block itself
             if placing:
                 starts.append(start)
                 lengths.append(len(block))
-            append({"content": block if plain else text(block), "index": len(out)})
+            append({"content": block if plain else text(block), "index": number})
+            number += 1
         else:
             end = next(ends)
             pieces = cut_pieces[taken:end]
             out.extend(
                 [
                     {"content": c, "index": i}
-                    for i, c in enumerate(pieces if plain else map(text, pieces), len(out))
+                    for i, c in enumerate(pieces if plain else map(text, pieces), number)
                 ]
             )
+            number += end - taken
             if placing:
                 starts.extend(cut_places[taken:end])
                 lengths.extend(map(len, pieces))
