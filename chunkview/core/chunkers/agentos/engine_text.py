@@ -10,7 +10,7 @@ each against it):
   hierarchical``: one ``split`` on the same heading pattern, with the white space after
   each heading as a group of its own, gives the same matches in order (the search
   resumes where the last match ended, as ``finditer`` does) and each body already
-  trimmed at its start; its end is trimmed here.
+  trimmed at its start; its end is trimmed here (a long body's only measured).
 - ``layout_blocks`` replaces ``engine_reference.layout_blocks``: the same walk over
   lines, on offsets in the text instead of a list of lines (a run of lines joined with
   LF is the slice that spans them), each "|" and fence line found once with ``str.find``.
@@ -67,16 +67,15 @@ def _forget_asked() -> None:
 
 
 class WhiteIndex(NamedTuple):
-    """What F reads of a text it has cut before: for each unit p, how far back from it
-    the last JS white space at or before it is, ``FAR`` for that far or more (none),
-    one byte a unit (a memoryview: one look-up a window gives its cut, ``end -
-    back[end]``, when in the window; one byte, not the unit's four, keeps the look-ups
-    of a long text in fewer pages); and for a text of two-byte
-    units (a few CJK characters or curly quotes in it are enough), ``narrow``: the text
-    with every unit above 127 as "?", and the stretches of ASCII in it (each from
-    ``stretch_starts[k]`` to ``stretch_ends[k]``) where a window is sliced from
-    ``narrow``: the same string, copied as is, where a slice of the wide text is
-    converted unit by unit."""
+    """What F reads of a text it has cut before. ``back``: for each unit p, how far
+    back the last JS white space at or before it is (``FAR``: that far or more, or
+    none), one byte a unit, as a memoryview: a window's cut is one look-up, ``end -
+    back[end]`` (a byte, not the unit's number in four, keeps a long text's look-ups
+    in a quarter of the pages). For a text of two-byte units (a few CJK characters or
+    curly quotes are enough), ``narrow``: the text with every unit above 127 as "?",
+    and its ASCII stretches (``stretch_starts[k]`` to ``stretch_ends[k]``), where a
+    window is sliced from ``narrow``: the same string, copied as is, where a slice of
+    the wide text is converted unit by unit."""
 
     back: memoryview
     narrow: str | None = None
