@@ -6,6 +6,8 @@ options come from the conformance harness's ranges (conformance/cases.py
 ``_chunking_engine``: sizes 1-2000 and 0-300, zero, one, negatives, fractions, huge
 values, a share of chunkSize, null and booleans). A Hang must agree too."""
 
+from contextlib import contextmanager
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -120,12 +122,13 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(
     text=TEXTS,
-    size=st.integers(1, 60),
+    size=st.one_of(st.integers(1, 60), st.sampled_from([engine_text.FAR - 1, 300, 700])),
     overlap=st.one_of(st.integers(-5, 70), st.integers(0, 3)),
     lo_cut=st.integers(0, 10),
     hi_cut=st.integers(0, 10),
+    stretch=st.sampled_from([1, 3, engine_text.ASCII_STRETCH]),
 )
-def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut):
+def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut, stretch):
     """engine_fast.fast_windows on a range of the units is the reference's F on that
     slice: the same pieces, places and Hang."""
     units = to_units(text)
@@ -139,8 +142,9 @@ def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut)
         expected = ("Hang", error.message, error.position)
     pieces: list[str] = []
     places: list[int] = []
-    # the index of every unit and the search at each look-up give the same windows
-    for white in (engine_text.white_before(units), engine_text.SearchBack(units, size)):
+    # the index of every unit (its windows in ASCII stretches of ``stretch`` units or
+    # more sliced from its narrow text) and the search at each look-up give the same
+    for white in (engine_text.white_before(units, stretch), None):
         pieces.clear()
         places.clear()
         try:
@@ -158,9 +162,24 @@ def test_fixed_equals_the_reference(text, options):
 
 
 @SETTINGS
-@given(text=TEXTS, options=_options("hierarchical"))
-def test_hierarchical_equals_the_reference(text, options):
-    _agrees(text, options)
+@given(text=TEXTS, options=_options("hierarchical"), measured=st.sampled_from([None, 0, 5]))
+def test_hierarchical_equals_the_reference(text, options, measured):
+    """``measured``: the body length past which the outline keeps a body as its range
+    only (engine_text._COPIED_BODY, longer than these texts' bodies otherwise)."""
+    with _bodies_measured_past(measured):
+        _agrees(text, options)
+
+
+@contextmanager
+def _bodies_measured_past(length):
+    """engine_text._COPIED_BODY set to ``length`` for a while (None: left as it is)."""
+    kept = engine_text._COPIED_BODY
+    if length is not None:
+        engine_text._COPIED_BODY = length
+    try:
+        yield
+    finally:
+        engine_text._COPIED_BODY = kept
 
 
 @SETTINGS
@@ -183,21 +202,23 @@ def test_layout_blocks_equal_the_line_by_line_reading(text):
 
 
 @SETTINGS
-@given(text=TEXTS)
-def test_outline_equals_the_heading_by_heading_reading(text):
+@given(text=TEXTS, measured=st.sampled_from([None, 0, 5]))
+def test_outline_equals_the_heading_by_heading_reading(text, measured):
     """engine_text.Outline (one split) reads the sections the reference finds heading
     by heading (HEADING_RE, each body sliced to the next heading and trimmed)."""
     units = to_units(text)
-    read = engine_text.Outline(units)
+    with _bodies_measured_past(measured):
+        read = engine_text.Outline(units)
     matches = list(engine_text.HEADING_RE.finditer(units))
     assert read.headed == bool(matches)
     if not matches:
         return
     ends = [m.start() for m in matches[1:]] + [len(units)]
     bodies = [trim(units[m.end(3) : end]) for m, end in zip(matches, ends)]
-    assert [body for _, _, body, _ in read.sections] == bodies
-    for start, body in zip(read.body_starts, bodies):
-        assert not body or units.startswith(body, start)
+    assert read.body_lengths == list(map(len, bodies))
+    for (_, _, body, _), start, expected in zip(read.sections, read.body_starts, bodies):
+        assert body is None or body == expected  # a long body is kept as its range
+        assert not expected or units.startswith(expected, start)
     preamble = trim(units[: matches[0].start()])
     assert read.preamble == preamble
     assert not preamble or units.startswith(preamble, read.preamble_start)

@@ -6,12 +6,15 @@ and chunkOverlap are whole numbers and chunkSize >= 1, and ``engine_reference.fi
 ``hierarchical``/``layout`` (§2.3) there (on any other numbers the reference runs:
 F's float arithmetic is its own). Why it is equal:
 - F's step back, ``while end > pos and content[end] is not white space: end -= 1``,
-  ends on the last white space in (pos, end], or at pos: the one look-up
-  ``last_white[end]`` (the last white space at or before each unit: engine_text.
-  last_white, from a long text's second run on an index of the whole text made once
-  with numpy) gives the same unit, or one at or before pos. A range [lo, hi) of the
+  ends on the last white space in (pos, end], or at pos: from a long text's second
+  run on one look-up, ``end - back[end]`` (how far back the last white space at or
+  before each unit is: engine_text.last_white, an index of the whole text made once
+  with numpy), gives the same unit, or one at or before pos; where that is ``FAR`` or
+  more, and on a first run, one match (``WHITE_THROUGH_RE``) finds it. A range [lo, hi) of the
   units is F's content: positions count from lo, and ``end >= len(content)`` is
   ``end >= hi``.
+- A window within an ASCII stretch of a text of two-byte units is sliced from the
+  index's ASCII copy of the text: the same units.
 - A window's piece is its trim; with no overlap, after a soft cut the next window
   starts on the cut's white space, which its trim drops, so slicing from the unit after
   it gives the same piece (and most trims then copy nothing). A piece's place is where
@@ -28,12 +31,16 @@ F's float arithmetic is its own). Why it is equal:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from chunkview.core.chunkers.agentos import engine_reference as reference
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
-    SearchBack,
+    FAR,
+    WHITE_THROUGH_RE,
+    Outline,
+    WhiteIndex,
     kept_layout_blocks,
     last_white,
     outline,
@@ -45,7 +52,7 @@ from chunkview.core.text.js import W_CHARS
 def fast_windows(
     units: str,
     ranges: list[tuple[int, int]],
-    white: Any,
+    white: WhiteIndex | None,
     run: EngineRun,
     pieces: list[str],
     places: list[int],
@@ -55,12 +62,18 @@ def fast_windows(
     overlap: appends each piece (in units) to ``pieces`` and where it starts in the
     input's units to ``places`` when the run tells its places (``shift``: where
     ``units`` starts in the input).
-    ``white``: ``last_white(units)``, looked up once a window. Returns how many pieces
-    there are after each range (one call for all the ranges of a run: a section's body
-    or a prose block is often one or two windows)."""
+    ``white``: ``last_white(units)``, looked up once a window (and a window in one of
+    its ASCII stretches sliced from its ``narrow`` text); None: each window searches
+    back (``WHITE_THROUGH_RE``). Returns how many pieces there are after each
+    range (one call for all the ranges of a run: a section's body or a prose block is
+    often one or two windows)."""
     size, overlap, placing = run.size, run.overlap, run.placing
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
+    through = WHITE_THROUGH_RE.match
+    back, narrow = (white.back, white.narrow) if white is not None else (None, None)
+    # the ASCII stretch of ``narrow`` looked at: from s_lo to s_hi
+    s_lo = s_hi = -1
     ends: list[int] = []
     # with no overlap a soft cut's white space starts the next window: left out of it
     skip = 1 if overlap == 0 else 0
@@ -72,13 +85,22 @@ def fast_windows(
             if end >= hi:
                 cut = hi
             else:
-                cut = white[end]
+                if back is not None and (distance := back[end]) != FAR:
+                    cut = end - distance
+                else:  # searched: the match ends one past the last white space in (pos, end]
+                    found = through(units, pos + 1, end + 1)
+                    cut = found.end() - 1 if found else pos
                 if cut > pos:
                     lead = skip
                 else:  # no white space in the window: a hard cut
                     cut = end
                     lead = 0
-            window = units[first:cut]
+            if narrow is None:
+                window = units[first:cut]
+            else:
+                if first >= s_hi:  # past the stretch: the one that holds first, or the next
+                    s_lo, s_hi = _stretch(white, first, len(units))  # type: ignore[arg-type]
+                window = (narrow if s_lo <= first and cut <= s_hi else units)[first:cut]
             piece = window.strip(chars)
             if piece:
                 add_piece(piece)
@@ -100,6 +122,16 @@ def fast_windows(
     return ends
 
 
+def _stretch(white: WhiteIndex, first: int, beyond: int) -> tuple[int, int]:
+    """The ASCII stretch of ``white.narrow`` that holds unit ``first``, else the next
+    one; (``beyond``, ``beyond``) when none is left."""
+    starts, stretch_ends = white.stretch_starts, white.stretch_ends
+    k = bisect_right(starts, first)
+    if k and stretch_ends[k - 1] > first:
+        k -= 1
+    return (starts[k], stretch_ends[k]) if k < len(starts) else (beyond, beyond)
+
+
 def _whole(run: EngineRun) -> bool:
     """F runs fast: chunkSize and chunkOverlap are whole numbers, chunkSize >= 1."""
     return run.rule.whole and run.size >= 1
@@ -119,10 +151,8 @@ def windows_of_text(
         return
     pieces: list[str] = []
     places: list[int] = []
-    if content is run.units:
-        white: Any = last_white(content, run.size)
-    else:  # a semantic group: no slice of the input, searched in
-        white = SearchBack(content, run.size)
+    # a semantic group, no slice of the input, is searched in
+    white = last_white(content) if content is run.units else None
     fast_windows(content, [(0, len(content))], white, run, pieces, places, origin or 0)
     run.chunks.many(pieces, places if origin is not None else None, heading, base)
 
@@ -130,100 +160,136 @@ def windows_of_text(
 def hierarchical(run: EngineRun) -> None:
     """``engine_reference.hierarchical`` on the kept outline: each section one chunk
     (§2.3 step 5: the body, or the heading when the body is empty) or its body's range
-    cut by F, the chunks built at the end."""
+    cut by F (all the ranges in one call, first), the chunks built in one pass."""
     units, size, chunks = run.units, run.size, run.chunks
     if not _whole(run):  # F on other numbers is the reference's: so is the whole run
         reference.hierarchical(run)
         return
     read = outline(units)
-    chunks.places.section_chunks = []
     if not read.headed:  # no headings: the content untrimmed, as one section
+        chunks.places.section_chunks = []
         if units and len(units) <= size:
             chunks.one(units, 0)
         elif units:
             windows_of_text(run, units, 0, base={})
         return
     preamble, start = read.preamble, read.preamble_start
-    ranges: list[tuple[int, int]] = []  # the bodies longer than chunkSize, for F
+    # the bodies longer than chunkSize (the preamble's first), for F
+    ranges = [
+        (body_start, body_start + length)
+        for body_start, length in zip(read.body_starts, read.body_lengths)
+        if length > size
+    ]
     if preamble and len(preamble) > size:
-        ranges.append((start, start + len(preamble)))
-    text = chunks.text
+        ranges.insert(0, (start, start + len(preamble)))
+    cut_pieces: list[str] = []
+    cut_places: list[int] = []
+    ends = fast_windows(units, ranges, last_white(units), run, cut_pieces, cut_places)
+    taken = 0  # the preamble's pieces
+    if preamble and len(preamble) <= size:  # §2.3 step 5: one chunk, no heading
+        chunks.one(preamble, read.preamble_start)
+    elif preamble:  # F's pieces, each with metadata {} (an empty base counts as given)
+        taken = ends.pop(0)
+        chunks.many(cut_pieces[:taken], cut_places[:taken], base={})
+    if run.placing:
+        _placed_section_chunks(run, read, (cut_pieces, cut_places, ends), taken)
+    else:
+        _section_chunks(run, read, cut_pieces, ends, taken)
+
+
+def _section_metadata(level: int, ancestors: tuple[str, ...], text: Any) -> dict[str, Any]:
+    """A section's metadata (§2.4): its level and the headings open above it."""
+    meta: dict[str, Any] = {"headingLevel": level}
+    if ancestors:
+        meta["ancestorHeadings"] = list(ancestors) if text is str else list(map(text, ancestors))
+    return meta
+
+
+def _section_chunks(
+    run: EngineRun, read: Outline, cut_pieces: list[str], ends: list[int], taken: int
+) -> None:
+    """The sections' DocumentChunks (§2.4), each with its heading and metadata (a copy
+    for each of F's pieces; ``ends``: where each long body's pieces end in
+    ``cut_pieces``, from ``taken``), for a run whose places nobody reads."""
+    units, size, out = run.units, run.size, run.chunks.list
+    text = run.chunks.text
     plain = text is str  # no surrogates: the unit strings are the chunk strings
-    # each section: its metadata, heading, and its one chunk's units and place, or
-    # (None, the number of its range) for F's pieces
-    sections: list[tuple[dict[str, Any], str, str | None, int]] = []
-    body_starts = read.body_starts
-    for number, (level, title, body, ancestors) in enumerate(read.sections):
+    append = out.append
+    following = iter(ends)
+    for (level, title, body, ancestors), length, start in zip(
+        read.sections, read.body_lengths, read.body_starts
+    ):
         meta: dict[str, Any] = {"headingLevel": level}
         if ancestors:
             meta["ancestorHeadings"] = list(ancestors) if plain else list(map(text, ancestors))
         heading = title if plain else text(title)
-        if not body:
-            sections.append((meta, heading, title, read.title_start(number)))
-        elif len(body) <= size:
-            sections.append((meta, heading, body, body_starts[number]))
-        else:
-            start = body_starts[number]
-            sections.append((meta, heading, None, len(ranges)))
-            ranges.append((start, start + len(body)))
-    cut_pieces: list[str] = []
-    cut_places: list[int] = []
-    ends = fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
-    if preamble and len(preamble) <= size:  # §2.3 step 5: one chunk, no heading
-        chunks.one(preamble, read.preamble_start)
-    elif preamble:  # F's pieces, each with metadata {} (an empty base counts as given)
-        chunks.many(cut_pieces[: ends[0]], cut_places[: ends[0]], base={})
-    _section_chunks(run, sections, cut_pieces, cut_places, ends)
-
-
-def _section_chunks(
-    run: EngineRun,
-    sections: list[tuple[dict[str, Any], str, str | None, int]],
-    cut_pieces: list[str],
-    cut_places: list[int],
-    ends: list[int],
-) -> None:
-    """The sections' DocumentChunks (§2.4), each with its heading and metadata (a copy
-    for each of F's pieces), and their places."""
-    chunks = run.chunks
-    text = chunks.text
-    out, starts, lengths = chunks.list, chunks.places.starts, chunks.places.lengths
-    placing = chunks.placing
-    told = chunks.places.section_chunks = []
-    for meta, heading, piece, at in sections:
-        first = len(out)
-        if piece is not None:
-            out.append(
-                {
-                    "content": piece if text is str else text(piece),
-                    "heading": heading,
-                    "metadata": meta,
-                    "index": first,
-                }
-            )
-            if placing:
-                starts.append(at)
-                lengths.append(len(piece))
-        else:
-            lo = ends[at - 1] if at else 0
-            cut = cut_pieces[lo : ends[at]]
-            contents = cut if text is str else list(map(text, cut))
+        if length > size:
+            end = next(following)
+            cut = cut_pieces[taken:end]
             out.extend(
                 [
                     {"content": c, "heading": heading, "metadata": meta.copy(), "index": i}
-                    for i, c in enumerate(contents, first)
+                    for i, c in enumerate(cut if plain else map(text, cut), len(out))
                 ]
             )
-            if placing:
-                starts.extend(cut_places[lo : ends[at]])
-                lengths.extend(map(len, cut))
+            taken = end
+        else:
+            if length:
+                if body is None:  # a long body kept as its range: its units
+                    body = units[start : start + length]
+                content = body if plain else text(body)
+            else:  # §2.3 step 5: an empty body gives the heading
+                content = heading
+            append({"content": content, "heading": heading, "metadata": meta, "index": len(out)})
+
+
+def _placed_section_chunks(
+    run: EngineRun,
+    read: Outline,
+    cut: tuple[list[str], list[int], list[int]],
+    taken: int,
+) -> None:
+    """``_section_chunks`` for a run whose places are read: each chunk's place and
+    length too, and each section's chunks with its metadata and heading."""
+    cut_pieces, cut_places, ends = cut
+    units, size, chunks = run.units, run.size, run.chunks
+    out, starts, lengths = chunks.list, chunks.places.starts, chunks.places.lengths
+    text = chunks.text
+    following = iter(ends)
+    told = chunks.places.section_chunks = []
+    for number, ((level, title, body, ancestors), length, start) in enumerate(
+        zip(read.sections, read.body_lengths, read.body_starts)
+    ):
+        meta = _section_metadata(level, ancestors, text)
+        heading = text(title)
+        first = len(out)
+        if length > size:
+            end = next(following)
+            pieces = cut_pieces[taken:end]
+            out.extend(
+                {"content": text(c), "heading": heading, "metadata": meta.copy(), "index": i}
+                for i, c in enumerate(pieces, first)
+            )
+            starts.extend(cut_places[taken:end])
+            lengths.extend(map(len, pieces))
+            taken = end
+        else:
+            if not length:  # §2.3 step 5: an empty body gives the heading
+                body, start = title, read.title_start(number)
+            elif body is None:  # a long body kept as its range: its units
+                body = units[start : start + length]
+            out.append(
+                {"content": text(body), "heading": heading, "metadata": meta, "index": first}
+            )
+            starts.append(start)
+            lengths.append(len(body))
         if len(out) > first:
             told.append((first, len(out), meta, heading))
 
 
 def layout(run: EngineRun) -> None:
     """``engine_reference.layout`` on the kept blocks: code and tables whole, prose
-    ranges cut by F, the chunks built at the end."""
+    ranges cut by F (all in one call, first), the chunks built in one pass."""
     units, size, chunks = run.units, run.size, run.chunks
     if not _whole(run):  # F on other numbers is the reference's: so is the whole run
         reference.layout(run)
@@ -238,43 +304,50 @@ def layout(run: EngineRun) -> None:
     cut_pieces: list[str] = []
     cut_places: list[int] = []
     ends = iter(
-        fast_windows(units, ranges, last_white(units, size), run, cut_pieces, cut_places)
+        fast_windows(units, ranges, last_white(units), run, cut_pieces, cut_places)
         if ranges
         else ()
     )
-    pieces: list[str] = []
-    places: list[int] = []
-    kinds: list[str | None] = []  # a block's kind; None: a piece of prose
+    out = chunks.list
+    append = out.append
+    text = chunks.text
+    plain = text is str  # no surrogates: the unit strings are the chunk strings
+    placing = run.placing
+    starts, lengths = chunks.places.starts, chunks.places.lengths
     block_chunks: dict[str, list[int]] = {}
     taken = 0  # F's pieces taken so far
+    number = len(out)  # the next chunk's
     for kind, block, start in blocks:
         if kind != "prose":
-            block_chunks.setdefault(kind, []).append(len(pieces))
-            pieces.append(block)
-            places.append(start)
-            kinds.append(kind)
+            if placing:
+                block_chunks.setdefault(kind, []).append(number)
+                starts.append(start)
+                lengths.append(len(block))
+            content = block if plain else text(block)
+            append({"content": content, "metadata": {"type": kind}, "index": number})
+            number += 1
         elif len(block) <= size:
             # a prose block is trimmed and not empty: F's first window takes it all
             # (end >= length) and its one piece is the block itself
-            pieces.append(block)
-            places.append(start)
-            kinds.append(None)
+            if placing:
+                starts.append(start)
+                lengths.append(len(block))
+            append({"content": block if plain else text(block), "index": number})
+            number += 1
         else:
             end = next(ends)
-            pieces.extend(cut_pieces[taken:end])
-            places.extend(cut_places[taken:end])
-            kinds.extend([None] * (end - taken))
+            pieces = cut_pieces[taken:end]
+            out.extend(
+                [
+                    {"content": c, "index": i}
+                    for i, c in enumerate(pieces if plain else map(text, pieces), number)
+                ]
+            )
+            number += end - taken
+            if placing:
+                starts.extend(cut_places[taken:end])
+                lengths.extend(map(len, pieces))
             taken = end
-    contents: Any = pieces if chunks.text is str else map(chunks.text, pieces)
-    chunks.list.extend(
-        {"content": content, "index": i}
-        if kind is None
-        else {"content": content, "metadata": {"type": kind}, "index": i}
-        for i, (content, kind) in enumerate(zip(contents, kinds))
-    )
-    if chunks.placing:
-        chunks.places.starts = places
-        chunks.places.lengths = list(map(len, pieces))
     chunks.places.block_chunks = block_chunks
 
 

@@ -10,7 +10,7 @@ each against it):
   hierarchical``: one ``split`` on the same heading pattern, with the white space after
   each heading as a group of its own, gives the same matches in order (the search
   resumes where the last match ended, as ``finditer`` does) and each body already
-  trimmed at its start; its end is trimmed here.
+  trimmed at its start; its end is trimmed here (a long body's only measured).
 - ``layout_blocks`` replaces ``engine_reference.layout_blocks``: the same walk over
   lines, on offsets in the text instead of a list of lines (a run of lines joined with
   LF is the slice that spans them), each "|" and fence line found once with ``str.find``.
@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from itertools import accumulate, count, repeat
 from operator import add
+from typing import NamedTuple
 
 import numpy as np
-import regex
 
 from chunkview.core.text.js import W_CHARS, W_CLASS, strip_trims_as_js
 from chunkview.core.text.kept import LONG_TEXT, also_forget, kept
@@ -47,23 +47,12 @@ _TABLE_END_RE = re.compile("\n(?![^\n]*\\|)")
 #: JS white space (\s) by UTF-16 unit: the units F steps back to
 _WHITE_UNITS = np.zeros(0x10000, dtype=bool)
 _WHITE_UNITS[[ord(ch) for ch in W_CHARS]] = True
-_LAST_WHITE_RE = regex.compile(f"(?r)[{W_CLASS}]")
 
 
-class SearchBack:
-    """``last_white`` of a text not looked up in before: each look-up searches back
-    from ``end`` over the window before it (``size`` units) for its last white space,
-    -1 where there is none (all F asks: is there white space in (end - size, end]).
-    Costs nothing to make; a look-up costs a search (C) and a call."""
-
-    __slots__ = ("size", "units")
-
-    def __init__(self, units: str, size: int) -> None:
-        self.units, self.size = units, size
-
-    def __getitem__(self, end: int) -> int:
-        found = _LAST_WHITE_RE.search(self.units, max(end - self.size + 1, 0), end + 1)
-        return found.start() if found else -1
+#: F's step back on a text not indexed: matched from ``pos + 1`` up to ``end + 1``, the
+#: greedy ``.*`` jumps to the end (in C, at once) and gives back units until one is
+#: white space, so the match ends one past the last white space in (pos, end]
+WHITE_THROUGH_RE = re.compile(f"(?s).*[{W_CLASS}]")
 
 
 #: the last long text F looked up white space in: from its second run on its index is
@@ -77,31 +66,65 @@ def _forget_asked() -> None:
     _asked = None
 
 
-def last_white(units: str, size: int) -> memoryview | SearchBack:
-    """For each unit p of ``units``, the last unit at or before p that is JS white space
-    (-1: none): F's step back from ``end`` to the last white space in (pos, end] is one
-    look-up (``last_white[end] > pos``). From a long text's second run on, an index of
-    every unit (numpy), kept; before that, and for a short text, a search at each
-    look-up (``SearchBack``): the first run of a text makes no index it may not need
-    again."""
+class WhiteIndex(NamedTuple):
+    """What F reads of a text it has cut before. ``back``: for each unit p, how far
+    back the last JS white space at or before it is (``FAR``: that far or more, or
+    none), one byte a unit, as a memoryview: a window's cut is one look-up, ``end -
+    back[end]`` (a byte, not the unit's number in four, keeps a long text's look-ups
+    in a quarter of the pages). For a text of two-byte units (a few CJK characters or
+    curly quotes are enough), ``narrow``: the text with every unit above 127 as "?",
+    and its ASCII stretches (``stretch_starts[k]`` to ``stretch_ends[k]``), where a
+    window is sliced from ``narrow``: the same string, copied as is, where a slice of
+    the wide text is converted unit by unit."""
+
+    back: memoryview
+    narrow: str | None = None
+    stretch_starts: list[int] = []  # noqa: RUF012 (a NamedTuple's default, never changed)
+    stretch_ends: list[int] = []  # noqa: RUF012
+
+
+#: ``WhiteIndex.back`` of a unit with no white space at or within this many units before it
+FAR = 255
+
+#: an ASCII stretch shorter than this is not worth a slice of its own: most windows
+#: that start in it end past it
+ASCII_STRETCH = 2048
+
+
+def last_white(units: str) -> WhiteIndex | None:
+    """F's index of ``units`` (``WhiteIndex``): from a long text's second run on, made
+    once (numpy) and kept; before that, and for a short text, None: F searches back at
+    each window (``WHITE_THROUGH_RE``), and the first run of a text makes no index it
+    may not need again."""
     global _asked
     if len(units) >= LONG_TEXT and units is _asked:
         return kept("agentos.last-white", units, white_before)
     if len(units) >= LONG_TEXT:
         _asked = units
-    return SearchBack(units, size)
+    return None
 
 
-def white_before(units: str) -> memoryview:
-    """``last_white`` of ``units`` as an index of every unit."""
+def white_before(units: str, stretch: int = ASCII_STRETCH) -> WhiteIndex:
+    """``last_white`` of ``units`` made now (``stretch``: the shortest ASCII stretch
+    read from ``narrow``)."""
     if units.isascii():
         codes: np.ndarray = np.frombuffer(units.encode("ascii"), dtype=np.uint8)
     else:
         codes = np.frombuffer(units.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
     index = np.arange(len(codes), dtype=np.int32)
     index[~_WHITE_UNITS[codes]] = -1
+    index = np.maximum.accumulate(index)
+    np.subtract(np.arange(len(codes), dtype=np.int32), index, out=index)
     # read one unit at a time from Python: a memoryview gives ints, not numpy scalars
-    return np.maximum.accumulate(index).data
+    back = np.minimum(index, FAR).astype(np.uint8).data
+    if codes.dtype != np.uint16 or not len(codes) or codes.max() <= 0xFF:
+        return WhiteIndex(back)  # a slice of one-byte units is copied as is
+    wide = codes > 0x7F
+    bounds = np.concatenate(([0], np.flatnonzero(wide[1:] != wide[:-1]) + 1, [len(codes)]))
+    starts, ends = bounds[:-1], bounds[1:]
+    long_ascii = ~wide[starts] & (ends - starts >= stretch)
+    narrow = np.where(wide, 0x3F, codes).astype(np.uint8).tobytes().decode("ascii")
+    return WhiteIndex(back, narrow, starts[long_ascii].tolist(), ends[long_ascii].tolist())
 
 
 #: the last long text split into windows at one go, and whether ``str.strip()`` trims its
@@ -134,12 +157,15 @@ def plain_strip(content: str) -> bool:
 class Outline:
     """What 'hierarchical' reads from a text before any option counts (§2.3, steps 1-4):
     the trimmed text before the first heading and, for each heading, its level, its
-    text, its trimmed body and the texts of the headings open above it, outermost first;
-    where the preamble, each body and each heading's text start in the units.
+    text, its trimmed body (None for a long body: ``body_starts`` and ``body_lengths``
+    give its units, and F cuts it there) and the texts of the headings open above it,
+    outermost first; where the preamble, each body and each heading's text start in the
+    units.
 
     One ``split`` gives them: the text before the first heading, then for each heading
     its hashes after the first, white space, text, the white space after it and its
-    body, which so starts trimmed (its end is trimmed here).
+    body, which so starts trimmed (its end is trimmed here: a long body only measured,
+    not copied).
     """
 
     def __init__(self, units: str) -> None:
@@ -150,20 +176,26 @@ class Outline:
         raw = pieces[0]
         self.preamble = raw.strip(W_CHARS)
         self.preamble_start = len(raw) - len(raw.lstrip(W_CHARS))
-        self.sections: list[tuple[int, str, str, tuple[str, ...]]] = []
+        self.sections: list[tuple[int, str, str | None, tuple[str, ...]]] = []
+        #: each body's length, trimmed
+        self.body_lengths: list[int] = []
+        add_length = self.body_lengths.append
         levels: list[int] = []
         titles: list[str] = []  # the open headings, outermost first
-        spaces = repeat(W_CHARS)
         for hashes, title, body in zip(
-            pieces[1::5],
-            map(str.strip, pieces[3::5], spaces),
-            map(str.rstrip, pieces[5::5], spaces),
+            pieces[1::5], map(str.strip, pieces[3::5], repeat(W_CHARS)), pieces[5::5]
         ):
             level = len(hashes) + 1
             while levels and levels[-1] >= level:
                 levels.pop()
                 titles.pop()
-            self.sections.append((level, title, body, tuple(titles)))
+            if len(body) <= _COPIED_BODY:
+                kept_body: str | None = body.rstrip(W_CHARS)
+                add_length(len(kept_body))  # type: ignore[arg-type]
+            else:
+                kept_body = None
+                add_length(_trimmed_length(body))
+            self.sections.append((level, title, kept_body, tuple(titles)))
             levels.append(level)
             titles.append(title)
         # from the pieces' lengths; each heading's first "#" is in none
@@ -179,6 +211,23 @@ class Outline:
                 m.end(3) - len(m.group(3).lstrip(W_CHARS)) for m in SECTION_RE.finditer(self.units)
             ]
         return self._title_starts[number]
+
+
+#: a body up to this long is kept trimmed (a copy); a longer one is only measured: F cuts
+#: it in the units, and copying it would cost a first run as much as cutting it
+_COPIED_BODY = 2048
+_WHITE_SET = frozenset(W_CHARS)
+
+
+def _trimmed_length(body: str) -> int:
+    """``len(body.rstrip(W_CHARS))`` without the copy, for a body that ends in a few
+    units of white space (most do: a blank line before the next heading)."""
+    end = len(body)
+    while end and body[end - 1] in _WHITE_SET:
+        end -= 1
+        if len(body) - end > 32:  # a long run of white space: measured in C
+            return len(body.rstrip(W_CHARS))
+    return end
 
 
 def outline(units: str) -> Outline:
