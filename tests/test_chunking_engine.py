@@ -6,6 +6,7 @@ import chunkview
 from chunkview import ChunkerError
 from chunkview.core.text import embed
 from chunkview.core.text.embed import cosine
+from chunkview.core.text.kept import kept_for
 
 
 def _hang(text, options):
@@ -399,7 +400,6 @@ def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim(
     # space only) and \ufeff (JS white space only): a text holding any keeps the set
     import random
 
-    from chunkview.core.chunkers.agentos import engine_text
     from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
     from chunkview.core.text.js import strip_trims_as_js
 
@@ -419,8 +419,8 @@ def test_a_second_run_trims_with_python_strip_only_where_it_agrees_with_js_trim(
         for run in (1, 2, 3):
             got = chunking_engine(text, options)
             assert [c["content"] for c in got] == expected, (repr(odd), run)
-        assert engine_text._last_split is not None and engine_text._last_split[0] is text
-        assert engine_text._last_split[1] is (odd == ""), repr(odd)  # asked on the second run
+        # asked on the second run, and kept for the text
+        assert kept_for("agentos.plain-strip", text) is (odd == ""), repr(odd)
 
 
 @pytest.mark.parametrize("strategy", ["hierarchical", "layout"])
@@ -432,7 +432,6 @@ def test_sections_and_blocks_trim_with_python_strip_only_where_it_agrees_with_js
     # disagree on keeps the set, and every run gives the first run's chunks
     import random
 
-    from chunkview.core.chunkers.agentos import engine_text
     from chunkview.core.chunkers.agentos.chunking_engine import chunking_engine
 
     rng = random.Random(29)
@@ -456,8 +455,7 @@ def test_sections_and_blocks_trim_with_python_strip_only_where_it_agrees_with_js
         assert len(first) > 500
         for run in (2, 3):
             assert chunking_engine(text, options) == first, (repr(odd), run)
-        assert engine_text._last_split is not None and engine_text._last_split[0] is text
-        assert engine_text._last_split[1] is (odd == ""), repr(odd)
+        assert kept_for("agentos.plain-strip", text) is (odd == ""), repr(odd)
     # one text where the set matters: \x85 is white space to str.strip() only
     text = ("# T\n\n" + "\x85word " * 20 + "\n\n") * 2000
     options = {"strategy": strategy, "chunkSize": 60, "chunkOverlap": 0}

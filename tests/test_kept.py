@@ -3,7 +3,7 @@
 import chunkview
 from chunkview import Document
 from chunkview.core.analysis import search
-from chunkview.core.chunkers.agentos import engine_text, semantic_chunker
+from chunkview.core.chunkers.agentos import semantic_chunker
 from chunkview.core.chunkers.mastra import measured_split
 from chunkview.core.layout import locate
 from chunkview.core.text import js
@@ -59,7 +59,7 @@ def test_forget_lets_go_of_the_last_text_every_cache_holds():
         "unit view": lambda: last_kept(js.UNIT_VIEW),
         "locate index": lambda: last_kept(locate.LOCATE_INDEX),
         "plain test": lambda: last_kept(semantic_chunker.PLAIN),
-        "trim test": lambda: engine_text._last_split,
+        "trim test": lambda: last_kept("agentos.plain-strip"),
         "split levels": lambda: "mastra.split-levels" in kept_names(),
         "folded text": lambda: last_kept(search.FOLDED),
     }

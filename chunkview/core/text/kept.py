@@ -2,9 +2,11 @@
 
 The app runs one document again at every option change. A reading of the text alone (an
 outline, its layout blocks, where its fence lines are) is made once and kept by the
-text's identity: one text for each kind of reading. ``forget`` lets go of them all, as
-the chunking process does when a new document comes, and calls what other caches of
-the last text registered with ``also_forget``.
+text's identity: one text for each kind of reading (``kept``; ``keep`` for a reading
+made elsewhere; ``second_run`` for one worth making only when the text comes back).
+A reading of a text made anew at each run (a normalised copy) is kept by value instead,
+its last calls (``memo``). ``forget`` lets go of all of them, as the chunking process
+does when a new document comes. This is the one place caches of a text live.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ Reading = TypeVar("Reading")
 
 #: by kind of reading: the text it was made of, and the reading
 _kept: dict[str, tuple[str, Any]] = {}
-#: what lets go of the caches of the last text kept by their own rules
+#: what lets go of the ``memo`` caches
 _forgetters: list[Callable[[], None]] = []
 
 
@@ -59,10 +61,20 @@ def last_kept(name: str) -> tuple[str, Any] | None:
 
 def forget() -> None:
     """Let go of every kept reading and the texts they were made of, and of what the
-    caches registered with ``also_forget`` hold."""
+    ``memo`` caches hold."""
     _kept.clear()
     for clear in _forgetters:
         clear()
+
+
+def second_run(name: str, text: str) -> bool:
+    """True from the second time ``text``, a long text, is asked about under ``name``:
+    for a reading worth making only when the text comes back (the app runs one document
+    at each option change), so a text's first run makes nothing it may not need again.
+    False the first time, and always for a short text."""
+    seen = kept(name, text, lambda _text: [0])
+    seen[0] += 1
+    return seen[0] >= 2
 
 
 def memo(maxsize: int) -> Callable[[Callable[..., Reading]], Callable[..., Reading]]:
@@ -77,14 +89,6 @@ def memo(maxsize: int) -> Callable[[Callable[..., Reading]], Callable[..., Readi
         return cached
 
     return decorate
-
-
-def also_forget(clear: Callable[[], None]) -> Callable[[], None]:
-    """Have ``forget`` call ``clear`` as well: for a cache of the last text that keeps it
-    by a rule of its own (from a second run, or beside a reading of another text), so a
-    new document lets go of it too. Returns ``clear`` (a decorator)."""
-    _forgetters.append(clear)
-    return clear
 
 
 def kept_names() -> list[str]:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from chunkview.core.text.js import W_CHARS, W_CLASS, strip_trims_as_js
-from chunkview.core.text.kept import LONG_TEXT, also_forget, kept
+from chunkview.core.text.kept import kept, second_run
 
 SENTENCE_CUT_RE = re.compile(f"(?<=[.!?])[{W_CLASS}]+(?=[A-Z])")
 _LINE_END = "\n\r\u2028\u2029"
@@ -53,17 +53,6 @@ _WHITE_UNITS[[ord(ch) for ch in W_CHARS]] = True
 #: greedy ``.*`` jumps to the end (in C, at once) and gives back units until one is
 #: white space, so the match ends one past the last white space in (pos, end]
 WHITE_THROUGH_RE = re.compile(f"(?s).*[{W_CLASS}]")
-
-
-#: the last long text F looked up white space in: from its second run on its index is
-#: made and kept (the app runs one document at each option change)
-_asked: str | None = None
-
-
-@also_forget
-def _forget_asked() -> None:
-    global _asked
-    _asked = None
 
 
 class WhiteIndex(NamedTuple):
@@ -96,11 +85,8 @@ def last_white(units: str) -> WhiteIndex | None:
     once (numpy) and kept; before that, and for a short text, None: F searches back at
     each window (``WHITE_THROUGH_RE``), and the first run of a text makes no index it
     may not need again."""
-    global _asked
-    if len(units) >= LONG_TEXT and units is _asked:
+    if second_run("agentos.white-asked", units):
         return kept("agentos.last-white", units, white_before)
-    if len(units) >= LONG_TEXT:
-        _asked = units
     return None
 
 
@@ -127,31 +113,13 @@ def white_before(units: str, stretch: int = ASCII_STRETCH) -> WhiteIndex:
     return WhiteIndex(back, narrow, starts[long_ascii].tolist(), ends[long_ascii].tolist())
 
 
-#: the last long text split into windows at one go, and whether ``str.strip()`` trims its
-#: windows as JS does (None: not asked yet)
-_last_split: tuple[str, bool | None] | None = None
-
-
-@also_forget
-def _forget_split() -> None:
-    global _last_split
-    _last_split = None
-
-
 def plain_strip(content: str) -> bool:
     """True when ``str.strip()`` trims every window of ``content`` as JS ``trim`` does.
     Asked from a long text's second run on (the app runs one document at each option
     change), so that its first run scans nothing more; False until then."""
-    global _last_split
-    last = _last_split
-    if len(content) < LONG_TEXT:
+    if not second_run("agentos.strip-asked", content):
         return False
-    if last is None or last[0] is not content:
-        _last_split = (content, None)
-        return False
-    if last[1] is None:
-        _last_split = last = (content, strip_trims_as_js(content))
-    return bool(last[1])
+    return bool(kept("agentos.plain-strip", content, strip_trims_as_js))
 
 
 class Outline:
