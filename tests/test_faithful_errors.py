@@ -37,7 +37,7 @@ def test_json_small_max_size_is_the_originals_range_error_at_once(input, max_siz
     with pytest.raises(ChunkerError) as caught:
         chunkview.run("mastra.chunk", input, {"strategy": "json", "maxSize": max_size}, doc="json")
     assert (caught.value.name, caught.value.message) == ("RangeError", "Invalid array length")
-    assert time.monotonic() - began < 1  # node takes 6-25 s and 2.5 GB to say it
+    assert time.monotonic() - began < 2  # node takes 6-25 s and 2.5 GB to say it
 
 
 @pytest.mark.parametrize(
