@@ -40,21 +40,26 @@ def span_list(document: Document, native: list[dict[str, Any]], overlap: Any) ->
     # where the library says each own part starts: the search checks it first
     reported = [to_points(chunk["startOffset"]) for chunk in native]
     located = locate(document.text, owns, overlapping=False, hints=reported)
-    missing = "missing"
-    return [
-        Span(
-            chunk["index"],
-            where[0] if where[2] == missing else max(where[0] - prefix, 0),
-            where[1],
-            where[0],
-            chunk["boundaryType"],
-            chunk["text"],
-            where[2],
-            chunk_metadata(chunk) if "metadata" in chunk else {},
-            at,
+    spans = []
+    for chunk, prefix_len, (own_start, end, how), at in zip(native, prefixes, located, reported):
+        start = own_start if how == "missing" else max(own_start - prefix_len, 0)
+        if how == "exact" and prefix_len and chunk["text"] != document.text[start:end]:
+            how = "normalized"  # white space the port dropped lies before the own part
+        metadata = chunk_metadata(chunk) if "metadata" in chunk else {}
+        spans.append(
+            Span(
+                chunk["index"],
+                start,
+                end,
+                own_start,
+                chunk["boundaryType"],
+                chunk["text"],
+                how,
+                metadata,
+                at,
+            )
         )
-        for chunk, prefix, where, at in zip(native, prefixes, located, reported)
-    ]
+    return spans
 
 
 def prefix_sizes(sizes: list[int], overlap: int) -> list[int]:
@@ -193,6 +198,7 @@ def span_table(
         numbers = list(map(itemgetter("index"), native))
         indexes = None if numbers == list(range(count)) else array("q", numbers)
     exact, missing = LOCATED.index("exact"), LOCATED.index("missing")
+    normalized = LOCATED.index("normalized")
     starts = list(map(sub, own_starts, prefixes))
     if missing in located or (starts and min(starts) < 0):
         starts = [
@@ -203,8 +209,11 @@ def span_table(
     head_sizes = array("q", prefixes)
     text_starts, text_ends = array("q", [-1]) * count, array("q", [-1]) * count
     odd = [i for i, at in enumerate(located) if at != exact]
+    # a prefix is the text before the own part only where the own part before ends
+    # there: not where white space the port dropped lies between them
+    apart = [i for i in range(1, count) if prefixes[i] and own_starts[i] != ends[i - 1]]
     sent, offset = [], 0
-    for i in sorted({*odd, *[i + 1 for i in odd if i + 1 < count]}):
+    for i in sorted({*odd, *[i + 1 for i in odd if i + 1 < count], *apart}):
         chunk, start, end, own = texts[i], starts[i], ends[i], own_starts[i]
         if located[i] == exact:
             if not prefixes[i]:
@@ -215,6 +224,7 @@ def span_table(
                 continue
             head_starts[i] = head_of(text, chunk, own, end)
             head_sizes[i] = len(chunk) - (end - own)
+            located[i] = normalized  # the chunk is not the text at its place
         else:  # white space rewritten, or not found: no slice of the text
             head_starts[i] = -1
         if head_starts[i] < 0:

@@ -186,6 +186,10 @@ class _SemanticChunkingEntry(Entry):
                 for k, v in chunk.items()
                 if k in ("chunk_number", "sentence_number", "token_length")
             }
+            # a chunk with its chunkPrefix is not the text at its place: its own text is
+            located = where.located
+            if located == "exact" and text is not chunk["text"]:
+                located = "normalized"
             spans.append(
                 Span(
                     i,
@@ -194,7 +198,7 @@ class _SemanticChunkingEntry(Entry):
                     where.start,
                     self.kind,
                     chunk["text"],
-                    where.located,
+                    located,
                     meta,
                 )
             )

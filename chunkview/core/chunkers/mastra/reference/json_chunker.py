@@ -133,12 +133,12 @@ class _JsonChunker:
         after the last space within them when there is one past the start."""
         piece_size = math.floor(self.max_size - 20)
         if piece_size <= 0 and text:
-            # slice(0, size) then keeps nothing new: the original pushes "" forever
-            raise ChunkerError(
-                "Hang",
-                "maxSize ≤ 20 leaves no room for a piece of a long string: the original "
-                "loops forever (until memory runs out)",
-            )
+            # §11.1 step 5: the loop never ends. With P = 0 each turn pushes slice(0, 0),
+            # "", and keeps the rest; with P < 0 slice(0, P) counts from the end, so a cut
+            # after a space leaves at least -P units and a cut at P leaves the last -P:
+            # the rest is never empty and never <= P. The pieces array grows until V8
+            # refuses to grow it, after seconds and gigabytes: its error, at once.
+            raise ChunkerError("RangeError", "Invalid array length")
         units, pieces = to_units(text), []
         while units:
             if len(units) <= piece_size:

@@ -143,7 +143,11 @@ class _Grouping:
         self.max_size = options["maxSize"]
         self.overlap = options.get("overlap", 0)
         target = options.get("targetSize")
-        self.target = math.floor(self.max_size * 0.8) if target is None else target
+        # JS's Math.floor keeps an infinite maxSize infinite (Python's would overflow)
+        default_target = self.max_size * 0.8
+        if math.isfinite(default_target):
+            default_target = math.floor(default_target)
+        self.target = default_target if target is None else target
         self.by_words = options.get("fallbackToWords", True) is not False
         self.by_chars = options.get("fallbackToCharacters", True) is not False
         self.length = length_function(options.get("lengthFunction"))
