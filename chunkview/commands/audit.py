@@ -13,7 +13,10 @@ from chunkview.core import registry
 from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
 from chunkview.core.batch.audit_output import FORMATS, Output
 from chunkview.core.batch.audit_run import audit_records
+from chunkview.core.batch.engine import open_pool
+from chunkview.core.batch.ray_pool import RayUnavailable
 from chunkview.core.model.document import KINDS
+from chunkview.core.runtime import parse_size
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -42,6 +45,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--max-memory", help="memory budget per process, e.g. 2G")
     parser.add_argument(
         "--shard", help="I/N: audit only the files of shard I of N (a stable hash of the path)"
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run on Ray: the cluster at ADDRESS, else a local Ray "
+        "(needs pip install 'chunkview[ray]')",
     )
     return parser.parse_args(argv)
 
@@ -80,6 +91,7 @@ def main(argv: list[str]) -> int:
         if args.timeout <= 0:
             raise UsageError("--timeout must be above 0")
         registry.get(args.entry)
+        memory = parse_size(args.max_memory) if args.max_memory else None
     except (UsageError, ValueError) as exc:
         print(f"chunkview audit: {exc}", file=sys.stderr)
         return 2
@@ -96,24 +108,28 @@ def main(argv: list[str]) -> int:
     summary = Summary(fail_on)
     bar = _progress(files())
     try:
-        for record in audit_records(
-            files(),
-            args.entry,
-            options,
-            kind=args.doc,
-            token_limit=limit,
-            tokenizer=args.tokenizer,
-            jobs=args.jobs,
-            timeout=args.timeout,
-            max_memory=args.max_memory,
-        ):
-            summary.add(record)
-            output.record(record)
-            if bar is not None:
-                bar.update(1)
+        with open_pool(
+            args.jobs, timeout=args.timeout, max_memory=memory, ray=args.ray, paths=args.paths
+        ) as pool:
+            for record in audit_records(
+                files(),
+                args.entry,
+                options,
+                kind=args.doc,
+                token_limit=limit,
+                tokenizer=args.tokenizer,
+                pool=pool,
+            ):
+                summary.add(record)
+                output.record(record)
+                if bar is not None:
+                    bar.update(1)
     except ValueError as exc:  # a bad --max-memory
         print(f"chunkview audit: {exc}", file=sys.stderr)
         return 2
+    except RayUnavailable as exc:
+        print(f"chunkview audit: {exc}", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.close()

@@ -1,12 +1,15 @@
-"""``chunkview eval FILE --entry E --questions Q.jsonl``: retrieval figures of one setting."""
+"""``chunkview eval FILE --entry E --questions Q.jsonl``: retrieval figures of one setting;
+on a folder or several files, over the corpus (commands/eval_corpus.py)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from chunkview import api
+from chunkview.commands import eval_corpus
 from chunkview.commands.common import Parser, UsageError, json_object
 from chunkview.core import registry
 from chunkview.core.analysis.eval import (
@@ -17,7 +20,9 @@ from chunkview.core.analysis.eval import (
     evaluate,
     load_questions,
 )
+from chunkview.core.batch.corpus_eval import corpus_documents
 from chunkview.core.batch.eval_point import eval_point
+from chunkview.core.batch.ray_pool import RayUnavailable
 from chunkview.core.batch.sweep import parse_values
 from chunkview.core.errors import ChunkerError, DocumentError
 from chunkview.core.io.read import load_document
@@ -32,7 +37,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         description="Recall, precision and IoU of a chunking setting on questions whose "
         "answers are ranges of the document (chunking_evaluation's JSONL format).",
     )
-    parser.add_argument("file")
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a file, or a folder (or several files): a corpus, each question naming its "
+        "document by corpus_id, the path relative to the folder",
+    )
     parser.add_argument("--entry", required=True, help="entry id, e.g. mastra.chunk")
     parser.add_argument("--options", help="options object as JSON")
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
@@ -50,7 +61,20 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--values", help="with --param: start:stop:step or a,b,c")
     parser.add_argument("--jobs", type=int, help="with --param: chunking processes")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per value")
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds per value (a corpus: per document)"
+    )
+    parser.add_argument("--max-memory", help="a corpus: memory budget per process, e.g. 2G")
+    parser.add_argument("--compare-entry", help="a corpus: a second configuration beside it")
+    parser.add_argument("--compare-options", help="options of --compare-entry as JSON")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="a corpus: run on Ray (the cluster at ADDRESS, else a local Ray); "
+        "needs pip install 'chunkview[ray]'",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
@@ -144,6 +168,16 @@ def sweep_rows(
     return rows
 
 
+def _is_corpus(args: argparse.Namespace) -> bool:
+    """A folder, several files, or an option only a corpus run has."""
+    return (
+        len(args.paths) > 1
+        or os.path.isdir(args.paths[0])
+        or args.ray is not None
+        or bool(args.compare_entry)
+    )
+
+
 def main(argv: list[str]) -> int:
     try:
         args = parse(argv)
@@ -157,14 +191,18 @@ def main(argv: list[str]) -> int:
             raise UsageError("--top-k must be 1 or more")
         registry.get(args.entry)
         questions = load_questions(args.questions)
-        document = load_document(args.file, args.doc or kind_for_path(args.file))
+        if _is_corpus(args):
+            return eval_corpus.run(
+                args, corpus_documents(args.paths), questions, options, retriever
+            )
+        document = load_document(args.paths[0], args.doc or kind_for_path(args.paths[0]))
     except UsageError as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
         return 2
     except KeyError as exc:
         print(f"chunkview eval: {exc.args[0]}", file=sys.stderr)
         return 2
-    except (DocumentError, QuestionsError) as exc:
+    except (DocumentError, QuestionsError, RayUnavailable) as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
         return 1
     if args.param:
