@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from chunkview.core.errors import ChunkerError
 from chunkview.core.runtime import ChunkPool, Job, JobOutcome, Stopped, default_max_memory
 
 INSTALL_HINT = "--ray needs Ray: pip install 'chunkview[ray]'"
@@ -38,6 +39,30 @@ def load_ray() -> Any:
     return ray
 
 
+#: a JobOutcome as it crosses to the driver: value, error fields, seconds (a ChunkerError
+#: does not survive pickling: its constructor takes more than its message)
+Shipped = tuple[Any, tuple[str, str, str | None, int | None, str | None] | None, float]
+
+
+def ship(outcome: JobOutcome) -> Shipped:
+    error = outcome.error
+    if error is None:
+        return outcome.value, None, outcome.seconds
+    reason = getattr(error, "reason", None)
+    fields = (error.name, error.message, reason, error.position, error.traceback)
+    return None, fields, outcome.seconds
+
+
+def unship(index: int, job: Job, shipped: Shipped) -> JobOutcome:
+    value, fields, seconds = shipped
+    if fields is None:
+        return JobOutcome(index, job, value=value, seconds=seconds)
+    name, message, reason, position, traceback = fields
+    error = Stopped(reason, message) if reason is not None else ChunkerError(name, message)  # type: ignore[arg-type]
+    error.position, error.traceback = position, traceback
+    return JobOutcome(index, job, error=error, seconds=seconds)
+
+
 class ChunkWorker:
     """A Ray actor: a one-process chunking pool on the worker, kept from batch to batch."""
 
@@ -46,12 +71,9 @@ class ChunkWorker:
         self.pool = ChunkPool(1, timeout=timeout, max_memory=memory)
         self.node = os.uname().nodename
 
-    def run(self, batch: list[tuple[int, Job]]) -> list[JobOutcome]:
-        outcomes = []
-        for outcome in self.pool.map([job for _, job in batch], ordered=True):
-            outcome.index = batch[outcome.index][0]
-            outcomes.append(outcome)
-        return outcomes
+    def run(self, batch: list[tuple[int, Job]]) -> list[Shipped]:
+        """Each job's value or error and its seconds, in the batch's order."""
+        return [ship(outcome) for outcome in self.pool.map([job for _, job in batch])]
 
     def unreadable(self, paths: Sequence[str]) -> tuple[str, list[str]]:
         """This worker's node, and the paths it cannot read."""
@@ -156,8 +178,8 @@ class RayPool:
 
     def _outcomes(self, ref: Any, batch: list[tuple[int, Job]]) -> list[JobOutcome]:
         try:
-            outcomes: list[JobOutcome] = self._ray.get(ref)
-            return outcomes
+            shipped: list[Shipped] = self._ray.get(ref)
+            return [unship(i, job, s) for (i, job), s in zip(batch, shipped, strict=True)]
         except Exception as exc:  # the actor died (its node lost): the batch fails, not the run
             message = f"the Ray worker died ({type(exc).__name__})"
             return [JobOutcome(i, job, error=Stopped("crash", message)) for i, job in batch]
