@@ -13,7 +13,7 @@ import pytest
 
 from chunkview.core.analysis.corpus import DocumentChunks, retrieve_over_corpus
 from chunkview.core.analysis.eval import Question, QuestionsError, Reference
-from chunkview.core.batch.corpus_eval import CorpusDocument, assign_questions
+from chunkview.core.batch.corpus_eval import CorpusDocument, assign_questions, check_named
 
 ROOT = Path(__file__).resolve().parent.parent
 SENTENCES = json.dumps({"strategy": "sentence", "maxSize": 25, "overlap": 0})
@@ -100,7 +100,7 @@ def test_two_documents_against_hand_computed_figures(two_documents):
     assert docs["a.txt"]["chunks"] == 4 and docs["sub/b.txt"]["chunks"] == 2
     assert docs["a.txt"]["means"]["iou_omega"] == pytest.approx((1 + 26 / 27) / 2)
     assert docs["sub/b.txt"]["means"]["precision_omega"] == pytest.approx((1 + 19 / 37) / 2)
-    assert data["chunks"] == 6
+    assert (data["chunks"], data["files"]) == (6, 2)
 
     omega = chunkview(
         "eval", str(folder), "--entry", "mastra.chunk", "--options", SENTENCES,
@@ -122,13 +122,14 @@ def test_a_chunk_of_another_document_counts_in_precision_and_iou():
 
 
 def test_questions_without_corpus_id_are_refused_on_several_documents():
-    docs = [CorpusDocument("x/a.txt", "a.txt"), CorpusDocument("x/b.txt", "b.txt")]
     plain = Question("q", (Reference("", 0, 1),))
     with pytest.raises(QuestionsError, match="question 1 has no corpus_id"):
-        assign_questions([plain], docs)
-    assert assign_questions([plain], docs[:1]) == {"a.txt": [0]}
-    with pytest.raises(QuestionsError, match="names no document"):
-        assign_questions([Question("q", (Reference("", 0, 1),), "c.txt")], docs)
+        assign_questions([plain], None)
+    only = CorpusDocument("x/a.txt", "a.txt")
+    assert assign_questions([plain], only) == {"a.txt": [0]}
+    named = Question("q", (Reference("", 0, 1),), "c.txt")
+    with pytest.raises(QuestionsError, match=r"question 2: corpus_id 'c\.txt' names no document"):
+        check_named(assign_questions([plain, named], only), {"a.txt"})
 
 
 def test_the_command_refuses_questions_without_corpus_id(two_documents, tmp_path):

@@ -69,11 +69,11 @@ def corpus_questions():
 
 
 def test_corpus_means_are_the_same_with_and_without_ray(local_ray):
-    documents = corpus_documents([str(CORPUS)])
     questions = corpus_questions()
     settings = [Setting("mastra.chunk", RECURSIVE), Setting("mastra.chunk", {"maxSize": 900})]
 
     def run(pool):
+        documents = corpus_documents([str(CORPUS)])
         results = corpus_eval(documents, questions, settings, pool, retriever="bm25", top_k=3)
         return [r.to_json() for r in results]
 

@@ -13,7 +13,12 @@ from chunkview.commands.common import UsageError, json_object
 from chunkview.core import registry
 from chunkview.core.analysis.corpus import CorpusResult
 from chunkview.core.analysis.eval import Question
-from chunkview.core.batch.corpus_eval import CorpusDocument, Setting, corpus_eval
+from chunkview.core.batch.corpus_eval import (
+    Setting,
+    corpus_documents,
+    corpus_eval,
+    only_document,
+)
 from chunkview.core.batch.engine import open_pool
 from chunkview.core.batch.sweep import parse_values
 from chunkview.core.runtime import parse_size
@@ -38,7 +43,8 @@ HEADER = "recall  precis     IoU   precΩ    IoUΩ  whole"
 def format_corpus(result: CorpusResult, title: str) -> str:
     """Per question, per document and corpus means as aligned tables."""
     lines = [
-        f"{title} · {result.chunks} chunks · retriever {result.retriever or 'none'}"
+        f"{title} · {result.files} files · {result.chunks} chunks"
+        + f" · retriever {result.retriever or 'none'}"
         + (f" · top {result.top_k} over the corpus" if result.retriever else ""),
         f" #  {HEADER}  document · question",
     ]
@@ -126,18 +132,21 @@ def settings_of(args: argparse.Namespace, options: dict[str, Any]) -> list[Setti
     return settings
 
 
-def _progress(total: int) -> tuple[Callable[[], None] | None, Callable[[], None]]:
+def _progress(
+    paths: list[str], settings: int
+) -> tuple[Callable[[], None] | None, Callable[[], None]]:
+    """A bar on stderr when it is a terminal (the files counted first, as audit does)."""
     if not sys.stderr.isatty():
         return None, lambda: None
     from tqdm import tqdm
 
+    total = settings * sum(1 for _ in corpus_documents(paths))
     bar = tqdm(total=total, unit="doc", file=sys.stderr, dynamic_ncols=True)
     return lambda: bar.update(1), bar.close
 
 
 def run(
     args: argparse.Namespace,
-    documents: list[CorpusDocument],
     questions: list[Question],
     options: dict[str, Any],
     retriever: str | None,
@@ -148,16 +157,17 @@ def run(
         memory = parse_size(args.max_memory) if args.max_memory else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    step, close = _progress(len(settings) * len(documents))
+    step, close = _progress(args.paths, len(settings))
     try:
         with open_pool(
             args.jobs, timeout=args.timeout, max_memory=memory, ray=args.ray, paths=args.paths
         ) as pool:
             results = corpus_eval(
-                documents,
+                corpus_documents(args.paths),
                 questions,
                 settings,
                 pool,
+                only=only_document(args.paths),
                 kind=args.doc,
                 retriever=retriever,
                 top_k=args.top_k,

@@ -20,7 +20,6 @@ from chunkview.core.analysis.eval import (
     evaluate,
     load_questions,
 )
-from chunkview.core.batch.corpus_eval import corpus_documents
 from chunkview.core.batch.eval_point import eval_point
 from chunkview.core.batch.ray_pool import RayUnavailable
 from chunkview.core.batch.sweep import parse_values
@@ -192,9 +191,7 @@ def main(argv: list[str]) -> int:
         registry.get(args.entry)
         questions = load_questions(args.questions)
         if _is_corpus(args):
-            return eval_corpus.run(
-                args, corpus_documents(args.paths), questions, options, retriever
-            )
+            return eval_corpus.run(args, questions, options, retriever)
         document = load_document(args.paths[0], args.doc or kind_for_path(args.paths[0]))
     except UsageError as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)

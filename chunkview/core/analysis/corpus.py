@@ -46,15 +46,18 @@ class CorpusResult:
 
     #: per question, in the questions file's order (a question of a failed document: None)
     questions: list[dict[str, Any] | None]
-    #: per document: corpus_id, status, chunks, message (when it failed)
+    #: per document with questions, or failed: corpus_id, status, chunks or message
     documents: list[dict[str, Any]]
     retriever: str | None
     top_k: int
     failed: list[str] = field(default_factory=list)
+    #: documents chunked, and their chunks (those without questions included)
+    files: int = 0
+    total_chunks: int = 0
 
     @property
     def chunks(self) -> int:
-        return sum(d.get("chunks", 0) for d in self.documents)
+        return self.total_chunks
 
     @property
     def scored(self) -> list[dict[str, Any]]:
@@ -78,6 +81,7 @@ class CorpusResult:
         return {
             "retriever": self.retriever,
             "top_k": self.top_k,
+            "files": self.files,
             "chunks": self.chunks,
             "documents": self.document_means(),
             "questions": self.questions,
