@@ -143,3 +143,10 @@ def test_without_the_extra_ray_says_what_to_install_in_one_line(monkeypatch, cap
         ]
     )
     assert status == 1 and capsys.readouterr().err == f"chunkview eval: {INSTALL_HINT}\n"
+
+
+def test_an_object_store_url_is_refused_in_one_line(local_ray, capsys):
+    status = audit_command.main(["s3://bucket/corpus", "--entry", "mastra.chunk", "--ray"])
+    err = capsys.readouterr().err
+    assert status == 1 and err.count("\n") == 1
+    assert err.startswith("chunkview audit: s3://bucket/corpus: chunkview reads files by path")

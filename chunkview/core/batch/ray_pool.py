@@ -128,7 +128,14 @@ class RayPool:
             ray.shutdown()
 
     def check_paths(self, paths: Sequence[str]) -> None:
-        """RayUnavailable when a path this process reads is out of the workers' reach."""
+        """RayUnavailable when a path this process reads is out of the workers' reach, or
+        is an object-store URL (files are read by path: mount the bucket on every node)."""
+        for path in paths:
+            if "://" in path:
+                raise RayUnavailable(
+                    f"{path}: chunkview reads files by path; mount the bucket at the same "
+                    "path on every node (s3fs, gcsfuse) and give that path"
+                )
         local = [p for p in paths if os.access(p, os.R_OK)]
         if not local:
             return
