@@ -4,6 +4,7 @@ under the app's watchdog, and report every file's sizes, warnings, errors and ha
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from chunkview.commands.common import Parser, UsageError, json_object, token_limit
 from chunkview.core import registry
 from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
+from chunkview.core.batch.audit_blocks import BlockWriter
 from chunkview.core.batch.audit_output import FORMATS, Output
 from chunkview.core.batch.audit_run import audit_records
 from chunkview.core.batch.engine import open_pool
@@ -45,6 +47,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--max-memory", help="memory budget per process, e.g. 2G")
     parser.add_argument(
         "--shard", help="I/N: audit only the files of shard I of N (a stable hash of the path)"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write the records as JSON Lines to DIR, a file per 100,000 (part-00000.jsonl, "
+        "...), and summary.json; print only the summary",
     )
     parser.add_argument(
         "--ray",
@@ -104,7 +112,13 @@ def main(argv: list[str]) -> int:
             if shard is None or shard_of(path, *shard):
                 yield path
 
-    output = Output(args.format, sys.stdout)
+    try:
+        output: Output | BlockWriter = (
+            BlockWriter(args.out) if args.out else Output(args.format, sys.stdout)
+        )
+    except (OSError, ValueError) as exc:
+        print(f"chunkview audit: {exc}", file=sys.stderr)
+        return 2
     summary = Summary(fail_on)
     bar = _progress(files())
     try:
@@ -133,5 +147,8 @@ def main(argv: list[str]) -> int:
     finally:
         if bar is not None:
             bar.close()
-    output.summary(summary)
+    if isinstance(output, BlockWriter):
+        print(json.dumps(output.summary(summary)))
+    else:
+        output.summary(summary)
     return 1 if summary.failed else 0
