@@ -99,15 +99,21 @@ class RayPool:
         self._ray = ray = load_ray()
         self._owns = not ray.is_initialized()
         if self._owns:
-            ray.init(
-                address=address,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level="ERROR",
-            )
+            try:
+                ray.init(
+                    address=address,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level="ERROR",
+                )
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                where = f"the Ray cluster at {address}" if address else "a local Ray"
+                first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise RayUnavailable(f"cannot start {where}: {first_line}") from None
         count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         actor = ray.remote(num_cpus=1)(ChunkWorker)
-        self._actors = [actor.remote(timeout, max_memory) for _ in range(count)]
+        self._new_actor = lambda: actor.remote(timeout, max_memory)
+        self._actors = [self._new_actor() for _ in range(count)]
 
     def __enter__(self) -> RayPool:
         return self
@@ -171,7 +177,7 @@ class RayPool:
             for ref in done:
                 slot, batch = pending.pop(ref)
                 load[slot] -= 1
-                for outcome in self._outcomes(ref, batch):
+                for outcome in self._outcomes(ref, slot, batch):
                     finished[outcome.index] = outcome
             if ordered:
                 while next_out in finished:
@@ -183,10 +189,11 @@ class RayPool:
         for index in sorted(finished):
             yield finished.pop(index)
 
-    def _outcomes(self, ref: Any, batch: list[tuple[int, Job]]) -> list[JobOutcome]:
+    def _outcomes(self, ref: Any, slot: int, batch: list[tuple[int, Job]]) -> list[JobOutcome]:
         try:
             shipped: list[Shipped] = self._ray.get(ref)
             return [unship(i, job, s) for (i, job), s in zip(batch, shipped, strict=True)]
         except Exception as exc:  # the actor died (its node lost): the batch fails, not the run
+            self._actors[slot] = self._new_actor()
             message = f"the Ray worker died ({type(exc).__name__})"
             return [JobOutcome(i, job, error=Stopped("crash", message)) for i, job in batch]
