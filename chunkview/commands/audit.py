@@ -4,6 +4,7 @@ under the app's watchdog, and report every file's sizes, warnings, errors and ha
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator
 
@@ -17,8 +18,11 @@ from chunkview.commands.common import (
 )
 from chunkview.core import registry
 from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
+from chunkview.core.batch.audit_blocks import BlockWriter
 from chunkview.core.batch.audit_output import FORMATS, Output
 from chunkview.core.batch.audit_run import audit_records
+from chunkview.core.batch.engine import open_pool
+from chunkview.core.batch.ray_pool import RayUnavailable
 from chunkview.core.model.document import KINDS
 from chunkview.core.runtime.limits import max_memory_argument, timeout_argument
 
@@ -64,6 +68,20 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--shard", help="I/N: audit only the files of shard I of N (a stable hash of the path)"
     )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write the records as JSON Lines to DIR, a file per 100,000 (part-00000.jsonl, "
+        "...), and summary.json; print only the summary",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run on Ray: the cluster at ADDRESS, else a local Ray "
+        "(needs pip install 'chunkview[ray]')",
+    )
     return parser.parse_args(argv)
 
 
@@ -98,6 +116,7 @@ def main(argv: list[str]) -> int:
         shard = _shard(args.shard)
         args.jobs = capped_jobs("audit", args.jobs)
         registry.get(args.entry)
+        memory = args.max_memory  # checked by max_memory_argument (None: half the RAM)
     except (UsageError, ValueError) as exc:
         print(f"chunkview audit: {exc}", file=sys.stderr)
         return 2
@@ -111,38 +130,58 @@ def main(argv: list[str]) -> int:
             if shard is None or shard_of(path, *shard):
                 yield path
 
-    output = Output(args.format, sys.stdout, neutralize_formulas=args.neutralize_formulas)
+    try:
+        output: Output | BlockWriter = (
+            BlockWriter(args.out)
+            if args.out
+            else Output(args.format, sys.stdout, neutralize_formulas=args.neutralize_formulas)
+        )
+    except (OSError, ValueError) as exc:
+        print(f"chunkview audit: {exc}", file=sys.stderr)
+        return 2
     summary = Summary(fail_on)
     bar = _progress(files())
-    records = audit_records(
-        files(),
-        args.entry,
-        options,
-        kind=args.doc,
-        token_limit=limit,
-        tokenizer=args.tokenizer,
-        jobs=args.jobs,
-        timeout=args.timeout,
-        max_memory=args.max_memory,
-    )
     try:
-        for record in records:
-            summary.add(record)
-            output.record(record)
+        try:
+            with open_pool(
+                args.jobs, timeout=args.timeout, max_memory=memory, ray=args.ray, paths=args.paths
+            ) as pool:
+                for record in audit_records(
+                    files(),
+                    args.entry,
+                    options,
+                    kind=args.doc,
+                    token_limit=limit,
+                    tokenizer=args.tokenizer,
+                    pool=pool,
+                ):
+                    summary.add(record)
+                    output.record(record)
+                    if bar is not None:
+                        bar.update(1)
+        except KeyboardInterrupt:  # Ctrl-C: the pool ended as the block unwound (its
+            # processes killed), the files audited so far summed up before the line
             if bar is not None:
-                bar.update(1)
+                bar.close()
+                bar = None
+            _write_summary(output, summary)
+            raise  # the command line says "interrupted" and exits 130
     except ValueError as exc:  # a bad --max-memory
         print(f"chunkview audit: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: the files audited so far, summed up
-        records.close()  # ends the pool, killing its processes, before anything is written
-        if bar is not None:
-            bar.close()
-            bar = None
-        output.summary(summary)
-        raise  # the command line says "interrupted" and exits 130
+    except RayUnavailable as exc:
+        print(f"chunkview audit: {exc}", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.close()
-    output.summary(summary)
+    _write_summary(output, summary)
     return 1 if summary.failed else 0
+
+
+def _write_summary(output: Output | BlockWriter, summary: Summary) -> None:
+    """The summary at the end: under the table or records, or (``--out``) as JSON."""
+    if isinstance(output, BlockWriter):
+        print(json.dumps(output.summary(summary)))
+    else:
+        output.summary(summary)

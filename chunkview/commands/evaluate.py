@@ -1,12 +1,15 @@
-"""``chunkview eval FILE --entry E --questions Q.jsonl``: retrieval figures of one setting."""
+"""``chunkview eval FILE --entry E --questions Q.jsonl``: retrieval figures of one setting;
+on a folder or several files, over the corpus (commands/eval_corpus.py)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from chunkview import api
+from chunkview.commands import eval_corpus
 from chunkview.commands.common import Parser, UsageError, capped_jobs, json_object, most_jobs
 from chunkview.core import registry
 from chunkview.core.analysis.eval import (
@@ -18,12 +21,13 @@ from chunkview.core.analysis.eval import (
     load_questions,
 )
 from chunkview.core.batch.eval_point import eval_point
+from chunkview.core.batch.ray_pool import RayUnavailable
 from chunkview.core.batch.sweep import parse_values
 from chunkview.core.errors import ChunkerError, DocumentError
 from chunkview.core.io.read import load_document
 from chunkview.core.model.document import KINDS, Document, kind_for_path
 from chunkview.core.runtime import ChunkPool, Job
-from chunkview.core.runtime.limits import timeout_argument
+from chunkview.core.runtime.limits import max_memory_argument, timeout_argument
 from chunkview.core.text.jsonout import dumps
 
 
@@ -33,7 +37,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         description="Recall, precision and IoU of a chunking setting on questions whose "
         "answers are ranges of the document (chunking_evaluation's JSONL format).",
     )
-    parser.add_argument("file")
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a file, or a folder (or several files): a corpus, each question naming its "
+        "document by corpus_id, the path relative to the folder",
+    )
     parser.add_argument("--entry", required=True, help="entry id, e.g. mastra.chunk")
     parser.add_argument("--options", help="options object as JSON")
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
@@ -56,7 +66,25 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help=f"with --param: chunking processes (default: one per core; at most {most_jobs()})",
     )
     parser.add_argument(
-        "--timeout", type=timeout_argument, default=60.0, help="seconds per value (0.1 to 86400)"
+        "--timeout",
+        type=timeout_argument,
+        default=60.0,
+        help="seconds per value, a corpus: per document (0.1 to 86400)",
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=max_memory_argument,
+        help="a corpus: memory budget per process, e.g. 2G",
+    )
+    parser.add_argument("--compare-entry", help="a corpus: a second configuration beside it")
+    parser.add_argument("--compare-options", help="options of --compare-entry as JSON")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="a corpus: run on Ray (the cluster at ADDRESS, else a local Ray); "
+        "needs pip install 'chunkview[ray]'",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
@@ -151,6 +179,16 @@ def sweep_rows(
     return rows
 
 
+def _is_corpus(args: argparse.Namespace) -> bool:
+    """A folder, several files, or an option only a corpus run has."""
+    return (
+        len(args.paths) > 1
+        or os.path.isdir(args.paths[0])
+        or args.ray is not None
+        or bool(args.compare_entry)
+    )
+
+
 def main(argv: list[str]) -> int:
     try:
         args = parse(argv)
@@ -165,14 +203,16 @@ def main(argv: list[str]) -> int:
         args.jobs = capped_jobs("eval", args.jobs)
         registry.get(args.entry)
         questions = load_questions(args.questions)
-        document = load_document(args.file, args.doc or kind_for_path(args.file))
+        if _is_corpus(args):
+            return eval_corpus.run(args, questions, options, retriever)
+        document = load_document(args.paths[0], args.doc or kind_for_path(args.paths[0]))
     except UsageError as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
         return 2
     except KeyError as exc:
         print(f"chunkview eval: {exc.args[0]}", file=sys.stderr)
         return 2
-    except (DocumentError, QuestionsError) as exc:
+    except (DocumentError, QuestionsError, RayUnavailable) as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
         return 1
     if args.param:

@@ -49,6 +49,9 @@ class Reference:
 class Question:
     question: str
     references: tuple[Reference, ...]
+    #: the document the answer lies in (its path relative to the corpus folder), as in
+    #: Chroma's question sets; None for a question on a single document
+    corpus_id: str | None = None
 
 
 def _whole_number(data: dict[str, Any], name: str, where: str) -> int:
@@ -81,9 +84,13 @@ def parse_question(data: Any, where: str) -> Question:
             raise QuestionsError(f"{where}: references are not valid JSON ({exc.msg})") from None
     if not isinstance(references, list) or not references:
         raise QuestionsError(f"{where}: “references” must be a non-empty list")
+    corpus_id = data.get("corpus_id")
+    if corpus_id is not None and not isinstance(corpus_id, str):
+        raise QuestionsError(f"{where}: corpus_id must be a string, got {corpus_id!r}")
     return Question(
         data["question"],
         tuple(_reference(r, f"{where}, reference {i + 1}") for i, r in enumerate(references)),
+        corpus_id or None,
     )
 
 
@@ -158,8 +165,10 @@ class Scores:
     iou: float
 
 
-def scores(excerpts: Sequence[Range], retrieved: Sequence[Range]) -> Scores:
-    """Recall, precision and IoU of retrieved chunk ranges against excerpt ranges."""
+def scores(excerpts: Sequence[Range], retrieved: Sequence[Range], foreign: int = 0) -> Scores:
+    """Recall, precision and IoU of retrieved chunk ranges against excerpt ranges.
+    ``foreign``: the summed length of retrieved chunks of other documents (a corpus
+    retrieval), which hold none of the excerpts but count in precision and IoU."""
     hits = union(
         found
         for chunk in retrieved
@@ -167,7 +176,7 @@ def scores(excerpts: Sequence[Range], retrieved: Sequence[Range]) -> Scores:
         if (found := intersection(chunk, excerpt))
     )
     common = total(hits)
-    chunk_sum = total(retrieved)
+    chunk_sum = total(retrieved) + foreign
     unused = total(subtract(excerpts, retrieved))
     return Scores(
         recall=common / total(excerpts) if excerpts else 0.0,
@@ -388,7 +397,8 @@ def questions_jsonl(questions: Sequence[Question]) -> str:
         references = [
             {"content": r.content, "start_index": r.start, "end_index": r.end} for r in q.references
         ]
-        lines.append(
-            json.dumps({"question": q.question, "references": references}, ensure_ascii=False)
-        )
+        data: dict[str, Any] = {"question": q.question, "references": references}
+        if q.corpus_id is not None:
+            data["corpus_id"] = q.corpus_id
+        lines.append(json.dumps(data, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)

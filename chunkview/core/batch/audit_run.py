@@ -7,6 +7,7 @@ from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Any
 
 from chunkview.core.batch.audit import audit_file, failed_record
+from chunkview.core.batch.engine import Pool
 from chunkview.core.runtime import ChunkPool, Job, parse_size
 
 
@@ -21,12 +22,13 @@ def audit_records(
     jobs: int = 1,
     timeout: float = 30.0,
     max_memory: str | int | None = None,
-    pool: ChunkPool | None = None,
+    pool: Pool | None = None,
 ) -> Generator[dict[str, Any], None, None]:
     """One record per path, in the order the files finish. A file the watchdog stops is
     a ``hang`` (past its time) or an ``error`` (past its memory, or its process died).
     ``pool``: run on the caller's pool (which it may close from another thread to stop
-    at once) instead of one of ``jobs`` processes made for the call."""
+    at once), or on Ray (core/batch/ray_pool.py), instead of one of ``jobs`` processes
+    made for the call."""
     memory = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     work = (
         Job(
@@ -43,7 +45,7 @@ def audit_records(
         yield from _records(pool, work)
 
 
-def _records(pool: ChunkPool, work: Iterable[Job]) -> Iterator[dict[str, Any]]:
+def _records(pool: Pool, work: Iterable[Job]) -> Iterator[dict[str, Any]]:
     """A record per job of ``work`` on ``pool``, as the jobs finish."""
     for outcome in pool.map(work, ordered=False):
         path = outcome.job.args[0]

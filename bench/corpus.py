@@ -1,0 +1,158 @@
+"""A corpus on the local pool and on a local Ray: files/s, MB/s and the driver's memory.
+
+Writes a generated corpus cut from tests/corpus (2,000 files by default, ``--files 20000``
+for the issue's figure; sizes from 2 KB to 1 MB, most of them small, as a real corpus), then
+runs on the same cores: ``audit`` (mastra.chunk recursive) and corpus ``eval`` without a
+retriever (one question every tenth file), each with the local ``ChunkPool`` and with a
+``RayPool`` on a local Ray of as many CPUs. The driver's resident set is sampled at every
+record: its peak, and its growth over the run (flat memory: about the same at 2,000 and
+20,000 files).
+Run: python bench/corpus.py [--files N] [--jobs N] [--no-ray] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from _common import corpus_text
+
+from chunkview.core.analysis.eval import Question, Reference
+from chunkview.core.batch.audit import iter_files
+from chunkview.core.batch.audit_run import audit_records
+from chunkview.core.batch.corpus_eval import Setting, corpus_documents, corpus_eval
+from chunkview.core.batch.engine import Pool
+from chunkview.core.runtime import ChunkPool
+
+ENTRY = "mastra.chunk"
+OPTIONS = {"strategy": "recursive", "maxSize": 400, "overlap": 40}
+SMALLEST, LARGEST = 2_000, 1_000_000
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def write_corpus(folder: Path, count: int) -> tuple[int, list[Question]]:
+    """``count`` files of 2 KB to 1 MB (log-skewed: most a few KB) and their questions."""
+    text = corpus_text(2 * LARGEST)
+    chance = random.Random(33)
+    total = 0
+    questions = []
+    for i in range(count):
+        size = int(SMALLEST * (LARGEST / SMALLEST) ** (chance.random() ** 4))
+        start = chance.randrange(0, len(text) - size)
+        sub = folder / f"d{i // 1000:03d}"
+        sub.mkdir(exist_ok=True)
+        body = text[start : start + size]
+        (sub / f"doc{i:06d}.md").write_text(body, encoding="utf-8")
+        total += len(body.encode("utf-8"))
+        if i % 10 == 0:
+            at = size // 3
+            corpus_id = f"{sub.name}/doc{i:06d}.md"
+            words = " ".join(body[at : at + 80].split())
+            questions.append(Question(words, (Reference("", at, at + 300),), corpus_id))
+    return total, questions
+
+
+def measured(run: Callable[[Callable[[], None]], None]) -> dict[str, float]:
+    """Seconds of ``run`` and the driver's resident set: before, peak (sampled at every
+    record), growth."""
+    before = rss_mb()
+    peak = [before]
+
+    def sample() -> None:
+        peak[0] = max(peak[0], rss_mb())
+
+    began = time.perf_counter()
+    run(sample)
+    seconds = time.perf_counter() - began
+    return {
+        "seconds": round(seconds, 2),
+        "rss_before_mb": round(before, 1),
+        "rss_peak_mb": round(peak[0], 1),
+        "rss_growth_mb": round(peak[0] - before, 1),
+    }
+
+
+def audit_run(folder: Path, pool: Pool) -> Callable[[Callable[[], None]], None]:
+    def run(sample: Callable[[], None]) -> None:
+        for _ in audit_records(iter_files([str(folder)]), ENTRY, OPTIONS, pool=pool):
+            sample()
+
+    return run
+
+
+def eval_run(
+    folder: Path, pool: Pool, questions: list[Question]
+) -> Callable[[Callable[[], None]], None]:
+    def run(sample: Callable[[], None]) -> None:
+        documents = corpus_documents([str(folder)])
+        (result,) = corpus_eval(
+            documents, questions, [Setting(ENTRY, OPTIONS)], pool, progress=sample
+        )
+        assert not result.failed, result.failed[:3]
+
+    return run
+
+
+def rates(figures: dict[str, float], files: int, total_bytes: int) -> dict[str, float]:
+    return {
+        **figures,
+        "files_per_second": round(files / figures["seconds"], 1),
+        "mb_per_second": round(total_bytes / 2**20 / figures["seconds"], 2),
+    }
+
+
+def engines(jobs: int, with_ray: bool) -> Iterator[tuple[str, Callable[[], Pool]]]:
+    yield "local", lambda: ChunkPool(jobs, timeout=120)
+    if with_ray:
+        import ray
+
+        from chunkview.core.batch.ray_pool import RayPool
+
+        ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        yield "ray", lambda: RayPool(timeout=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict[str, object] = {"files": args.files, "jobs": args.jobs}
+    with tempfile.TemporaryDirectory(prefix="chunkview-corpus-") as name:
+        folder = Path(name)
+        total_bytes, questions = write_corpus(folder, args.files)
+        result |= {"mb": round(total_bytes / 2**20, 1), "questions": len(questions)}
+        for engine, make in engines(args.jobs, not args.no_ray):
+            with make() as pool:  # type: ignore[attr-defined]
+                result[f"audit_{engine}"] = rates(
+                    measured(audit_run(folder, pool)), args.files, total_bytes
+                )
+                result[f"eval_{engine}"] = rates(
+                    measured(eval_run(folder, pool, questions)), args.files, total_bytes
+                )
+    for task in ("audit", "eval"):
+        if f"{task}_ray" in result:
+            ray_s = result[f"{task}_ray"]["seconds"]  # type: ignore[index]
+            local_s = result[f"{task}_local"]["seconds"]  # type: ignore[index]
+            result[f"{task}_ray_over_local"] = round(ray_s / local_s, 2)
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        print(f"{key}: {value}")
+
+
+if __name__ == "__main__":
+    main()
