@@ -85,10 +85,11 @@ def test_open_chunker_lists_its_functions_and_a_save_runs_the_new_code(
     combo.setCurrentIndex(combo.findData(f"{mine}:lines"))
     settle(qtbot, window)
     assert window.model.entry_id == f"{mine}:lines"
-    assert [s.text for s in window.result.layout.spans][:2] == ["# Title", "A first paragraph here."]
+    shown = [s.text for s in window.result.layout.spans]
+    assert shown[:2] == ["# Title", "A first paragraph here."]
 
     # saved in an editor (replaced by rename): the layout follows, with no other action
-    _write(mine, MINE.replace('if line]', 'if line and not line.startswith("#")]'))
+    _write(mine, MINE.replace("if line]", 'if line and not line.startswith("#")]'))
     qtbot.waitUntil(
         lambda: (
             window.result is not None
@@ -138,9 +139,7 @@ def test_a_function_that_raises_shows_its_line_and_the_traceback_on_a_click(
     assert [s.text for s in window.result.layout.spans] == ["#"]
 
 
-def test_a_function_that_never_returns_is_stopped_and_the_window_answers(
-    qtbot, window, tmp_path
-):
+def test_a_function_that_never_returns_is_stopped_and_the_window_answers(qtbot, window, tmp_path):
     loops = tmp_path / "loops.py"
     loops.write_text(LOOPS + "\n\n" + MINE, encoding="utf-8")
     window.worker.set_budgets(timeout=1.0)
