@@ -6,9 +6,11 @@ and a function that never returns stopped by the watchdog."""
 import os
 import time
 
+import pytest
 from conftest import settle
 from PySide6.QtWidgets import QFileDialog
 
+from chunkview.core import registry
 from chunkview.core.model.document import Document
 
 TEXT = "# Title\n\nA first paragraph here.\n\n## Part\n\nSecond part, with words.\n"
@@ -38,6 +40,16 @@ def forever(text):
     while True:
         pass
 """
+
+
+@pytest.fixture(autouse=True)
+def _registry_as_before():
+    """The files' entries registered here are left out of the later tests' registry."""
+    registry.entries()  # the built-in entries, loaded before the snapshot
+    before = dict(registry._entries)
+    yield
+    registry._entries.clear()
+    registry._entries.update(before)
 
 
 def _write(path, source):
