@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QToolButton,
@@ -145,6 +146,13 @@ class ChunkerPanel(QWidget):
         )
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
+        # a user's chunker's full traceback, one click away ("Show traceback"): plain
+        # text, so nothing in it is read as markup
+        self.traceback_view = QPlainTextEdit()
+        self.traceback_view.setReadOnly(True)
+        self.traceback_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.traceback_view.setMinimumHeight(140)
+        self.traceback_view.hide()
         # settings the library accepts though they contradict each other: a note, in the
         # panel's own colours (an error is framed in the warning colour)
         self.note_label = QLabel()
@@ -182,6 +190,7 @@ class ChunkerPanel(QWidget):
         layout.addWidget(scroll, 1)
         layout.addWidget(self.note_label)
         layout.addWidget(self.error_label)
+        layout.addWidget(self.traceback_view)
         layout.addWidget(self.pin_button)
         layout.addWidget(self.compare_label)
         layout.addWidget(self.copy_button)
@@ -240,6 +249,41 @@ class ChunkerPanel(QWidget):
     def _error_link(self, link: str) -> None:
         if link.startswith("pos:"):
             self.show_position.emit(int(link[4:]))
+        elif link == "traceback":
+            self.toggle_traceback()
+
+    def toggle_traceback(self) -> None:
+        """Show or hide the failure's full traceback under the failure box."""
+        failure = self.model.failure
+        shown = self.traceback_view.isVisibleTo(self)
+        if shown or failure is None or not failure.traceback:
+            self.traceback_view.hide()
+        else:
+            self.traceback_view.setPlainText(failure.traceback)
+            self.traceback_view.show()
+        if failure is not None:
+            self._show_failure(failure)  # the link's words follow
+
+    # ----- chunkers opened from a file (File > Open Chunker…) --------------------------
+    def show_file_entries(self, path: str, label: str, entries: list[Entry]) -> None:
+        """List ``entries`` (the functions of the file at ``path``) under ``label``,
+        in place of what that file listed before."""
+        combo = self.entry_combo
+        combo.blockSignals(True)
+        header = f"file:{path}"
+        for index in reversed(range(combo.count())):
+            data = combo.itemData(index)
+            if data == header or (isinstance(data, str) and data.startswith(f"{path}:")):
+                combo.removeItem(index)
+        combo.addItem(f"— {label} —", header)
+        item = combo.model().item(combo.count() - 1)  # type: ignore[attr-defined]
+        item.setEnabled(False)
+        for entry in entries:
+            combo.addItem(f"  {entry.title}", entry.id)
+        current = combo.findData(self.model.entry_id)
+        if current >= 0:
+            combo.setCurrentIndex(current)
+        combo.blockSignals(False)
 
     # ----- what the model says --------------------------------------------------------
     def _fit_sliders(self) -> None:
@@ -276,6 +320,7 @@ class ChunkerPanel(QWidget):
 
     def _show_result(self) -> None:
         self.error_label.hide()
+        self.traceback_view.hide()
         self._show_comparison()
 
     def _show_failure(self, failure: Failure) -> None:
@@ -291,6 +336,14 @@ class ChunkerPanel(QWidget):
         text += f"<br>{escape(failure.message)}"
         if failure.position is not None:
             text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
+        if failure.traceback:
+            shown = self.traceback_view.isVisibleTo(self)
+            words = "Hide traceback" if shown else "Show traceback"
+            text += f'<br><a href="traceback">{words}</a>'
+            if shown:  # a new failure while open: its own traceback
+                self.traceback_view.setPlainText(failure.traceback)
+        else:
+            self.traceback_view.hide()
         if failure.name == "Stopped" and is_budget_stop(failure.message):
             text += "<br><small>Edit › Preferences sets the time and memory budgets.</small>"
         if failure.kept_layout:

@@ -193,7 +193,9 @@ class ComparePanel(QWidget):
     def _b_finished(self, result: ChunkResult) -> None:
         self.model.accept_b(result)
 
-    def _b_failed(self, generation: int, name: str, message: str, _position: Any) -> None:
+    def _b_failed(
+        self, generation: int, name: str, message: str, _position: Any, _traceback: Any = None
+    ) -> None:
         if generation == self.model.b_generation:
             self.summary.setText(f"<b>B threw {escape(name)}</b>: {escape(message)}")
 

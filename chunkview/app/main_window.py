@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app import presentation, theme
+from chunkview.app.chunker_files import ChunkerFiles
 from chunkview.app.chunker_panel import ChunkerPanel, escape
 from chunkview.app.collector import UiThreadCollector
 from chunkview.app.document_view import DocumentView
@@ -139,6 +140,10 @@ class MainWindow(QMainWindow):
             lambda text: self.statusBar().showMessage(text, 10000),
             self,
         )
+        # File > Open Chunker…: a user's own chunker, reloaded when saved
+        self.chunker_files = ChunkerFiles(
+            self, self.model, self.chunker, lambda text: self.statusBar().showMessage(text, 8000)
+        )
         self.chunker.show_position.connect(self._show_position)
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
@@ -165,6 +170,7 @@ class MainWindow(QMainWindow):
             settings=self.settings,
             worker=self.worker,
             open_sample=lambda path: self.open_path(path, sample=True),
+            open_chunker=self.chunker_files.open_dialog,
             save=self.save,
             set_theme=self.set_theme,
             set_white_space=self.set_white_space,
@@ -276,9 +282,11 @@ class MainWindow(QMainWindow):
             if result.tokens is None:
                 self._after_paint.call(lambda: self.worker.request_tokens(generation))
 
-    @Slot(int, str, str, object)
-    def _on_failed(self, generation: int, name: str, message: str, position: Any) -> None:
-        self.model.fail(generation, name, message, position)
+    @Slot(int, str, str, object, object)
+    def _on_failed(
+        self, generation: int, name: str, message: str, position: Any, traceback: Any
+    ) -> None:
+        self.model.fail(generation, name, message, position, traceback)
 
     def _show_position(self, point: int) -> None:
         self.editor.show_position(point)

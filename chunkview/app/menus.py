@@ -87,6 +87,7 @@ class Menus:
         settings: QSettings,
         worker: ChunkWorker,
         open_sample: Callable[[Path], object],
+        open_chunker: Callable[[], object],
         save: Callable[[], object],
         set_theme: Callable[[ThemeMode], None],
         set_white_space: Callable[[bool], None],
@@ -103,6 +104,8 @@ class Menus:
 
         file_menu = frame.menuBar().addMenu("&File")
         self.open = self._action(file_menu, "&Open…", files.open_dialog, Key.Open)
+        # a .py file's functions in the chunker picker, watched for saves (chunker_files.py)
+        self.open_chunker = self._action(file_menu, "Open &Chunker…", open_chunker)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         files.recent_menu = self.recent_menu
         self.recent_menu.aboutToShow.connect(files.refresh_recent)

@@ -54,7 +54,7 @@ def chunking_budgets(settings: QSettings, notes: list[str] | None = None) -> dic
 
 class _Worker(QObject):
     finished = Signal(object)  # ChunkResult
-    failed = Signal(int, str, str, object)  # generation, error name, message, position
+    failed = Signal(int, str, str, object, object)  # generation, error name, message, position
     progress = Signal(int, int, int)  # generation, done, total
     tokens_ready = Signal(int, object)  # generation, list[int]
     details_ready = Signal(int, object)  # generation, LayoutDetails
@@ -135,11 +135,13 @@ class _Worker(QObject):
         except Cancelled:
             pass
         except ChunkerError as error:
-            self.failed.emit(request.generation, error.name, error.message, error.position)
+            self.failed.emit(
+                request.generation, error.name, error.message, error.position, error.traceback
+            )
             if isinstance(error, Stopped):
                 self.start_process()  # ready for the next change at once
         except Exception as error:  # the pipe or a result that did not cross: say so
-            self.failed.emit(request.generation, type(error).__name__, str(error), None)
+            self.failed.emit(request.generation, type(error).__name__, str(error), None, None)
         finally:
             self._done()
 
@@ -168,7 +170,7 @@ class _Worker(QObject):
         except Cancelled:
             pass
         except ChunkerError as error:  # the layout stays shown; say why its details are not
-            self.failed.emit(generation, error.name, error.message, error.position)
+            self.failed.emit(generation, error.name, error.message, error.position, None)
         finally:
             self._done()
 
@@ -188,7 +190,7 @@ class _Worker(QObject):
         except Cancelled:
             pass
         except Exception as error:  # counts are extra; never take the app down for them
-            self.failed.emit(generation, "TokenCountError", str(error), None)
+            self.failed.emit(generation, "TokenCountError", str(error), None, None)
         finally:
             self._done()
 
@@ -197,7 +199,7 @@ class ChunkWorker(QObject):
     """The UI's handle on the worker thread and its chunking process."""
 
     finished = Signal(object)
-    failed = Signal(int, str, str, object)
+    failed = Signal(int, str, str, object, object)
     progress = Signal(int, int, int)
     tokens_ready = Signal(int, object)
     details_ready = Signal(int, object)

@@ -59,6 +59,8 @@ class Failure:
     #: the last good layout is still shown (False: it was of another document, so the
     #: views show none rather than another text's chunks)
     kept_layout: bool = True
+    #: the full traceback of an exception in a user's own chunker, shown on request
+    traceback: str | None = None
 
 
 @dataclass(frozen=True)
@@ -287,7 +289,14 @@ class InspectorModel:
         self.result.tokens = tokens
         self._emit(ModelEvent.TOKENS, tokens)
 
-    def fail(self, generation: int, name: str, message: str, position: int | None = None) -> None:
+    def fail(
+        self,
+        generation: int,
+        name: str,
+        message: str,
+        position: int | None = None,
+        traceback: str | None = None,
+    ) -> None:
         """The run of ``generation`` failed; only the newest run's failure is shown, and
         the last good layout stays."""
         if generation != self.generation:
@@ -299,7 +308,7 @@ class InspectorModel:
             self.accept(_no_chunks(request))
         self.shown_generation = generation
         self._set_running(False)
-        self.failure = Failure(generation, self.entry_id, name, message, position, kept)
+        self.failure = Failure(generation, self.entry_id, name, message, position, kept, traceback)
         self._emit(ModelEvent.FAILED, self.failure)
 
     def _set_running(self, running: bool) -> None:
