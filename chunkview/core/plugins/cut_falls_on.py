@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chunkview.core.checks.markdown import Structure, structure
+from chunkview.core.chunkers.entry import Chunking
 from chunkview.core.model.explain import Reason
-from chunkview.core.model.spans import Span
+from chunkview.core.model.observer import RunObserver
+from chunkview.core.model.span_table import SpanTable
 
 #: the words for each kind of place a cut can fall on
 _WORDS = {
@@ -95,9 +97,29 @@ def cut_reason(text: str, at: int, blocks: Structure | None = None) -> Reason:
     return Reason(at=at, rule=f"falls-on:{kind}", text=f"what the cut falls on: {words}")
 
 
-def cut_reasons(text: str, spans: Sequence[Span]) -> dict[int, Reason]:
-    """A reason for each span after the first, by span index, at the span's own start."""
-    if len(spans) < 2:
+def cut_reasons(text: str, own_starts: Sequence[int]) -> dict[int, Reason]:
+    """A reason for each chunk after the first, by chunk index, at the chunk's own start."""
+    if len(own_starts) < 2:
         return {}
     blocks = structure(text)
-    return {i: cut_reason(text, spans[i].own_start, blocks) for i in range(1, len(spans))}
+    return {i: cut_reason(text, own_starts[i], blocks) for i in range(1, len(own_starts))}
+
+
+def explain_cuts(chunking: Chunking, observer: RunObserver) -> None:
+    """When ``observer`` wants reasons, give each span after the first what its cut falls
+    on, and tell the observer (as ``Entry.chunk`` does with a port's reasons)."""
+    if not observer.wants_reasons:
+        return
+    spans = chunking.spans
+    if isinstance(spans, SpanTable):
+        own_starts: Sequence[int] = spans.own_starts
+    else:
+        own_starts = [span.own_start for span in spans]
+    reasons = cut_reasons(chunking.shown.text, own_starts)
+    if isinstance(spans, SpanTable):
+        spans.set_reasons(reasons)
+    else:
+        for i, reason in reasons.items():
+            spans[i].reason = reason
+    for reason in reasons.values():
+        observer.reason(reason)
