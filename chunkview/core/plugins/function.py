@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast, get_args
 
-from chunkview.core.chunkers.entry import Entry, Param, RunContext
+from chunkview.core.chunkers.entry import Chunking, Entry, Param, RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.layout.locate import locate_columns
 from chunkview.core.layout.placing import ordered_table
@@ -37,6 +37,7 @@ from chunkview.core.model.span_table import (
     SpanTable,
     consecutive_runs,
 )
+from chunkview.core.plugins.cut_falls_on import explain_cuts
 
 ROLES = ("max", "target", "min", "overlap")
 SIZE_UNITS = ("chars", "units", "bytes", "tokens")
@@ -468,6 +469,12 @@ class FunctionEntry(Entry):
     @property
     def name(self) -> str:
         return getattr(self.function, "__name__", self.title)
+
+    def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
+        # a function gives no reasons: each cut is described by what it falls on
+        chunking = super().chunk(document, options, ctx)
+        explain_cuts(chunking, ctx.observer)
+        return chunking
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         result = call_user(self.function, (document.text,), options, self.files)

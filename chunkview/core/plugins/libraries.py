@@ -16,11 +16,12 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chunkview.core.chunkers.entry import Entry, Param, RunContext
+from chunkview.core.chunkers.entry import Chunking, Entry, Param, RunContext
 from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.model.kinds import ParamRole, SizeUnit
 from chunkview.core.model.span_table import SpanTable
+from chunkview.core.plugins.cut_falls_on import explain_cuts
 from chunkview.core.plugins.function import (
     Piece,
     call_user,
@@ -172,6 +173,12 @@ class LibraryEntry(Entry):
     @property
     def installed(self) -> bool:
         return installed(self.extra)
+
+    def chunk(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Chunking:
+        # the library gives no reasons: each cut is described by what it falls on
+        chunking = super().chunk(document, options, ctx)
+        explain_cuts(chunking, ctx.observer)
+        return chunking
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         library = load_library(self.extra)
