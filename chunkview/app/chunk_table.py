@@ -24,6 +24,7 @@ from PySide6.QtGui import QAccessible, QBrush, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
+from chunkview.app.zoom_wheel import zoom_by_wheel
 from chunkview.core.model.explain import chunk_ends
 from chunkview.core.runtime.pipeline import ChunkResult
 
@@ -228,14 +229,8 @@ class ChunkTable(QTableView):
             self.fit_columns()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
-        # Ctrl+wheel zooms every view together (presentation.py), not this one alone
-        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            turned = event.angleDelta().y()
-            if turned:
-                self.zoom_asked.emit(1 if turned > 0 else -1)
-            event.accept()
-            return
-        super().wheelEvent(event)
+        if not zoom_by_wheel(event, self.zoom_asked):
+            super().wheelEvent(event)
 
     def show_result(self, result: ChunkResult | None) -> None:
         """The rows of a new layout, laid out at once: left to the view's zero timer,

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from chunkview.app import theme
 from chunkview.app.markup import escape
+from chunkview.app.zoom_wheel import zoom_by_wheel
 from chunkview.core.analysis.compare import BoundaryComparison
 from chunkview.core.model.explain import chunk_ends
 from chunkview.core.model.spans import Span
@@ -618,14 +619,8 @@ class ChunkEditor(QPlainTextEdit):
         painter.end()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
-        # Ctrl+wheel zooms every view together (presentation.py), not this one alone
-        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            turned = event.angleDelta().y()
-            if turned:
-                self.zoom_asked.emit(1 if turned > 0 else -1)
-            event.accept()
-            return
-        super().wheelEvent(event)
+        if not zoom_by_wheel(event, self.zoom_asked):
+            super().wheelEvent(event)
 
     # ----- mouse ----------------------------------------------------------------------
     def span_at_position(self, position: int) -> Span | None:
