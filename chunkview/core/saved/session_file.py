@@ -341,7 +341,9 @@ def parse_session(text: str, name: str = "session") -> Session:
         raise reader.error(
             f"not a chunkview session file (not valid JSON: {exc.msg} at line {exc.lineno})"
         ) from None
-    data = _upgraded(reader.object(raw, "the file"), reader)
+    if not isinstance(raw, dict):
+        raise reader.error("not a chunkview session file (not a JSON object)")
+    data = _upgraded(raw, reader)
     return Session(
         _document(data.get("document"), reader),
         reader.setting(data.get("entry"), "entry"),
