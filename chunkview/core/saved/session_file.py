@@ -160,11 +160,8 @@ def _setting_data(setting: Setting) -> dict[str, Any]:
 def session_data(session: Session) -> dict[str, Any]:
     """The session as the JSON object the file holds."""
     ref = session.document
-    document: dict[str, Any] = {"sha256": ref.sha256, "encoding": ref.encoding, "kind": ref.kind}
-    if ref.sample is not None:
-        document["sample"] = ref.sample
-    else:
-        document["path"] = ref.path
+    named = {"sample": ref.sample} if ref.sample is not None else {"path": ref.path}
+    document = {**named, "sha256": ref.sha256, "encoding": ref.encoding, "kind": ref.kind}
     b = session.b
     return {
         "format": FORMAT,
