@@ -69,11 +69,7 @@ class SessionNoteBar(QFrame):
             "#sessionNoteBar { background: palette(alternate-base); "
             "border: 1px solid palette(mid); border-left: 4px solid #0072B2; }"
         )
-        icon = QLabel()
-        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
-        icon.setPixmap(
-            self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation).pixmap(size)
-        )
+        self.icon = QLabel()
         # paths and file names, as written: plain text, never markup
         self.message = QLabel()
         self.message.setTextFormat(Qt.TextFormat.PlainText)
@@ -83,7 +79,7 @@ class SessionNoteBar(QFrame):
         self.close_button.clicked.connect(self.hide)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
-        row.addWidget(icon)
+        row.addWidget(self.icon)
         row.addWidget(self.message, 1)
         row.addWidget(self.close_button)
         #: the document the note is about (it goes when another is shown); None: the note
@@ -91,7 +87,13 @@ class SessionNoteBar(QFrame):
         self.about: str | None = None
         self.hide()
 
-    def say(self, text: str, about: str | None = None) -> None:
+    def say(self, text: str, about: str | None = None, refused: bool = False) -> None:
+        """Show ``text``: a note (about the document ``about``), or why something was
+        ``refused``, with a warning sign."""
+        pixmap = QStyle.StandardPixmap
+        sign = pixmap.SP_MessageBoxWarning if refused else pixmap.SP_MessageBoxInformation
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        self.icon.setPixmap(self.style().standardIcon(sign).pixmap(size))
         self.message.setText(text)
         self.about = about
         self.show()
@@ -149,7 +151,7 @@ class SessionFiles(QObject):
         self.open_action = QAction("Open Sess&ion…", frame)
         self.open_action.setToolTip("Reopen a view saved with Save Session")
         self.open_action.triggered.connect(lambda _checked=False: self.open_dialog())
-        self.save_action = QAction("Save Session…", frame)
+        self.save_action = QAction("Save Sessio&n…", frame)
         self.save_action.setToolTip(
             "Save the document's name and hash, the chunker and options, layout B, the "
             "questions, theme and zoom, to reopen this exact view"
@@ -169,8 +171,8 @@ class SessionFiles(QObject):
     def _status(self, text: str) -> None:
         self.frame.statusBar().showMessage(text, 10000)
 
-    def _note(self, text: str, about: str | None = None) -> None:
-        self.bar.say(text, about)
+    def _refuse(self, text: str) -> None:
+        self.bar.say(text, refused=True)
         self._status(text)
 
     # ----- saving ------------------------------------------------------------------------
@@ -228,7 +230,7 @@ class SessionFiles(QObject):
         try:
             write_session(self.current(path), path)
         except SessionError as error:
-            self._note(f"Cannot save the session: {error}")
+            self._refuse(f"Cannot save the session: {error}")
             return None
         edits = " (the document's unsaved edits are not in it)" if self.model.modified else ""
         self._status(f"Saved the session to {path}{edits}")
@@ -264,10 +266,10 @@ class SessionFiles(QObject):
             file = self._document_file(session, path)
             registry.get(session.setting.entry_id)  # its chunker is here, before any change
         except SessionError as error:
-            self._note(f"Cannot open the session: {error}")
+            self._refuse(f"Cannot open the session: {error}")
             return False
         except KeyError:
-            self._note(
+            self._refuse(
                 f"Cannot open the session: {path}: its chunker {session.setting.entry_id} is "
                 "not available here"
             )
@@ -275,7 +277,7 @@ class SessionFiles(QObject):
         try:
             changed = file_sha256(file) != session.document.sha256
         except OSError as error:
-            self._note(f"Cannot open the session: {file}: {error.strerror or error}")
+            self._refuse(f"Cannot open the session: {file}: {error.strerror or error}")
             return False
         ref = session.document
         encoding = None if ref.encoding.replace("_", "-").lower() == "utf-8" else ref.encoding
