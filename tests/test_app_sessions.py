@@ -233,3 +233,23 @@ def test_questions_are_kept_across_a_restart_of_the_window(qtbot, new_window, tm
     again.table.selectRow(0)
     again.remove_button.click()  # removed: nothing kept for it any more
     assert again.questions == [] and not kept[0].exists()
+
+
+def test_questions_the_data_folder_would_not_take_are_written_at_quit(qtbot, new_window, tmp_path):
+    settings = tmp_path / "settings.ini"
+    blocker = tmp_path / "settings-data"  # a file where the data folder goes
+    blocker.write_text("")
+    document = a_document(tmp_path)
+    first = new_window(settings)
+    first.restore_session(str(document))
+    settle(qtbot, first)
+    questions = questions_on(first.document.text)
+    first.views.eval_panel.set_questions(questions)
+    assert first.question_memory.unsaved
+    assert "The questions are not kept for next time" in first.statusBar().currentMessage()
+    blocker.unlink()  # the folder can be made again
+    first.close()
+    second = new_window(settings)
+    second.restore_session()
+    settle(qtbot, second)
+    assert second.views.eval_panel.questions == questions

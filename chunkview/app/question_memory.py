@@ -1,6 +1,7 @@
 """Each document's eval questions, kept in the app's data folder as they change
 (core/saved/document_questions) and brought back when the document is opened again, so
-quitting, or opening another document, loses none."""
+quitting, or opening another document, loses none. When the folder would not take them,
+the status bar says so, and closing the window tries again, then asks."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths
+from PySide6.QtCore import QEvent, QObject, QSettings, QStandardPaths
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.files import DocumentFiles
+from chunkview.app.markup import as_rich_text
 from chunkview.core.saved.document_questions import (
     DocumentQuestions,
     StoreError,
@@ -63,6 +66,8 @@ class QuestionMemory(QObject):
         model.subscribe(ModelEvent.DOCUMENT, self._document_shown)
         panel.questions_changed.connect(self.save)
         files.disk_listeners.append(self._document_written)  # Save As: a new name
+        #: the window whose closing is held while questions are not kept (``watch_close``)
+        self.window: QWidget | None = None
 
     def current_key(self) -> str:
         document = self.model.document
@@ -113,11 +118,49 @@ class QuestionMemory(QObject):
         self.unsaved = False
         return True
 
+    # ----- quitting ----------------------------------------------------------------------
+    def watch_close(self, window: QWidget) -> None:
+        """Before ``window`` closes, questions that could not be kept are written again,
+        and if that fails too the user is asked (Save to a file, Quit anyway, Cancel)."""
+        self.window = window
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close and self.unsaved:
+            if not self.save() and not self._may_quit():
+                event.ignore()
+                return True  # the window stays open, the questions with it
+        return super().eventFilter(watched, event)
+
+    def _may_quit(self) -> bool:
+        """Ask what to do with questions the data folder would not take (never offscreen,
+        where nobody can answer)."""
+        if QApplication.platformName() == "offscreen":
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self.window,
+            "Questions not kept",
+            as_rich_text(
+                f"The {len(self.panel.questions)} eval questions of "
+                f"{self.model.document.name} could not be kept in {self.folder}. Save them "
+                "to a file before quitting?"
+            ),
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            buttons.Save,
+        )
+        if answer == buttons.Save:
+            path, _ = QFileDialog.getSaveFileName(
+                self.window, "Save questions", "questions.jsonl", "JSONL (*.jsonl)"
+            )
+            return bool(path) and self.panel.save_questions(path)
+        return answer == buttons.Discard
+
 
 def attach(window: Any) -> QuestionMemory:
     """Question memory for the main window: its model, files and Eval panel, in the data
-    folder its settings say."""
-    return QuestionMemory(
+    folder its settings say; its closing waits for questions not kept yet."""
+    memory = QuestionMemory(
         window.model,
         window.files,
         window.views.eval_panel,
@@ -125,3 +168,5 @@ def attach(window: Any) -> QuestionMemory:
         lambda text: window.statusBar().showMessage(text, 10000),
         window,
     )
+    memory.watch_close(window)
+    return memory
