@@ -44,6 +44,7 @@ def load(module: str) -> ModuleType:
 
 USAGE = (
     "usage: chunkview [FILE]            open the inspector (a sample without FILE)\n"
+    "       chunkview NAME.chunkview.json  reopen a saved session (the exact view)\n"
     "       chunkview run|spans ENTRY [FILE|-] [--options JSON] ...\n"
     "       chunkview list               every entry, its options and defaults, as JSON\n"
     "       chunkview render FILE --entry ENTRY [--options JSON] [--query Q] "

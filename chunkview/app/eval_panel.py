@@ -55,6 +55,8 @@ def _means(report: EvalReport) -> str:
 class EvalPanel(QWidget):
     #: a row asks to show a place in the document (code points)
     show_position = Signal(int)
+    #: the questions were set, added to or removed from (question_memory.py keeps them)
+    questions_changed = Signal()
     #: (generation, report, report B, problem) from the computing thread
     _computed = Signal(int, object, object, str)
 
@@ -136,6 +138,7 @@ class EvalPanel(QWidget):
     def set_questions(self, questions: list[Question]) -> None:
         self.questions = list(questions)
         self.refresh()
+        self.questions_changed.emit()
 
     def load_questions(self, path: str) -> bool:
         try:
@@ -172,6 +175,7 @@ class EvalPanel(QWidget):
         self.questions.append(question)
         self.question_box.clear()
         self.refresh()
+        self.questions_changed.emit()
 
     def _editor_selection(self) -> tuple[int, int] | None:
         editor = getattr(self.window(), "editor", None)
@@ -186,6 +190,8 @@ class EvalPanel(QWidget):
             if row < len(self.questions):
                 del self.questions[row]
         self.refresh()
+        if rows:
+            self.questions_changed.emit()
 
     def _load_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Load questions", "", "JSONL (*.jsonl)")

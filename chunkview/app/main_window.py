@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QSplitter,
 )
 
-from chunkview.app import presentation, theme
+from chunkview.app import presentation, question_memory, session_files, theme
 from chunkview.app.chunker_files import ChunkerFiles
 from chunkview.app.chunker_panel import ChunkerPanel, escape
 from chunkview.app.collector import UiThreadCollector
@@ -41,6 +41,7 @@ from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core.model.document import Document
 from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.saved.session_file import is_session_path
 from chunkview.core.session import InspectorModel, ModelEvent
 
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
@@ -190,6 +191,10 @@ class MainWindow(QMainWindow):
         )
         # View > Zoom and Presentation Mode (presentation.py)
         self.presentation = presentation.attach(self)
+        # File > Open / Save Session (session_files.py); each document's eval questions
+        # kept in the data folder as they change (question_memory.py)
+        self.sessions = session_files.attach(self)
+        self.question_memory = question_memory.attach(self)
         self.files.refresh_recent()
         self.theme_mode = self.remembered.theme()
         self.menus.themes[self.theme_mode].setChecked(True)
@@ -244,6 +249,8 @@ class MainWindow(QMainWindow):
         return self.model.document
 
     def open_path(self, path: str | os.PathLike[str], sample: bool = False) -> bool:
+        if not sample and is_session_path(path):  # NAME.chunkview.json: a saved view
+            return self.sessions.open_session(path)
         return self.files.open_path(path, sample)
 
     def set_document(self, document: Document) -> None:

@@ -390,15 +390,18 @@ def question_from_selection(text: str, start: int, end: int, question: str) -> Q
     return Question(question.strip(), (Reference(text[start:end], start, end),))
 
 
+def question_data(question: Question) -> dict[str, Any]:
+    """One question as chunking_evaluation's object (what ``parse_question`` reads)."""
+    references = [
+        {"content": r.content, "start_index": r.start, "end_index": r.end}
+        for r in question.references
+    ]
+    data: dict[str, Any] = {"question": question.question, "references": references}
+    if question.corpus_id is not None:
+        data["corpus_id"] = question.corpus_id
+    return data
+
+
 def questions_jsonl(questions: Sequence[Question]) -> str:
     """Questions in chunking_evaluation's JSONL format (what ``load_questions`` reads)."""
-    lines = []
-    for q in questions:
-        references = [
-            {"content": r.content, "start_index": r.start, "end_index": r.end} for r in q.references
-        ]
-        data: dict[str, Any] = {"question": q.question, "references": references}
-        if q.corpus_id is not None:
-            data["corpus_id"] = q.corpus_id
-        lines.append(json.dumps(data, ensure_ascii=False))
-    return "".join(line + "\n" for line in lines)
+    return "".join(json.dumps(question_data(q), ensure_ascii=False) + "\n" for q in questions)

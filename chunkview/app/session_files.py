@@ -1,0 +1,426 @@
+"""File > Open Session… and Save Session…: the window's view in a session file
+(core/saved/session_file), and that exact view again from it: the document, the chunker
+and its options, layout B, the eval questions, the theme, the zoom, the search and the
+selected chunk. ``chunkview FILE.chunkview.json`` opens one too (the window's open_path).
+
+What needs saying (a document changed since, a file that is missing or broken) is said in
+a bar above the editor, never in a dialog: the window stays usable, and as it was when a
+session cannot be opened."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPushButton,
+    QStyle,
+)
+
+from chunkview.app.chunker_panel import ChunkerPanel
+from chunkview.app.compare_panel import ComparePanel
+from chunkview.app.document_view import DocumentView
+from chunkview.app.eval_panel import EvalPanel
+from chunkview.app.files import SAMPLES, DocumentFiles
+from chunkview.app.presentation import ZoomAndPresentation
+from chunkview.app.theme import THEMES, ThemeMode
+from chunkview.core import registry
+from chunkview.core.runtime.pipeline import ChunkResult
+from chunkview.core.saved.session_file import (
+    SUFFIX,
+    DocumentRef,
+    EvalSetup,
+    LayoutB,
+    Session,
+    SessionError,
+    Setting,
+    ViewState,
+    file_sha256,
+    read_session,
+    resolve_path,
+    session_path_for,
+    stored_path,
+    write_session,
+)
+from chunkview.core.session import Failure, InspectorModel, ModelEvent
+
+SESSION_FILTER = f"chunkview sessions (*{SUFFIX});;All files (*)"
+
+
+class SessionNoteBar(QFrame):
+    """A bar above the editor with what opening a session has to say, and Close."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("sessionNoteBar")
+        self.setStyleSheet(
+            "#sessionNoteBar { background: palette(alternate-base); "
+            "border: 1px solid palette(mid); border-left: 4px solid #0072B2; }"
+        )
+        self.icon = QLabel()
+        # paths and file names, as written: plain text, never markup
+        self.message = QLabel()
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.close_button = QPushButton("Close")
+        self.close_button.clicked.connect(self.hide)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(self.icon)
+        row.addWidget(self.message, 1)
+        row.addWidget(self.close_button)
+        #: the document the note is about (it goes when another is shown); None: the note
+        #: is about a session file, and stays until closed
+        self.about: str | None = None
+        self.hide()
+
+    def say(self, text: str, about: str | None = None, refused: bool = False) -> None:
+        """Show ``text``: a note (about the document ``about``), or why something was
+        ``refused``, with a warning sign."""
+        pixmap = QStyle.StandardPixmap
+        sign = pixmap.SP_MessageBoxWarning if refused else pixmap.SP_MessageBoxInformation
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        self.icon.setPixmap(self.style().standardIcon(sign).pixmap(size))
+        self.message.setText(text)
+        self.about = about
+        self.show()
+
+
+@dataclass
+class _Restoring:
+    """What is left to do once a run of the opened session's comes back: pin B (the run
+    of ``pin_generation``), then show A (``a``), then select a chunk."""
+
+    a: Setting
+    selected: int | None
+    pin_generation: int | None = None
+    a_generation: int | None = None
+
+
+class SessionFiles(QObject):
+    """Saving the window's view to a session file and opening one, over the window's
+    parts (``frame`` owns the menu and dialogs; its status bar says what was done)."""
+
+    def __init__(
+        self,
+        frame: QMainWindow,
+        model: InspectorModel,
+        *,
+        files: DocumentFiles,
+        chunker: ChunkerPanel,
+        document_view: DocumentView,
+        compare: ComparePanel,
+        eval_panel: EvalPanel,
+        zoom: ZoomAndPresentation,
+        file_menu: QMenu,
+        after: QAction,
+        select_entry: Callable[[str, dict[str, Any]], None],
+        submit: Callable[[], None],
+        theme_mode: Callable[[], ThemeMode],
+        set_theme: Callable[[ThemeMode], None],
+    ) -> None:
+        super().__init__(frame)
+        self.frame, self.model, self.files = frame, model, files
+        self.chunker, self.document_view = chunker, document_view
+        self.compare, self.eval_panel, self.zoom = compare, eval_panel, zoom
+        self.select_entry, self.submit = select_entry, submit
+        self.theme_mode, self.set_theme = theme_mode, set_theme
+        self._restoring: _Restoring | None = None
+        # the note bar under the one about outside changes, above the editor
+        self.bar = SessionNoteBar()
+        column = document_view.layout()
+        if isinstance(column, QBoxLayout):
+            column.insertWidget(column.indexOf(document_view.outside_bar) + 1, self.bar)
+        # File > Open Session… and Save Session…, after ``after`` (Save As)
+        actions = file_menu.actions()
+        index = actions.index(after) + 1 if after in actions else len(actions)
+        before = actions[index] if index < len(actions) else None
+        self.open_action = QAction("Open Sess&ion…", frame)
+        self.open_action.setToolTip("Reopen a view saved with Save Session")
+        self.open_action.triggered.connect(lambda _checked=False: self.open_dialog())
+        self.save_action = QAction("Save Sessio&n…", frame)
+        self.save_action.setToolTip(
+            "Save the document's name and hash, the chunker and options, layout B, the "
+            "questions, theme and zoom, to reopen this exact view"
+        )
+        self.save_action.triggered.connect(lambda _checked=False: self.save_dialog())
+        separator = QAction(frame)
+        separator.setSeparator(True)
+        for action in (separator, self.open_action, self.save_action):
+            if before is None:
+                file_menu.addAction(action)
+            else:
+                file_menu.insertAction(before, action)
+        model.subscribe(ModelEvent.DOCUMENT, self._document_shown)
+        model.subscribe(ModelEvent.RESULT, self._result_shown)
+        model.subscribe(ModelEvent.FAILED, self._run_failed)
+
+    def _status(self, text: str) -> None:
+        self.frame.statusBar().showMessage(text, 10000)
+
+    def _refuse(self, text: str) -> None:
+        self.bar.say(text, refused=True)
+        self._status(text)
+
+    # ----- saving ------------------------------------------------------------------------
+    def save_dialog(self) -> str | None:
+        document = self.model.document
+        folder = os.path.dirname(self.files.path_on_disk() or "") or os.getcwd()
+        stem = Path(document.name).stem if document.path else "session"
+        path, _ = QFileDialog.getSaveFileName(
+            self.frame, "Save the session", os.path.join(folder, stem + SUFFIX), SESSION_FILTER
+        )
+        return self.save_session(path) if path else None
+
+    def current(self, session_path: str) -> Session:
+        """The window's view as a session saved at ``session_path``; SessionError when
+        the document is not a file a session can name."""
+        model, files = self.model, self.files
+        document = model.document
+        if files.sample and document.path:
+            file = document.path
+            ref = DocumentRef("", sample=os.path.basename(file))
+        else:
+            own = files.path_on_disk()
+            if own is None:
+                raise SessionError(
+                    "a session names the document's file: save the document to a file first"
+                )
+            file = own
+            ref = DocumentRef("", path=stored_path(own, session_path))
+        try:
+            sha = file_sha256(file)
+        except OSError as error:
+            raise SessionError(f"{file}: cannot be read ({error.strerror or error})") from None
+        ref = DocumentRef(sha, ref.path, ref.sample, document.encoding, document.kind)
+        b: LayoutB | None = None
+        if model.b_source == "config" and model.b_entry_id:
+            b = LayoutB("config", Setting(model.b_entry_id, dict(model.b_options)))
+        elif model.pinned is not None:
+            request = model.pinned.request
+            b = LayoutB("pinned", Setting(request.entry_id, dict(request.options)))
+        questions, retriever, top_k = self.eval_panel.retrieval_setup()
+        return Session(
+            ref,
+            Setting(model.entry_id, model.options),
+            model.embedder,
+            model.tokenizer,
+            b,
+            EvalSetup(tuple(questions), retriever, top_k),
+            ViewState(self.theme_mode(), self.zoom.steps, model.query, model.selected),
+        )
+
+    def save_session(self, path: str) -> str | None:
+        """Save the view to ``path`` (given the session suffix if it lacks it); the path
+        written, or None (said) when it could not be."""
+        path = session_path_for(path)
+        try:
+            write_session(self.current(path), path)
+        except SessionError as error:
+            self._refuse(f"Cannot save the session: {error}")
+            return None
+        edits = " (the document's unsaved edits are not in it)" if self.model.modified else ""
+        self._status(f"Saved the session to {path}{edits}")
+        return path
+
+    # ----- opening -----------------------------------------------------------------------
+    def open_dialog(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self.frame, "Open a session", "", SESSION_FILTER)
+        return bool(path) and self.open_session(path)
+
+    def _document_file(self, session: Session, path: str) -> str:
+        """The document's file on this machine; SessionError when it is not there."""
+        ref = session.document
+        if ref.sample is not None:
+            sample = SAMPLES / ref.sample
+            if not sample.is_file():
+                raise SessionError(f"{path}: this chunkview has no sample named {ref.sample}")
+            return str(sample)
+        file = resolve_path(ref, path) or ""
+        if not os.path.isfile(file):
+            raise SessionError(
+                f"{path}: its document {file} is missing (moved, renamed or deleted); "
+                "the window is left as it was"
+            )
+        return file
+
+    def open_session(self, path: str | os.PathLike[str]) -> bool:
+        """Show the view saved in the session file at ``path``; False (said in the bar)
+        when it cannot be opened, the window left as it was."""
+        path = os.fspath(path)
+        try:
+            session = read_session(path)
+            file = self._document_file(session, path)
+            registry.get(session.setting.entry_id)  # its chunker is here, before any change
+        except SessionError as error:
+            self._refuse(f"Cannot open the session: {error}")
+            return False
+        except KeyError:
+            self._refuse(
+                f"Cannot open the session: {path}: its chunker {session.setting.entry_id} is "
+                "not available here"
+            )
+            return False
+        try:
+            changed = file_sha256(file) != session.document.sha256
+        except OSError as error:
+            self._refuse(f"Cannot open the session: {file}: {error.strerror or error}")
+            return False
+        ref = session.document
+        encoding = None if ref.encoding.replace("_", "-").lower() == "utf-8" else ref.encoding
+        if not self.files.open_path(file, sample=ref.sample is not None, encoding=encoding):
+            return False  # the files said why
+        self.bar.hide()
+        notes = self._apply(session)
+        if changed:
+            notes.insert(
+                0,
+                f"{self.model.document.name} changed since this session was saved (its "
+                "SHA-256 differs): the chunks, layout B and the questions' answers are those "
+                "of the text as it is now.",
+            )
+        if notes:
+            self.bar.say(" ".join(notes), about=self.model.document.path)
+        self._status(f"Opened the session {os.path.basename(path)}")
+        return True
+
+    def _apply(self, session: Session) -> list[str]:
+        """Set the window to ``session`` on the document just opened; notes on what could
+        not be. Whatever makes a run due comes before the entry, whose run goes at once."""
+        notes: list[str] = []
+        view = self.document_view
+        kinds = view.kind_combo
+        if self.model.document.kind != session.document.kind:
+            kinds.setCurrentIndex(max(kinds.findData(session.document.kind), 0))
+        for combo, value, what in (
+            (self.chunker.embedder_combo, session.embedder or "", "embedder"),
+            (self.chunker.tokenizer_combo, session.tokenizer, "tokenizer"),
+        ):
+            index = combo.findData(value)
+            if index >= 0:
+                combo.setCurrentIndex(index)
+            elif value:
+                notes.append(f"The {what} {value} is not available here.")
+        self._apply_eval(session.eval)
+        self._apply_view(session.view)
+        self._apply_b(session.b, session.setting, session.view.selected, notes)
+        return notes
+
+    def _apply_eval(self, setup: EvalSetup) -> None:
+        panel = self.eval_panel
+        retriever = panel.retriever_box.findData(setup.retriever)
+        if retriever >= 0:
+            panel.retriever_box.setCurrentIndex(retriever)
+        panel.top_k.setValue(setup.top_k)
+        panel.set_questions(list(setup.questions))
+
+    def _apply_view(self, view: ViewState) -> None:
+        if view.theme in THEMES and view.theme != self.theme_mode():
+            self.set_theme(view.theme)
+        self.zoom.zoom(view.zoom - self.zoom.steps)
+        self.document_view.search_box.setText(view.query)
+
+    def _apply_b(
+        self, b: LayoutB | None, a: Setting, selected: int | None, notes: list[str]
+    ) -> None:
+        compare = self.compare
+        if b is not None:
+            try:
+                registry.get(b.setting.entry_id)
+            except KeyError:
+                notes.append(f"Layout B's chunker {b.setting.entry_id} is not available here.")
+                b = None
+        if b is None or b.mode == "pinned":
+            compare.stop_button.click()  # back to "B = a pinned layout", none pinned
+        self._restoring = _Restoring(a, selected)
+        if b is not None and b.mode == "config":
+            compare.set_b(b.setting.entry_id, b.setting.options)
+        elif b is not None:
+            # B is a pinned layout: run its setting, pin the result, then show A
+            self.select_entry(b.setting.entry_id, b.setting.options)
+            self.submit()
+            self._restoring.pin_generation = self.model.generation
+            return
+        self._show_a()
+
+    def _show_a(self) -> None:
+        restoring = self._restoring
+        if restoring is None:
+            return
+        self.select_entry(restoring.a.entry_id, restoring.a.options)
+        self.submit()
+        restoring.a_generation = self.model.generation
+
+    def _result_shown(self, result: ChunkResult) -> None:
+        restoring = self._restoring
+        if restoring is None:
+            return
+        if result.generation == restoring.pin_generation:
+            restoring.pin_generation = None
+            self.model.pin(True)
+            self._show_a()
+        elif result.generation == restoring.a_generation:
+            self._restoring = None
+            self._select(restoring.selected, result)
+        elif result.generation > max(restoring.pin_generation or 0, restoring.a_generation or 0):
+            self._restoring = None  # the user moved on meanwhile
+
+    def _select(self, index: int | None, result: ChunkResult) -> None:
+        if index is None or index >= len(result.layout.spans):
+            return
+        self.model.select_chunk(index)
+        self.document_view.editor.show_position(result.layout.spans[index].start)
+
+    def _run_failed(self, failure: Failure) -> None:
+        restoring = self._restoring
+        if restoring is None:
+            return
+        if failure.generation == restoring.pin_generation:
+            restoring.pin_generation = None
+            self.bar.say(
+                f"Layout B ({failure.entry_id}) could not be made again: {failure.name}: "
+                f"{failure.message}",
+                about=self.model.document.path,
+            )
+            self._show_a()
+        elif failure.generation == restoring.a_generation:
+            self._restoring = None
+
+    def _document_shown(self) -> None:
+        """A note about another document goes when this one is shown."""
+        if self.bar.about is not None and self.bar.about != self.model.document.path:
+            self.bar.hide()
+
+
+def attach(window: Any) -> SessionFiles:
+    """Session files for the main window: File > Open Session… and Save Session… after
+    Save As, over its panels, zoom and theme."""
+    return SessionFiles(
+        window,
+        window.model,
+        files=window.files,
+        chunker=window.chunker,
+        document_view=window.view,
+        compare=window.views.compare,
+        eval_panel=window.views.eval_panel,
+        zoom=window.presentation,
+        file_menu=window.menus.menus[0],
+        after=window.menus.save_as,
+        select_entry=window.select_entry,
+        submit=window.submit,
+        theme_mode=lambda: window.theme_mode,
+        set_theme=window.set_theme,
+    )

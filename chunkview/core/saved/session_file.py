@@ -1,0 +1,371 @@
+"""Session files (``NAME.chunkview.json``): the document, the chunker and its options,
+layout B, the eval questions and the view of a window, to reopen that exact view.
+
+The file is JSON with a ``format`` name and a ``version``. A file of a newer version, or
+one that is not a session, is refused with one line naming the file; an older version is
+brought up to this one, step by step (``UPGRADES``), as it is read. The document is named
+by its path, relative to the session file's folder when it lies there or below (so a
+folder of a document and its session can be moved or shared), and by the SHA-256 of its
+bytes, so that a document changed since is noticed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from chunkview.core.analysis.eval import Question, QuestionsError, parse_question, question_data
+from chunkview.core.errors import DocumentError
+from chunkview.core.io.save import save_document
+from chunkview.core.model.document import KINDS, Document, kind_for_path
+from chunkview.core.session import BSource
+
+FORMAT = "chunkview-session"
+#: the version this chunkview writes, and the newest it reads
+VERSION = 1
+SUFFIX = ".chunkview.json"
+#: a session file is read whole: anything larger is not one
+MAX_BYTES = 64 * 1024 * 1024
+#: each step turns a file of version N (the key) into version N + 1; none yet, as 1 is
+#: the first version
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+class SessionError(DocumentError):
+    """A session file that cannot be read or written; one line naming the file."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A chunker and its options."""
+
+    entry_id: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DocumentRef:
+    """Where the document is: ``path`` (as written in the file: relative to the session
+    file's folder, or absolute) or ``sample`` (a built-in sample's name), with what its
+    bytes hashed to and how it was read."""
+
+    sha256: str
+    path: str | None = None
+    sample: str | None = None
+    encoding: str = "utf-8"
+    kind: str = "text"
+
+
+@dataclass(frozen=True)
+class LayoutB:
+    """Layout B of compare: a pinned layout (made by ``setting`` on the document) or a
+    second configuration (``setting``, run whenever the text changes)."""
+
+    mode: BSource
+    setting: Setting
+
+
+@dataclass(frozen=True)
+class EvalSetup:
+    questions: tuple[Question, ...] = ()
+    retriever: str | None = "bm25"
+    top_k: int = 5
+
+
+@dataclass(frozen=True)
+class ViewState:
+    theme: str = "system"
+    zoom: int = 0  # zoom steps (0: actual size)
+    query: str = ""
+    selected: int | None = None  # the selected chunk's index
+
+
+@dataclass(frozen=True)
+class Session:
+    document: DocumentRef
+    setting: Setting
+    embedder: str | None = "hash64"
+    tokenizer: str | None = "wordpunct"
+    b: LayoutB | None = None
+    eval: EvalSetup = EvalSetup()
+    view: ViewState = ViewState()
+
+
+# ----- paths and hashes -----------------------------------------------------------------
+
+
+def is_session_path(path: str | os.PathLike[str]) -> bool:
+    """True for a file named as a session file (``NAME.chunkview.json``)."""
+    return os.fspath(path).lower().endswith(SUFFIX)
+
+
+def session_path_for(path: str | os.PathLike[str]) -> str:
+    """``path`` with the session suffix (a name typed without it, or with ``.json``)."""
+    name = os.fspath(path)
+    if is_session_path(name):
+        return name
+    if name.lower().endswith(".json"):
+        name = name[: -len(".json")]
+    return name + SUFFIX
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of the file's bytes, in hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def stored_path(document_path: str | os.PathLike[str], session_path: str | os.PathLike[str]) -> str:
+    """How a session file at ``session_path`` names the document: relative (with ``/``)
+    when it lies in the session file's folder or below, else absolute."""
+    document = os.path.abspath(document_path)
+    folder = os.path.dirname(os.path.abspath(session_path))
+    try:
+        relative = os.path.relpath(document, folder)
+    except ValueError:  # another drive (Windows)
+        return document
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return document
+    return PurePosixPath(*Path(relative).parts).as_posix()
+
+
+def resolve_path(ref: DocumentRef, session_path: str | os.PathLike[str]) -> str | None:
+    """The document's path on this machine (None for a sample): a relative path is taken
+    from the session file's folder."""
+    if ref.path is None:
+        return None
+    path = ref.path.replace("/", os.sep)
+    if os.path.isabs(path):
+        return path
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(session_path)), path))
+
+
+# ----- writing --------------------------------------------------------------------------
+
+
+def _setting_data(setting: Setting) -> dict[str, Any]:
+    return {"id": setting.entry_id, "options": setting.options}
+
+
+def session_data(session: Session) -> dict[str, Any]:
+    """The session as the JSON object the file holds."""
+    ref = session.document
+    named = {"sample": ref.sample} if ref.sample is not None else {"path": ref.path}
+    document = {**named, "sha256": ref.sha256, "encoding": ref.encoding, "kind": ref.kind}
+    b = session.b
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "document": document,
+        "entry": _setting_data(session.setting),
+        "embedder": session.embedder,
+        "tokenizer": session.tokenizer,
+        "b": None if b is None else {"mode": b.mode, **_setting_data(b.setting)},
+        "eval": {
+            "questions": [question_data(q) for q in session.eval.questions],
+            "retriever": session.eval.retriever,
+            "top_k": session.eval.top_k,
+        },
+        "view": {
+            "theme": session.view.theme,
+            "zoom": session.view.zoom,
+            "query": session.view.query,
+            "selected": session.view.selected,
+        },
+    }
+
+
+def session_json(session: Session) -> str:
+    """The file's text. Raises SessionError when an option is not JSON (a Python object
+    given to a function entry), naming it."""
+    try:
+        return json.dumps(session_data(session), ensure_ascii=False, indent=2) + "\n"
+    except (TypeError, ValueError) as exc:
+        raise SessionError(f"the options cannot be saved in a session file: {exc}") from None
+
+
+def write_session(session: Session, path: str | os.PathLike[str]) -> None:
+    """Write ``session`` to ``path`` atomically (core/io/save: the old file stays whole on
+    a failure). Raises SessionError (one line naming the file)."""
+    text = session_json(session)
+    try:
+        save_document(Document(text, path=os.fspath(path), kind="json"), path)
+    except SessionError:
+        raise
+    except DocumentError as exc:
+        raise SessionError(str(exc)) from None
+
+
+# ----- reading --------------------------------------------------------------------------
+
+
+class _Reader:
+    """Field checks that name the file and the field in their one line."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def error(self, message: str) -> SessionError:
+        return SessionError(f"{self.name}: {message}")
+
+    def object(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.error(f"{where} must be an object, got {_shown(value)}")
+        return value
+
+    def string(self, data: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
+        value = data.get(key, default)
+        if not isinstance(value, str):
+            raise self.error(f"{_field(where, key)} must be a string, got {_shown(value)}")
+        return value
+
+    def optional_string(self, data: dict[str, Any], key: str, where: str) -> str | None:
+        value = data.get(key)
+        return None if value is None else self.string(data, key, where)
+
+    def whole(self, data: dict[str, Any], key: str, where: str, default: int | None) -> int | None:
+        value = data.get(key, default)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"{_field(where, key)} must be a whole number, got {_shown(value)}")
+        return value
+
+    def setting(self, value: Any, where: str) -> Setting:
+        data = self.object(value, where)
+        options = self.object(data.get("options", {}), f"{where}.options")
+        return Setting(self.string(data, "id", where), dict(options))
+
+
+def _field(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _upgraded(data: dict[str, Any], reader: _Reader) -> dict[str, Any]:
+    if data.get("format") != FORMAT:
+        raise reader.error("not a chunkview session file (no “format”: “chunkview-session”)")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise reader.error(f"the session format version {_shown(version)} is not one chunkview has")
+    if version > VERSION:
+        raise reader.error(
+            f"saved by a newer chunkview (session format {version}; this one reads up to "
+            f"{VERSION}): update chunkview to open it"
+        )
+    while version < VERSION:
+        data = UPGRADES[version](data)
+        version += 1
+        data["version"] = version
+    return data
+
+
+def _document(value: Any, reader: _Reader) -> DocumentRef:
+    data = reader.object(value, "document")
+    sha = reader.string(data, "sha256", "document").lower()
+    if not _SHA256.fullmatch(sha):
+        raise reader.error("document.sha256 must be 64 hex digits (a SHA-256)")
+    path = reader.optional_string(data, "path", "document")
+    sample = reader.optional_string(data, "sample", "document")
+    if (path is None) == (sample is None) or path == "" or sample == "":
+        raise reader.error("document must name a “path” or a “sample”, one of them")
+    if sample is not None and ("/" in sample or "\\" in sample or sample in (".", "..")):
+        raise reader.error("document.sample must be a sample's file name")
+    kind = reader.string(data, "kind", "document", kind_for_path(path or sample or ""))
+    if kind not in KINDS:
+        raise reader.error(f"document.kind must be one of {', '.join(KINDS)}, got {_shown(kind)}")
+    encoding = reader.string(data, "encoding", "document", "utf-8")
+    return DocumentRef(sha, path, sample, encoding, kind)
+
+
+def _b(value: Any, reader: _Reader) -> LayoutB | None:
+    if value is None:
+        return None
+    data = reader.object(value, "b")
+    mode = data.get("mode")
+    if mode == "pinned" or mode == "config":
+        return LayoutB(mode, reader.setting(data, "b"))
+    raise reader.error(f"b.mode must be “pinned” or “config”, got {_shown(mode)}")
+
+
+def _eval(value: Any, reader: _Reader) -> EvalSetup:
+    data = reader.object(value, "eval")
+    listed = data.get("questions", [])
+    if not isinstance(listed, list):
+        raise reader.error(f"eval.questions must be a list, got {_shown(listed)}")
+    try:
+        questions = tuple(parse_question(q, f"eval.questions[{i}]") for i, q in enumerate(listed))
+    except QuestionsError as exc:
+        raise reader.error(str(exc)) from None
+    top_k = reader.whole(data, "top_k", "eval", 5)
+    if top_k is None or top_k < 1:
+        raise reader.error("eval.top_k must be 1 or more")
+    return EvalSetup(questions, reader.optional_string(data, "retriever", "eval"), top_k)
+
+
+def _view(value: Any, reader: _Reader) -> ViewState:
+    data = reader.object(value, "view")
+    selected = reader.whole(data, "selected", "view", None)
+    return ViewState(
+        reader.string(data, "theme", "view", "system"),
+        reader.whole(data, "zoom", "view", 0) or 0,
+        reader.string(data, "query", "view", ""),
+        selected if selected is None or selected >= 0 else None,
+    )
+
+
+def parse_session(text: str, name: str = "session") -> Session:
+    """A session from the file's text; SessionError (one line, naming ``name``) when it
+    is not one, is broken, or is of a newer version."""
+    reader = _Reader(name)
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise reader.error(
+            f"not a chunkview session file (not valid JSON: {exc.msg} at line {exc.lineno})"
+        ) from None
+    if not isinstance(raw, dict):
+        raise reader.error("not a chunkview session file (not a JSON object)")
+    data = _upgraded(raw, reader)
+    return Session(
+        _document(data.get("document"), reader),
+        reader.setting(data.get("entry"), "entry"),
+        reader.optional_string(data, "embedder", ""),
+        reader.optional_string(data, "tokenizer", ""),
+        _b(data.get("b"), reader),
+        _eval(data.get("eval", {}), reader),
+        _view(data.get("view", {}), reader),
+    )
+
+
+def read_session(path: str | os.PathLike[str]) -> Session:
+    """The session in the file at ``path``; SessionError (one line) when it cannot be."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise SessionError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise SessionError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_BYTES:
+        raise SessionError(f"{name}: too large for a session file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SessionError(f"{name}: not a chunkview session file (not UTF-8 text)") from None
+    return parse_session(text, name)

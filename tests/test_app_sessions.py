@@ -1,0 +1,255 @@
+"""Session files in the real window (offscreen: real widgets, worker thread and chunking
+process): a view saved and reopened in a new window, a document changed since, files
+that cannot be opened; and each document's questions kept across a restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, settle
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextCursor
+
+from chunkview.app.files import DEFAULT_SAMPLE
+from chunkview.app.main_window import MainWindow
+from chunkview.app.question_memory import QUESTIONS_FOLDER
+from chunkview.core.analysis.eval import Question, Reference
+from chunkview.core.model.document import Document
+
+
+def a_document(tmp_path: Path) -> Path:
+    """A copy of a corpus document in a folder of its own (its session goes beside it)."""
+    folder = tmp_path / "work"
+    folder.mkdir(exist_ok=True)
+    path = folder / "acorn.md"
+    path.write_bytes((CORPUS / "acorn-readme.md").read_bytes())
+    return path
+
+
+def questions_on(text: str) -> list[Question]:
+    found = []
+    for question, answer in (("What parses?", "parser"), ("Where are plugins?", "plugin")):
+        start = text.index(answer)
+        found.append(Question(question, (Reference(answer, start, start + len(answer)),)))
+    return found
+
+
+@pytest.fixture
+def new_window(qtbot):
+    """Windows of their own settings files, as a new launch makes them; shut at the end."""
+    made: list[MainWindow] = []
+
+    def make(settings: Path) -> MainWindow:
+        win = MainWindow(QSettings(str(settings), QSettings.Format.IniFormat))
+        qtbot.addWidget(win)
+        win.resize(1300, 800)
+        win.show()
+        made.append(win)
+        return win
+
+    yield make
+    for win in made:
+        win.views.shutdown()
+        win.worker.stop()
+
+
+def test_a_saved_session_reopens_the_same_view_in_a_new_window(qtbot, window, new_window, tmp_path):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    # B: a layout of mastra's chunk, pinned; then A: SemanticChunker at other sizes
+    window.select_entry("mastra.chunk", {"strategy": "recursive", "maxSize": 300, "overlap": 20})
+    settle(qtbot, window)
+    b_options = window.result.request.options
+    window.pin_button.click()
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 250, "maxSize": 700})
+    settle(qtbot, window)
+    a_options = window.result.request.options
+    assert window.model.pinned.request.entry_id == "mastra.chunk"
+    panel = window.views.eval_panel
+    questions = questions_on(window.document.text)
+    panel.set_questions(questions)
+    panel.top_k.setValue(3)
+    window.set_theme("dark")
+    window.presentation.zoom(2)
+    window.search_box.setText("parser")
+    window.model.select_chunk(3)
+    session = document.parent / "view.chunkview.json"
+    try:
+        assert window.sessions.save_session(str(document.parent / "view")) == str(session)
+        saved = json.loads(session.read_text(encoding="utf-8"))
+        assert saved["document"]["path"] == "acorn.md"  # beside it: relative
+        assert saved["b"]["mode"] == "pinned"
+
+        # a new window, as `chunkview view.chunkview.json` opens it
+        again = new_window(tmp_path / "again.ini")
+        assert again.presentation.steps == 0 and again.theme_mode == "system"
+        again.restore_session(str(session))
+        qtbot.waitUntil(
+            lambda: (
+                again.model.pinned is not None
+                and again.result is not None
+                and again.result.request.entry_id == "agentos.SemanticChunker"
+            ),
+            timeout=30000,
+        )
+        settle(qtbot, again)
+        model = again.model
+        assert again.document.path == str(document)
+        assert again.document.text == window.document.text
+        assert model.entry_id == "agentos.SemanticChunker"
+        assert again.result.request.options == a_options
+        assert again.params.options() == a_options
+        assert model.b_source == "pinned"
+        assert model.pinned.request.entry_id == "mastra.chunk"
+        assert model.pinned.request.options == b_options
+        assert model.comparison().diff.counts == window.model.comparison().diff.counts
+        assert again.views.eval_panel.questions == questions
+        assert again.views.eval_panel.top_k.value() == 3
+        assert again.theme_mode == "dark" and again.menus.themes["dark"].isChecked()
+        assert again.presentation.steps == 2
+        assert again.search_box.text() == "parser" and model.query == "parser"
+        qtbot.waitUntil(lambda: model.selected == 3, timeout=10000)
+        assert not again.sessions.bar.isVisible()  # the same document: nothing to say
+    finally:
+        window.set_theme("system")
+
+
+def test_a_second_configuration_comes_back_and_a_changed_document_is_noted(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    compare = window.views.compare
+    compare.set_b("mastra.chunk", {"strategy": "recursive", "maxSize": 200})
+    qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
+    b_options = window.model.b_options
+    session = tmp_path / "elsewhere" / "s.chunkview.json"
+    session.parent.mkdir()
+    assert window.sessions.save_session(str(session))
+    saved = json.loads(session.read_text(encoding="utf-8"))
+    assert saved["document"]["path"] == str(document)  # not below the session: absolute
+    assert saved["b"] == {"mode": "config", "id": "mastra.chunk", "options": b_options}
+    # the document changes after the session was saved
+    document.write_text(document.read_text(encoding="utf-8") + "\nOne more line.\n")
+
+    again = new_window(tmp_path / "again.ini")
+    assert again.open_path(session)
+    settle(qtbot, again)
+    qtbot.waitUntil(lambda: again.model.pinned is not None, timeout=30000)
+    assert again.model.b_source == "config"
+    assert (again.model.b_entry_id, again.model.b_options) == ("mastra.chunk", b_options)
+    assert again.views.compare.config_radio.isChecked()
+    assert again.model.pinned.layout.document.text.endswith("One more line.\n")
+    bar = again.sessions.bar
+    assert bar.isVisible()
+    assert "acorn.md changed since this session was saved" in bar.message.text()
+    assert again.document.text.endswith("One more line.\n")  # the text as it is now
+    # the note is about that document: it goes when another is shown
+    assert again.open_path(DEFAULT_SAMPLE, sample=True)
+    assert not bar.isVisible()
+
+
+def test_a_session_that_cannot_be_opened_leaves_the_window_as_it_was(qtbot, window, tmp_path):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    window.select_entry("smartchunk", {"maxSize": 300})
+    settle(qtbot, window)
+    session = document.parent / "s.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    good = json.loads(session.read_text(encoding="utf-8"))
+    before = (window.document, window.model.entry_id, window.model.options)
+    bar = window.sessions.bar
+
+    def refused(path: Path, said: str) -> None:
+        assert not window.open_path(path)
+        text = bar.message.text()
+        assert bar.isVisible() and text.startswith("Cannot open the session: ")
+        assert said in text and "\n" not in text
+        assert (window.document, window.model.entry_id, window.model.options) == before
+        bar.close_button.click()
+        assert not bar.isVisible()
+
+    broken = tmp_path / "broken.chunkview.json"
+    broken.write_text('{"format": "chunkview-session", "version": 1, "docu', encoding="utf-8")
+    refused(broken, "broken.chunkview.json: not a chunkview session file (not valid JSON")
+    newer = tmp_path / "work" / "newer.chunkview.json"
+    newer.write_text(json.dumps({**good, "version": 7}), encoding="utf-8")
+    refused(newer, "saved by a newer chunkview (session format 7; this one reads up to 1)")
+    unknown = tmp_path / "work" / "unknown.chunkview.json"
+    unknown.write_text(json.dumps({**good, "entry": {"id": "nope.Chunker"}}), encoding="utf-8")
+    refused(unknown, "its chunker nope.Chunker is not available here")
+    moved = tmp_path / "moved.chunkview.json"  # its relative path finds nothing there
+    moved.write_text(session.read_text(encoding="utf-8"), encoding="utf-8")
+    refused(moved, f"its document {tmp_path / 'acorn.md'} is missing")
+    # a text with no file of its own cannot be named by a session
+    window.set_document(Document("a text typed in, never saved"))
+    assert window.sessions.save_session(str(tmp_path / "none.chunkview.json")) is None
+    assert "save the document to a file first" in bar.message.text()
+    assert not (tmp_path / "none.chunkview.json").exists()
+
+
+def select(window: MainWindow, start: int, end: int) -> None:
+    cursor = window.editor.textCursor()
+    cursor.setPosition(window.editor.to_editor(start))
+    cursor.setPosition(window.editor.to_editor(end), QTextCursor.MoveMode.KeepAnchor)
+    window.editor.setTextCursor(cursor)
+
+
+def test_questions_are_kept_across_a_restart_of_the_window(qtbot, new_window, tmp_path):
+    settings = tmp_path / "settings.ini"
+    document = a_document(tmp_path)
+    first = new_window(settings)
+    first.restore_session(str(document))
+    settle(qtbot, first)
+    panel = first.views.eval_panel
+    start = first.document.text.index("parser")
+    select(first, start, start + len("parser"))
+    panel.question_box.setText("What does acorn give?")
+    panel.mark_button.click()
+    assert len(panel.questions) == 1
+    marked = list(panel.questions)
+    # quitting with the questions never saved by hand
+    first.close()
+    kept = list((tmp_path / "settings-data" / QUESTIONS_FOLDER).glob("*.json"))
+    assert len(kept) == 1
+
+    second = new_window(settings)
+    second.restore_session()  # the last document, as a launch opens it
+    settle(qtbot, second)
+    assert second.document.path == str(document)
+    again = second.views.eval_panel
+    assert again.questions == marked
+    # each document has its own: none for a sample, and the first's back with it
+    assert second.open_path(DEFAULT_SAMPLE, sample=True)
+    assert again.questions == []
+    assert second.open_path(document)
+    assert again.questions == marked
+    qtbot.waitUntil(lambda: again.table.rowCount() == 1, timeout=20000)
+    again.table.selectRow(0)
+    again.remove_button.click()  # removed: nothing kept for it any more
+    assert again.questions == [] and not kept[0].exists()
+
+
+def test_questions_the_data_folder_would_not_take_are_written_at_quit(qtbot, new_window, tmp_path):
+    settings = tmp_path / "settings.ini"
+    blocker = tmp_path / "settings-data"  # a file where the data folder goes
+    blocker.write_text("")
+    document = a_document(tmp_path)
+    first = new_window(settings)
+    first.restore_session(str(document))
+    settle(qtbot, first)
+    questions = questions_on(first.document.text)
+    first.views.eval_panel.set_questions(questions)
+    assert first.question_memory.unsaved
+    assert "The questions are not kept for next time" in first.statusBar().currentMessage()
+    blocker.unlink()  # the folder can be made again
+    first.close()
+    second = new_window(settings)
+    second.restore_session()
+    settle(qtbot, second)
+    assert second.views.eval_panel.questions == questions
