@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -133,7 +134,7 @@ def test_a_report_that_cannot_be_written_is_one_line(corpus, tmp_path):
     assert not list(tmp_path.glob("missing*"))
 
 
-def _result(figures: list[float | None], corpus_id: str = "a.txt") -> CorpusResult:
+def _result(figures: Sequence[float | None], corpus_id: str = "a.txt") -> CorpusResult:
     questions = [
         {"question": f"q{i}", "corpus_id": corpus_id, "whole": True, "iou_omega": v,
          "precision_omega": v, "recall": None, "precision": None, "iou": None,
