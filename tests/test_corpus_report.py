@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,7 +47,7 @@ def corpus(tmp_path):
     folder.mkdir()
     (folder / "a.txt").write_text(A, encoding="utf-8")
     (folder / "b.txt").write_text(B, encoding="utf-8")
-    questions = [
+    questions: list[dict[str, Any] | None] = [
         _question("what grows on trees", "a.txt", "Apples <b>grow</b> on trees & bushes.", A),
         _question("colour of bananas", "a.txt", "Bananas are yellow.", A),
         _question("do dogs bark", "b.txt", "Dogs bark <script>alert(1)</script> loudly.", B),
@@ -135,7 +136,7 @@ def test_a_report_that_cannot_be_written_is_one_line(corpus, tmp_path):
 
 
 def _result(figures: Sequence[float | None], corpus_id: str = "a.txt") -> CorpusResult:
-    questions = [
+    questions: list[dict[str, Any] | None] = [
         {"question": f"q{i}", "corpus_id": corpus_id, "whole": True, "iou_omega": v,
          "precision_omega": v, "recall": None, "precision": None, "iou": None,
          "holding": [[corpus_id, i, f"chunk {i}"]], "excerpts": [f"excerpt {i}"]}
