@@ -220,11 +220,12 @@ class CorpusEvalPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self._plots_widget: pg.GraphicsLayoutWidget | None = None
         self.plots: dict[str, pg.PlotItem] = {}
         self.curves: dict[str, pg.PlotDataItem] = {}
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        # the table beside the plots: the dock lies wide and low under the panels
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.table)
         self._lay_out(choose)
         self._job = _CorpusEvalJob()
@@ -237,18 +238,17 @@ class CorpusEvalPanel(QWidget):
         self._fill_params()
 
     def _lay_out(self, choose: QPushButton) -> None:
-        asked = QHBoxLayout()
+        asked = QHBoxLayout()  # one line: the dock lies wide and low under the panels
         asked.addWidget(self.questions_edit, 3)
         asked.addWidget(choose)
         asked.addWidget(QLabel("retriever"))
         asked.addWidget(self.retriever_combo)
         asked.addWidget(QLabel("k"))
         asked.addWidget(self.top_k)
-        swept = QHBoxLayout()
-        swept.addWidget(QLabel("sweep"))
-        swept.addWidget(self.param_combo, 1)
-        swept.addWidget(QLabel("values"))
-        swept.addWidget(self.values_edit, 1)
+        asked.addWidget(QLabel("sweep"))
+        asked.addWidget(self.param_combo, 1)
+        asked.addWidget(QLabel("values"))
+        asked.addWidget(self.values_edit, 1)
         row = QHBoxLayout()
         row.addWidget(self.run_button)
         row.addWidget(self.stop_button)
@@ -256,7 +256,6 @@ class CorpusEvalPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(asked)
-        layout.addLayout(swept)
         layout.addLayout(row)
         layout.addWidget(self.message)
         layout.addWidget(self.splitter, 1)
@@ -264,7 +263,7 @@ class CorpusEvalPanel(QWidget):
     def _fill_params(self) -> None:
         kept = self.param_combo.currentData()
         self.param_combo.clear()
-        self.param_combo.addItem("none (the setting on view)", None)
+        self.param_combo.addItem("none", None)
         if self.model.entry_id:
             for param in numeric_params(self.model.entry, self.model.options):
                 self.param_combo.addItem(param.name, param.name)
@@ -464,7 +463,11 @@ class CorpusEvalPanel(QWidget):
                 )
             self.plots[title] = plot
         self.splitter.addWidget(self._plots_widget)
-        self.splitter.setSizes([120, 240])
+        self._plots_widget.setMinimumHeight(140)
+        # the table whole, the plots the rest
+        header = self.table.horizontalHeader()
+        wanted = header.length() + self.table.frameWidth() * 2 + 4
+        self.splitter.setSizes([wanted, max(self.splitter.width() - wanted, 300)])
 
     def _plot(self, outcome: EvalOutcome) -> None:
         self._ensure_plots()
