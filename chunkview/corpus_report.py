@@ -129,13 +129,18 @@ class _Frame:
 
 
 def means_plot(title: str, labels: Sequence[str], series: Sequence[Series], axis: str = "") -> str:
-    """Lines through each figure's means, one point per column (``axis``: what the
-    columns are, the swept option)."""
+    """Each figure's means, one point per column: joined by a line along a swept option
+    (``axis`` names it), else side by side in each column (settings are not a scale)."""
     frame = _Frame(title, labels, axis)
-    for line in series:
+    for k, line in enumerate(series):
         colour = COLOURS[line.figure]
-        points = [(frame.x(i), v, labels[i]) for i, v in enumerate(line.values) if v is not None]
-        if len(points) > 1:
+        shift = 0.0 if axis else (k - (len(series) - 1) / 2) * 9
+        points = [
+            (round(frame.x(i) + shift, 1), v, labels[i])
+            for i, v in enumerate(line.values)
+            if v is not None
+        ]
+        if axis and len(points) > 1:
             path = " ".join(f"{x},{frame.y(v)}" for x, v, _ in points)
             dash = ' stroke-dasharray="5 3"' if line.dashed else ""
             frame.parts.append(
@@ -181,7 +186,8 @@ def _means_table(report: CorpusReport) -> str:
     for col in columns:
         whole = col.means.get("whole")
         cells = "".join(f"<td>{_figure(col.means.get(n))}</td>" for n in NAMES)
-        label = col.label if col is not report.compared else f"compared: {col.label}"
+        compared = col is report.compared and col.label != "compared"
+        label = f"compared: {col.label}" if compared else col.label
         rows.append(
             f'<tr><td class="l">{_e(label)}</td>{cells}'
             f"<td>{'-' if whole is None else f'{100 * whole:.0f}%'}</td>"
@@ -222,9 +228,11 @@ def _question(q: WorstQuestion) -> str:
 
 
 def _plots(report: CorpusReport) -> str:
-    columns = report.columns
-    labels = [c.label for c in columns]
     axis = str(report.settings.get("param") or "")
+    # along a sweep the compared setting is no point of the line: the table and the
+    # spread show it; without one it stands beside the setting
+    columns = report.columns + ([report.compared] if report.compared and not axis else [])
+    labels = [c.label for c in columns]
     figures = ["recall", "precision", "iou"] if report.retrieval else []
     plots = []
     if figures:
@@ -242,7 +250,7 @@ def _plots(report: CorpusReport) -> str:
         for f in ("precision_omega", "iou_omega")
     ]
     plots.append(means_plot("mean precision Ω · IoU Ω", labels, omega, axis))
-    spread = columns + ([report.compared] if report.compared else [])
+    spread = report.columns + ([report.compared] if report.compared else [])
     for figure in ["iou"] * bool(figures) + ["iou_omega"]:
         plots.append(spread_plot(f"{NAMES[figure]} per document", spread, figure, axis))
     return f'<div class="plots">{"".join(plots)}</div>'

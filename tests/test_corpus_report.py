@@ -107,6 +107,7 @@ def test_a_report_escapes_the_chunk_texts_and_excerpts(corpus, tmp_path):
         "eval", str(folder), "--entry", "mastra.chunk",
         "--options", json.dumps({**SENTENCES, "maxSize": 30}), "--questions", str(questions),
         "--retriever", "none", "--jobs", "1", "--report", str(out), "--json",
+        "--compare-entry", "mastra.chunk", "--compare-options", '{"strategy": "character"}',
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     page = out.read_text(encoding="utf-8")
@@ -116,10 +117,12 @@ def test_a_report_escapes_the_chunk_texts_and_excerpts(corpus, tmp_path):
     worst = page.split("The worst questions", 1)[1]
     assert worst.count('class="q"') == 4 and "chunks holding the excerpts" in worst
     # the one setting's row: the Ω figures as --json gives them, the retrieval ones '-'
-    means = json.loads(done.stdout)["means"]
-    (row,) = _table_rows(page)
-    assert row[1:4] == ["-", "-", "-"]
-    assert row[4:6] == [f"{means['precision_omega']:.3f}", f"{means['iou_omega']:.3f}"]
+    data = json.loads(done.stdout)
+    row, compared = _table_rows(page)
+    for shown, means in ((row, data["means"]), (compared, data["compare"]["means"])):
+        assert shown[1:4] == ["-", "-", "-"]
+        assert shown[4:6] == [f"{means['precision_omega']:.3f}", f"{means['iou_omega']:.3f}"]
+    assert (row[0], compared[0]) == ("mastra.chunk", "compared")
     assert page.count("<svg") == 2  # the Ω pair and its spread, no retrieval plots
 
 

@@ -175,7 +175,9 @@ def write_report(
         else (s.label, None, r)
         for s, r in zip(settings, results, strict=False)
     ]
-    pair = (args.compare_entry, compared) if compared is not None else None
+    # the compared setting named by its entry, or as "compared" when it is the same entry
+    other = args.compare_entry if args.compare_entry != args.entry else "compared"
+    pair = (other, compared) if compared is not None else None
     report = build_report(shown, labelled, pair)
     save_report(render_report(report), args.report)
 
