@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,6 +127,19 @@ def test_a_swept_option_shows_and_plots_the_means_per_value(qtbot, window, tmp_p
         assert xs == [20.0, 40.0, 80.0]
         assert ys == [cli_row[key] for cli_row in expected["rows"]]
     assert panel._plots_widget is not None and panel._plots_widget.isVisible()
+    # Report… writes the page chunkview eval --report writes, with the figures shown
+    assert panel.report_button.isEnabled()
+    page_path = tmp_path / "report.html"
+    assert panel.save_report(str(page_path))
+    page = page_path.read_text(encoding="utf-8")
+    table = page.split("<h2>Corpus means</h2>", 1)[1].split("</table>", 1)[0]
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", table)]
+    assert [c[:6] for c in cells[1:]] == [
+        [r["setting"], *(r[name] for name in FIGURES)] for r in rows
+    ]
+    assert page.count("<svg") == 4 and "The worst questions" in page
+    assert not panel.save_report(str(tmp_path / "missing" / "report.html"))
+    assert "cannot be written" in panel.message.text()
 
 
 def test_stop_ends_the_run_and_says_so(qtbot, window, tmp_path):

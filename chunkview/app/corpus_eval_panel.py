@@ -42,9 +42,11 @@ from chunkview.core.analysis.corpus import FIGURES, CorpusResult
 from chunkview.core.analysis.eval import RETRIEVERS, Question, QuestionsError, load_questions
 from chunkview.core.batch.corpus_eval import Setting, corpus_documents, corpus_eval, only_document
 from chunkview.core.batch.sweep import numeric_params, parse_values
-from chunkview.core.errors import Cancelled
+from chunkview.core.errors import Cancelled, DocumentError
 from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool
 from chunkview.core.session import InspectorModel, ModelEvent
+from chunkview.core.views.corpus_report import build_report
+from chunkview.corpus_report import render_report, save_report
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
@@ -138,6 +140,7 @@ class _CorpusEvalJob(BackgroundJob):
                 retriever=request.retriever,
                 top_k=request.top_k,
                 progress=progress,
+                keep_texts=True,  # the worst questions' texts, for a report
             )
             self.deliver(self.finished, number, EvalOutcome(request, results))
         except Cancelled:
@@ -208,6 +211,12 @@ class CorpusEvalPanel(QWidget):
         self.stop_button = QPushButton("Stop")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.setEnabled(False)
+        self.report_button = QPushButton("Report…")
+        self.report_button.setToolTip(
+            "Save the evaluation as one self-contained HTML page, as chunkview eval --report"
+        )
+        self.report_button.clicked.connect(self.report_dialog)
+        self.report_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m documents")
         self.progress.setRange(0, 1)
@@ -253,6 +262,7 @@ class CorpusEvalPanel(QWidget):
         row.addWidget(self.run_button)
         row.addWidget(self.stop_button)
         row.addWidget(self.progress, 1)
+        row.addWidget(self.report_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(asked)
@@ -333,6 +343,7 @@ class CorpusEvalPanel(QWidget):
         self.message.setText(f"Listing the documents under {request.folder}…")
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
+        self.report_button.setEnabled(False)
         self._job.start(self.number, request)
         self.started.emit()
         return True
@@ -361,6 +372,7 @@ class CorpusEvalPanel(QWidget):
         self.running = False
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
+        self.report_button.setEnabled(self.outcome is not None)
         self.progress.setRange(0, max(self.progress.maximum(), 1))
         if self.failure:
             self.message.setText(f"The evaluation stopped: {self.failure}")
@@ -488,6 +500,44 @@ class CorpusEvalPanel(QWidget):
             [] if xs is None else list(map(float, xs)),
             [] if ys is None else list(map(float, ys)),
         )
+
+    def report_dialog(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(
+            self, "Save the evaluation's report", "evaluation.html", "HTML (*.html)"
+        )
+        if path:
+            self.save_report(path)
+
+    def save_report(self, path: str) -> bool:
+        """Write the evaluation shown as ``chunkview eval --report`` writes it; False with a
+        message when there is none or it cannot be written."""
+        outcome = self.outcome
+        if outcome is None:
+            return False
+        request = outcome.request
+        param = self.param_combo.currentData() if request.values[0] is not None else None
+        first = request.settings[0]
+        shown = {
+            "corpus": request.folder,
+            "questions": self.questions_edit.text().strip(),
+            "entry": first.entry_id,
+            "options": {k: v for k, v in first.options.items() if k != param},
+            "param": param,
+            "values": ",".join(s.label for s in request.settings) if param else None,
+            "retriever": request.retriever,
+            "top_k": request.top_k if request.retriever else None,
+        }
+        labelled = [
+            (s.label, v, r)
+            for s, v, r in zip(request.settings, request.values, outcome.results, strict=True)
+        ]
+        try:
+            save_report(render_report(build_report(shown, labelled)), path)
+        except DocumentError as error:
+            self.message.setText(str(error))
+            return False
+        self.message.setText(f"Saved the report to {path}.")
+        return True
 
     def shutdown(self) -> None:
         self.stop()
