@@ -7,7 +7,12 @@ retriever (one question every tenth file), each with the local ``ChunkPool`` and
 ``RayPool`` on a local Ray of as many CPUs. The driver's resident set is sampled at every
 record: its peak, and its growth over the run (flat memory: about the same at 2,000 and
 20,000 files).
+
+``--flat N`` is the flat-memory figure alone: N small files (1 to 4 KB, so 20,000 take a
+few minutes) audited on each engine, the driver's resident set read at every record, and
+its growth over the run's start told at record 2,000 and at record N.
 Run: python bench/corpus.py [--files N] [--jobs N] [--no-ray] [--json]
+     python bench/corpus.py --flat 20000 [--no-ray] [--json]
 """
 
 from __future__ import annotations
@@ -60,6 +65,71 @@ def write_corpus(folder: Path, count: int) -> tuple[int, list[Question]]:
             words = " ".join(body[at : at + 80].split())
             questions.append(Question(words, (Reference("", at, at + 300),), corpus_id))
     return total, questions
+
+
+def write_small_corpus(folder: Path, count: int) -> int:
+    """``count`` files of 1 to 4 KB cut from tests/corpus, 1,000 a folder; their bytes."""
+    text = corpus_text(200_000)
+    chance = random.Random(33)
+    total = 0
+    for i in range(count):
+        size = chance.randrange(1_000, 4_000)
+        start = chance.randrange(0, len(text) - size)
+        sub = folder / f"d{i // 1000:03d}"
+        sub.mkdir(exist_ok=True)
+        body = text[start : start + size]
+        (sub / f"doc{i:06d}.md").write_text(body, encoding="utf-8")
+        total += len(body.encode("utf-8"))
+    return total
+
+
+#: the records at which the driver's growth is told (and at the last one)
+MARKS = (2_000,)
+
+
+def growth_run(folder: Path, pool: Pool, files: int) -> dict[str, object]:
+    """Audit ``folder`` on ``pool``; the driver's growth over its start at record 2,000
+    and at the last record, and its peak growth."""
+    marks = {*MARKS, files}
+    before = rss_mb()
+    peak = before
+    at: dict[str, float] = {}
+    began = time.perf_counter()
+    count = 0
+    for _ in audit_records(iter_files([str(folder)]), ENTRY, OPTIONS, pool=pool):
+        count += 1
+        now = rss_mb()
+        peak = max(peak, now)
+        if count in marks:
+            at[str(count)] = round(now - before, 1)
+    seconds = time.perf_counter() - began
+    assert count == files, count
+    first, last = at[str(min(marks))], at[str(files)]
+    return {
+        "seconds": round(seconds, 1),
+        "files_per_second": round(files / seconds, 1),
+        "rss_before_mb": round(before, 1),
+        "rss_growth_at_mb": at,
+        "rss_peak_growth_mb": round(peak - before, 1),
+        # the flat-memory figure: what the driver gained between the two marks
+        "rss_growth_between_mb": round(last - first, 1),
+    }
+
+
+def flat(args: argparse.Namespace) -> dict[str, object]:
+    result: dict[str, object] = {"flat_files": args.flat, "jobs": args.jobs}
+    with tempfile.TemporaryDirectory(prefix="chunkview-flat-") as name:
+        folder = Path(name)
+        began = time.perf_counter()
+        total = write_small_corpus(folder, args.flat)
+        result |= {
+            "mb": round(total / 2**20, 1),
+            "written_s": round(time.perf_counter() - began, 1),
+        }
+        for engine, make in engines(args.jobs, not args.no_ray):
+            with make() as pool:  # type: ignore[attr-defined]
+                result[f"audit_{engine}"] = growth_run(folder, pool, args.flat)
+    return result
 
 
 def measured(run: Callable[[Callable[[], None]], None]) -> dict[str, float]:
@@ -128,7 +198,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--flat", type=int, metavar="N", help="only the driver's growth: N small files, audited"
+    )
     args = parser.parse_args()
+    if args.flat:
+        if args.flat < max(MARKS):
+            parser.error(f"--flat needs at least {max(MARKS)} files")
+        figures = flat(args)
+        print(
+            json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items())
+        )
+        return
     result: dict[str, object] = {"files": args.files, "jobs": args.jobs}
     with tempfile.TemporaryDirectory(prefix="chunkview-corpus-") as name:
         folder = Path(name)

@@ -32,10 +32,12 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QTableView,
+    QTabWidget,
     QWidget,
 )
 
 from chunkview.app.background import BackgroundJob
+from chunkview.app.corpus_eval_panel import CorpusEvalPanel
 from chunkview.app.job_panel import lay_out_job_panel
 from chunkview.app.markup import as_rich_text
 from chunkview.core.batch.audit import STATUSES, Summary, iter_files
@@ -328,9 +330,18 @@ class AuditPanel(QWidget):
         where.addWidget(choose)
         where.addWidget(QLabel("files"))
         where.addWidget(self.include_edit, 1)
+        # the folder's documents evaluated with a questions file, in a tab beside the rows
+        self.evaluation = CorpusEvalPanel(model, self.folder_edit.text)
+        self.evaluation.time_budget = lambda: self.time_budget()
+        self.evaluation.memory_budget = lambda: self.memory_budget()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.table, "Files")
+        self.tabs.addTab(self.evaluation, "Evaluate with questions")
+        self.evaluation.started.connect(lambda: self.tabs.setCurrentWidget(self.evaluation))
         buttons = (self.run_button, self.stop_button)
         lay_out_job_panel(
-            self, where, buttons, self.progress, self.message, self.table, (self.save_button,)
+            self, where, buttons, self.progress, self.message, self.tabs, (self.save_button,)
         )
         self._job = _AuditJob()
         self._job.listed.connect(self._listed)
@@ -474,5 +485,7 @@ class AuditPanel(QWidget):
             self.open_file(record["path"])
 
     def shutdown(self) -> None:
-        """Stop the audit (the window closing): its processes end at once."""
+        """Stop the audit and the evaluation (the window closing): their processes end at
+        once."""
         self.stop()
+        self.evaluation.shutdown()

@@ -22,6 +22,8 @@ from chunkview.core.batch.corpus_eval import (
 from chunkview.core.batch.engine import open_pool
 from chunkview.core.batch.sweep import parse_values
 from chunkview.core.text.jsonout import dumps
+from chunkview.core.views.corpus_report import build_report
+from chunkview.corpus_report import render_report, save_report
 
 
 def _figure(value: float | None) -> str:
@@ -144,6 +146,42 @@ def _progress(
     return lambda: bar.update(1), bar.close
 
 
+def write_report(
+    args: argparse.Namespace,
+    options: dict[str, Any],
+    retriever: str | None,
+    settings: list[Setting],
+    results: list[CorpusResult],
+    compared: CorpusResult | None,
+) -> None:
+    """The HTML report of the run (--report), its settings as the command was given them."""
+    shown = {
+        "corpus": " ".join(args.paths),
+        "questions": args.questions,
+        "entry": args.entry,
+        "options": options,
+        "param": args.param,
+        "values": args.values,
+        "retriever": retriever,
+        "top_k": args.top_k if retriever else None,
+        "compared entry": args.compare_entry,
+        "compared options": json_object("--compare-options", args.compare_options)
+        if args.compare_entry
+        else None,
+    }
+    labelled = [
+        (f"{s.options[args.param]:g}", s.options[args.param], r)
+        if args.param
+        else (s.label, None, r)
+        for s, r in zip(settings, results, strict=False)
+    ]
+    # the compared setting named by its entry, or as "compared" when it is the same entry
+    other = args.compare_entry if args.compare_entry != args.entry else "compared"
+    pair = (other, compared) if compared is not None else None
+    report = build_report(shown, labelled, pair)
+    save_report(render_report(report), args.report)
+
+
 def run(
     args: argparse.Namespace,
     questions: list[Question],
@@ -171,6 +209,7 @@ def run(
                 retriever=retriever,
                 top_k=args.top_k,
                 progress=step,
+                keep_texts=bool(args.report),
             )
     finally:
         close()
@@ -188,5 +227,7 @@ def run(
     if compared is not None:
         data["compare"] = {"entry": args.compare_entry, **compared.to_json()}
         text += "\n\n" + format_corpus(compared, f"compared: {args.compare_entry}")
+    if args.report:
+        write_report(args, options, retriever, settings, results, compared)
     print(dumps(data, indent=None) if args.json else text)
     return 1 if any(r.failed for r in results) or (compared and compared.failed) else 0

@@ -86,6 +86,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="a corpus: run on Ray (the cluster at ADDRESS, else a local Ray); "
         "needs pip install 'chunkview[ray]'",
     )
+    parser.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="a corpus: write a self-contained HTML report (plots, spread, worst questions)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
@@ -186,6 +191,7 @@ def _is_corpus(args: argparse.Namespace) -> bool:
         or os.path.isdir(args.paths[0])
         or args.ray is not None
         or bool(args.compare_entry)
+        or bool(args.report)
     )
 
 

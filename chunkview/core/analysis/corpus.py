@@ -95,10 +95,12 @@ def retrieve_over_corpus(
     documents: Sequence[DocumentChunks],
     retriever: str,
     top_k: int,
+    *,
+    keep_texts: bool = False,
 ) -> None:
     """Rank the chunks of every document (in ``documents``' order, which breaks ties) for
     each question (its text, excerpt ranges and result) and fill the result's retrieval
-    figures from the top ``top_k``."""
+    figures from the top ``top_k``; with ``keep_texts`` the retrieved chunks' texts too."""
     owners: list[tuple[str, int, int, int]] = []  # corpus_id, start, end, chunk index
     texts: list[str] = []
     for doc in documents:
@@ -114,4 +116,6 @@ def retrieve_over_corpus(
         )
         found = scores(excerpts, own, foreign)
         result["retrieved"] = [[owners[i][0], owners[i][3]] for i in top]
+        if keep_texts:
+            result["retrieved_texts"] = [texts[i] for i in top]
         result.update(recall=found.recall, precision=found.precision, iou=found.iou)

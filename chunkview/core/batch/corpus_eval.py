@@ -89,10 +89,12 @@ def eval_document(
     kind: str | None = None,
     questions: Sequence[Question] = (),
     keep_chunks: bool = False,
+    keep_texts: bool = False,
 ) -> dict[str, Any]:
     """Read and chunk one document, score its questions' Ω figures (a pool job: it runs in
     a chunking process under the watchdog). The located chunks come back only when
-    ``keep_chunks`` (a corpus retrieval needs them)."""
+    ``keep_chunks`` (a corpus retrieval needs them); with ``keep_texts`` each question's
+    excerpts and the chunks holding them come back as text (a report shows them)."""
     record: dict[str, Any] = {"corpus_id": corpus_id}
     try:
         document = load_document(path, kind)
@@ -111,10 +113,15 @@ def eval_document(
     except QuestionsError as exc:
         return {**record, "status": "error", "message": f"{path}: {exc}"}
     located = [s for s in layout.spans if s.located != "missing"]
+    by_index = {s.index: s.text for s in located}
     results = []
     for question in report.questions:
         data = question.to_json()
         data["corpus_id"] = corpus_id
+        if keep_texts:
+            data["excerpts"] = [document.text[r.start : r.end] for r in question.references]
+            holding = sorted({i for r in question.references for i in r.chunks})
+            data["holding"] = [[corpus_id, i, by_index[i]] for i in holding]
         results.append(data)
     record.update(status="ok", chunks=len(located), questions=results)
     if keep_chunks:
@@ -142,11 +149,13 @@ def corpus_eval(
     retriever: str | None = None,
     top_k: int = 5,
     progress: Callable[[], None] | None = None,
+    keep_texts: bool = False,
 ) -> list[CorpusResult]:
     """One CorpusResult per setting, every (document, setting) pair a job on ``pool``,
     taken as they finish. ``documents`` are read lazily; what stays per document is its
     chunk count, its questions' figures, and its chunks only when a retriever ranks them.
-    ``only``: the corpus's one document (questions without corpus_id go to it)."""
+    ``only``: the corpus's one document (questions without corpus_id go to it).
+    ``keep_texts``: each question keeps its excerpts and its chunks as text (a report)."""
     by_document = assign_questions(questions, only)
     keep = retriever is not None
     count = len(settings)
@@ -161,11 +170,16 @@ def corpus_eval(
                 yield Job(
                     eval_document,
                     (doc.path, doc.corpus_id, setting.entry_id, dict(setting.options)),
-                    {"kind": kind, "questions": asked, "keep_chunks": keep},
+                    {
+                        "kind": kind,
+                        "questions": asked,
+                        "keep_chunks": keep,
+                        "keep_texts": keep_texts,
+                    },
                     label=f"{setting.entry_id} on {doc.path}",
                 )
 
-    folds = [_Fold(by_document) for _ in settings]
+    folds = [_Fold(by_document, keep_texts) for _ in settings]
     for outcome in pool.map(jobs(), ordered=False):
         order, setting_index = divmod(outcome.index, count)
         path, corpus_id = outcome.job.args[:2]
@@ -190,8 +204,9 @@ class _Fold:
     """The records of one setting, folded as they come: per question its figures, per
     document with questions (or failed) a summary, the chunks only for a retrieval."""
 
-    def __init__(self, by_document: Mapping[str, list[int]]) -> None:
+    def __init__(self, by_document: Mapping[str, list[int]], keep_texts: bool = False) -> None:
         self.by_document = by_document
+        self.keep_texts = keep_texts
         self.results: dict[int, dict[str, Any]] = {}
         self.summaries: dict[int, dict[str, Any]] = {}
         self.failed: dict[int, str] = {}
@@ -228,7 +243,7 @@ class _Fold:
             ]
             # the documents' walk order, not the order they finished, breaks ranking ties
             chunked = [self.chunked[order] for order in sorted(self.chunked)]
-            retrieve_over_corpus(asked, chunked, retriever, top_k)
+            retrieve_over_corpus(asked, chunked, retriever, top_k, keep_texts=self.keep_texts)
         return CorpusResult(
             results,
             [self.summaries[order] for order in sorted(self.summaries)],

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -24,6 +25,9 @@ INSTALL_HINT = "--ray needs Ray: pip install 'chunkview[ray]'"
 #: jobs sent to a worker at once, and batches a worker may hold ahead
 BATCH = 8
 AHEAD = 2
+#: seconds to wait for a cluster's address to answer before saying it cannot be reached
+#: (ray.init would retry for minutes, printing its own warnings)
+REACH_SECONDS = 5.0
 
 
 class RayUnavailable(RuntimeError):
@@ -63,6 +67,30 @@ def unship(index: int, job: Job, shipped: Shipped) -> JobOutcome:
     return JobOutcome(index, job, error=error, seconds=seconds)
 
 
+def gcs_endpoint(address: str) -> tuple[str, int] | None:
+    """The host and port an address names (``host:port`` or ``ray://host:port``), or None
+    for one Ray resolves itself (``auto``, ``local``, a bare name)."""
+    rest = address.removeprefix("ray://")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return None
+    return host.strip("[]"), int(port)  # [::1]:6379 names an IPv6 host
+
+
+def check_reachable(address: str, seconds: float = REACH_SECONDS) -> None:
+    """RayUnavailable in one line when nothing answers at ``address`` within ``seconds``
+    (a TCP connect: no Ray message is sent)."""
+    endpoint = gcs_endpoint(address)
+    if endpoint is None:
+        return
+    try:
+        with socket.create_connection(endpoint, timeout=seconds):
+            pass
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address} ({reason})") from None
+
+
 class ChunkWorker:
     """A Ray actor: a one-process chunking pool on the worker, kept from batch to batch."""
 
@@ -99,6 +127,8 @@ class RayPool:
         self._ray = ray = load_ray()
         self._owns = not ray.is_initialized()
         if self._owns:
+            if address:
+                check_reachable(address)
             try:
                 ray.init(
                     address=address,
@@ -107,9 +137,14 @@ class RayPool:
                     logging_level="ERROR",
                 )
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                where = f"the Ray cluster at {address}" if address else "a local Ray"
+                if not address:
+                    doing = "cannot start a local Ray"
+                elif isinstance(exc, ConnectionError):
+                    doing = f"cannot reach the Ray cluster at {address}"
+                else:
+                    doing = f"cannot join the Ray cluster at {address}"
                 first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise RayUnavailable(f"cannot start {where}: {first_line}") from None
+                raise RayUnavailable(f"{doing}: {first_line}") from None
         count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         actor = ray.remote(num_cpus=1)(ChunkWorker)
         self._new_actor = lambda: actor.remote(timeout, max_memory)
