@@ -11,6 +11,8 @@ shaded, the selected chunk outlined, and the view pans to follow the editor.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -36,6 +38,7 @@ from PySide6.QtWidgets import (
 from chunkview.app import outline, theme
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.markup import escape
+from chunkview.core.model.spans import Layout
 from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.lanes import Lanes, bar_at, bar_labels, lanes_of, pixel_bars
 
@@ -61,6 +64,71 @@ def tick_step(span: float, room: int) -> int:
         if factor * power >= raw:
             return int(factor * power)
     return int(10 * power)
+
+
+@dataclass(frozen=True)
+class LaneFrame:
+    """What an image of the lanes shows: ``first..last`` (code points) across ``width``
+    pixel columns, ``shown`` lanes of ``lane_height`` pixels."""
+
+    first: float
+    last: float
+    width: int
+    lane_height: int
+    shown: int
+
+
+def bar_colours(
+    labels: list[str], known: dict[str, tuple[int, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's colour and its darker edge, as ARGB words (``known`` keeps them)."""
+    for label in labels:
+        if label not in known:
+            colour = theme.kind_colour(label)
+            known[label] = (colour.rgba(), colour.darker(160).rgba())
+    fill = np.array([known[label][0] for label in labels], np.uint32)
+    edge = np.array([known[label][1] for label in labels], np.uint32)
+    return fill, edge
+
+
+def bar_pixels(
+    layout: Layout | None, lanes: Lanes | None, frame: LaneFrame, by_reason: bool, stripe: int
+) -> np.ndarray:
+    """The ARGB pixels of the lanes: each lane's bars in their kind's (or reason's)
+    colour, a bar's first column darker where it is wider than two, every other lane
+    faintly ``stripe``d, see-through elsewhere (the editor's stretch shades the page under
+    the bars, which keep their colours). The cost follows the width, not the chunks."""
+    width, lane_height, shown = frame.width, frame.lane_height, frame.shown
+    pixels = np.zeros((max(shown * lane_height, 1), width), dtype=np.uint32)
+    for lane in range(1, shown, 2):  # rows to read across
+        pixels[lane * lane_height : (lane + 1) * lane_height, :] = stripe
+    if lanes is None or layout is None:
+        return pixels
+    gap = 3 if lane_height >= 12 else (1 if lane_height >= 4 else 0)
+    known: dict[str, tuple[int, int]] = {}
+    for lane in range(shown):
+        columns = pixel_bars(lanes, lane, frame.first, frame.last, width)
+        drawn = columns >= 0
+        if not drawn.any():
+            continue
+        chunks, inverse = np.unique(columns[drawn], return_inverse=True)
+        fill, edge = bar_colours(bar_labels(layout, chunks.tolist(), by_reason), known)
+        top = lane * lane_height
+        row = pixels[top].copy()
+        row[drawn] = fill[inverse]
+        # a bar's first column, darker, where the bar is wider than two columns:
+        # neighbours in a lane stay apart, thin bars keep their colour
+        starts = np.zeros(width, dtype=bool)
+        starts[0] = drawn[0]
+        starts[1:] = drawn[1:] & (columns[1:] != columns[:-1])
+        wide = np.zeros(width, dtype=bool)
+        wide[:-2] = (columns[:-2] == columns[1:-1]) & (columns[1:-1] == columns[2:])
+        marked = starts & wide
+        edges = np.zeros(width, dtype=np.uint32)
+        edges[drawn] = edge[inverse]
+        row[marked] = edges[marked]
+        pixels[top + gap // 2 : top + lane_height - (gap - gap // 2), :] = row
+    return pixels
 
 
 class LanesCanvas(QWidget):
@@ -206,53 +274,21 @@ class LanesCanvas(QWidget):
     # ----- painting -------------------------------------------------------------------
     def render_bars(self) -> QImage:
         """The bars of every lane that fits, as an image as wide as the view."""
-        width = max(self.width(), 1)
-        lane_height = self.lane_height()
-        shown = self.lanes_shown()
-        height = max(shown * lane_height, 1)
-        palette = self.palette()
-        # see-through where no bar is: the editor's stretch shades the page under the bars,
-        # which keep their colours
-        pixels = np.zeros((height, width), dtype=np.uint32)
-        stripe_colour = QColor(palette.color(QPalette.ColorRole.AlternateBase))
-        stripe_colour.setAlpha(140)
-        stripe = stripe_colour.rgba()
-        for lane in range(1, shown, 2):  # every other lane faintly striped: rows to read
-            pixels[lane * lane_height : (lane + 1) * lane_height, :] = stripe
         result = self.model.result
-        lanes = self.lanes
-        if lanes is not None and result is not None:
-            gap = 3 if lane_height >= 12 else (1 if lane_height >= 4 else 0)
-            colours: dict[str, tuple[int, int]] = {}
-            for lane in range(shown):
-                columns = pixel_bars(lanes, lane, self.first, self.last, width)
-                drawn = columns >= 0
-                if not drawn.any():
-                    continue
-                chunks, inverse = np.unique(columns[drawn], return_inverse=True)
-                labels = bar_labels(result.layout, chunks.tolist(), self.by_reason)
-                for label in labels:
-                    if label not in colours:
-                        colour = theme.kind_colour(label)
-                        colours[label] = (colour.rgba(), colour.darker(160).rgba())
-                fill = np.array([colours[label][0] for label in labels], np.uint32)
-                edge = np.array([colours[label][1] for label in labels], np.uint32)
-                top = lane * lane_height
-                row = pixels[top].copy()
-                row[drawn] = fill[inverse]
-                # a bar's first column, darker, where the bar is wider than a column or two:
-                # neighbours in a lane stay apart; thin bars stay their colour
-                starts = np.zeros(width, dtype=bool)
-                starts[0] = drawn[0]
-                starts[1:] = drawn[1:] & (columns[1:] != columns[:-1])
-                wide = np.zeros(width, dtype=bool)
-                wide[:-2] = (columns[:-2] == columns[1:-1]) & (columns[1:-1] == columns[2:])
-                marked = starts & wide
-                by_column = np.zeros(width, dtype=np.uint32)
-                by_column[drawn] = edge[inverse]
-                row[marked] = by_column[marked]
-                pixels[top + gap // 2 : top + lane_height - (gap - gap // 2), :] = row
+        stripe = QColor(self.palette().color(QPalette.ColorRole.AlternateBase))
+        stripe.setAlpha(140)
+        frame = LaneFrame(
+            self.first, self.last, max(self.width(), 1), self.lane_height(), self.lanes_shown()
+        )
+        pixels = bar_pixels(
+            result.layout if result is not None else None,
+            self.lanes,
+            frame,
+            self.by_reason,
+            stripe.rgba(),
+        )
         self._pixels = pixels  # the image reads this buffer
+        height, width = pixels.shape
         return QImage(pixels.data, width, height, 4 * width, QImage.Format.Format_ARGB32)
 
     def _key(self) -> tuple:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextLine
 from PySide6.QtWidgets import QPlainTextEdit
 
 #: how far past the viewport's edge an outline that goes on beyond it is drawn, so that no
@@ -47,6 +47,13 @@ def outline_pen(dark: bool, hovered: bool, width: float) -> QPen:
     return pen
 
 
+def x_at(line: QTextLine, position: int) -> float:
+    """Where position ``position`` of the line's block lies across the line (PySide gives
+    cursorToX's x with the position it may have moved)."""
+    found = line.cursorToX(position)
+    return float(found[0] if isinstance(found, tuple) else found)  # type: ignore[arg-type]
+
+
 def line_rects(editor: QPlainTextEdit, first: int, last: int) -> list[QRectF]:
     """The rectangles (viewport coordinates) of the lines on view that editor positions
     ``first..last`` cover, in a multi-line selection's shape."""
@@ -75,10 +82,10 @@ def line_rects(editor: QPlainTextEdit, first: int, last: int) -> list[QRectF]:
                     continue
                 x0 = left
                 if line_start <= first:
-                    x0 = geometry.left() + line.cursorToX(first - block.position())[0]
+                    x0 = geometry.left() + x_at(line, first - block.position())
                 x1 = right
                 if last <= line_end and not (last == line_end and not is_last_line):
-                    x1 = geometry.left() + line.cursorToX(last - block.position())[0]
+                    x1 = geometry.left() + x_at(line, last - block.position())
                 if x1 - x0 < 1 and line_start == last:
                     continue  # the chunk ends where this line starts
                 top = geometry.top() + line.y()

@@ -4,7 +4,7 @@ separate lanes (no Qt).
 Lanes are assigned greedily, in order of start: a chunk goes to the lowest lane whose last
 chunk ended at or before the chunk's start (interval partitioning, so no more lanes than
 chunks meet at one point). The usual layout, where a chunk overlaps at most the one before,
-is assigned with whole columns (numpy); any other with one pass and a heap.
+is assigned with whole columns (numpy); any other in one pass.
 
 A paint never walks the chunks: ``pixel_bars`` finds, for each pixel column of one lane, the
 chunk drawn there by binary search over that lane's starts, so drawing 100,000 chunks costs
@@ -23,6 +23,8 @@ from chunkview.core.model.explain import ReasonColumns
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import Layout
 
+#: up to this many lanes, first-fit scans a list of the lanes' ends; beyond, two heaps
+FEW_LANES = 8
 #: the lane of a chunk that is drawn in none (placed nowhere: ``located == "missing"``)
 NO_LANE = -1
 
@@ -59,6 +61,10 @@ def _in_order(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         meets[1:] = starts[1:] < reach[:-1]
         run_first = np.maximum.accumulate(np.where(meets, 0, np.arange(count)))
         return ((np.arange(count) - run_first) % 2).astype(np.int32)
+    # how many chunks are open at most at one start: the lanes first-fit takes
+    depth = np.arange(1, count + 1) - np.searchsorted(np.sort(ends), starts, side="right")
+    if int(depth.max()) <= FEW_LANES:
+        return np.asarray(first_free_lanes(starts.tolist(), ends.tolist()), dtype=np.int32)
     return np.asarray(greedy_lanes(starts.tolist(), ends.tolist()), dtype=np.int32)
 
 
@@ -74,6 +80,24 @@ def greedy_lanes(starts: Sequence[int], ends: Sequence[int]) -> list[int]:
         lane = heapq.heappop(free) if free else len(busy) + len(free)
         heapq.heappush(busy, (end, lane))
         lanes.append(lane)
+    return lanes
+
+
+def first_free_lanes(starts: Sequence[int], ends: Sequence[int]) -> list[int]:
+    """``greedy_lanes`` for few lanes: each lane's last end in a list, scanned from lane 0
+    (half the time of the heaps at four lanes)."""
+    lane_ends: list[int] = []
+    lanes: list[int] = []
+    append = lanes.append
+    for start, end in zip(starts, ends, strict=True):
+        for lane, last in enumerate(lane_ends):
+            if last <= start:
+                lane_ends[lane] = end
+                append(lane)
+                break
+        else:
+            append(len(lane_ends))
+            lane_ends.append(end)
     return lanes
 
 
