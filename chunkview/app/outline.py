@@ -73,8 +73,13 @@ def line_rects(editor: QPlainTextEdit, first: int, last: int) -> list[QRectF]:
         if block.isVisible() and block.position() + block.length() > first:
             left, right = geometry.left() + margin, viewport.right() - margin
             layout = block.layout()
-            for number in range(layout.lineCount()):
+            # from the line ``first`` is on, to the viewport's bottom: a paragraph of a
+            # million characters (minified JSON) holds thousands of lines
+            found = layout.lineForTextPosition(max(first - block.position(), 0))
+            for number in range(found.lineNumber() if found.isValid() else 0, layout.lineCount()):
                 line = layout.lineAt(number)
+                if geometry.top() + line.y() > viewport.bottom():
+                    break
                 line_start = block.position() + line.textStart()
                 line_end = line_start + line.textLength()
                 is_last_line = number == layout.lineCount() - 1
