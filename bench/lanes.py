@@ -5,7 +5,7 @@ a pan or a new layout), the whole document and a zoomed stretch, by kind and by 
 Two layouts of 100,000 chunks: each chunk overlapping the one before (two lanes, the
 columns path) and each overlapping the three before (four lanes, the heap pass).
 
-Peer: one frame at 60 Hz (16.7 ms); each figure is printed as a share of it, so below 1.0
+Peer: one frame at 60 Hz (16.7 ms); each time is printed as a share of it, so below 1.0
 means a paint that fits in a frame.
 Run: python bench/lanes.py [--json]
 """
@@ -104,7 +104,7 @@ def main() -> None:
     shares = {
         key: round(value / 1000 / FRAME, 3)
         for key, value in figures.items()
-        if key.startswith("draw_ms")
+        if key.startswith(("draw_ms", "assign_ms"))
     }
     if "--json" in sys.argv:
         print(json.dumps({**figures, "share_of_frame": shares}))

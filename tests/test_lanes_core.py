@@ -13,7 +13,7 @@ from chunkview.core.views.lanes import (
     assign_lanes,
     bar_at,
     bar_labels,
-    first_free_lanes,
+    chained_lanes,
     greedy_lanes,
     lanes_of,
     pixel_bars,
@@ -58,10 +58,12 @@ def test_the_overlap_only_with_the_one_before_path_alternates():
     assert lanes.tolist() == [k % 2 for k in range(100)]
 
 
-def test_many_lanes_take_the_heap_pass():
+def test_many_lanes_take_the_heap_pass_few_the_chains():
     starts = np.arange(0, 2000, 10)
-    lanes = assign_lanes(starts, starts + 95)  # each meets the nine before
-    assert lanes.tolist() == [k % 10 for k in range(200)]
+    lanes = assign_lanes(starts, starts + 195)  # each meets the nineteen before
+    assert lanes.tolist() == [k % 20 for k in range(200)]
+    lanes = assign_lanes(starts, starts + 35)  # each meets the three before
+    assert lanes.tolist() == [k % 4 for k in range(200)]
 
 
 def test_unordered_spans_and_missing_ones():
@@ -79,7 +81,7 @@ def test_fast_paths_agree_with_the_reference_and_lanes_never_overlap(pieces):
     ends = starts + np.array([w for _s, w in pieces], dtype=np.int64)
     reference = greedy_lanes(starts.tolist(), ends.tolist())
     assert _in_order(starts, ends).tolist() == reference
-    assert first_free_lanes(starts.tolist(), ends.tolist()) == reference
+    assert chained_lanes(starts, ends).tolist() == reference
     assert not overlapping_pairs(starts.tolist(), ends.tolist(), reference)
     # no more lanes than chunks meeting at one point (an empty chunk meets its point)
     if len(pieces):
