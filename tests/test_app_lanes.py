@@ -153,13 +153,13 @@ def test_clicking_a_bar_selects_its_chunk_and_the_editor_scrolls_to_it(qtbot, ov
     assert f"chunk {other.index}" in canvas.tooltip_for(other.index)
 
 
-def wheel(widget, x: float, notches: int) -> None:
+def wheel(widget, x: float, notches: int, sideways: int = 0) -> None:
     position = QPointF(x, widget.height() / 2)
     event = QWheelEvent(
         position,
         QPointF(widget.mapToGlobal(position.toPoint())),
         QPoint(0, 0),
-        QPoint(0, 120 * notches),
+        QPoint(120 * sideways, 120 * notches),
         Qt.MouseButton.NoButton,
         Qt.KeyboardModifier.NoModifier,
         Qt.ScrollPhase.NoScrollPhase,
@@ -178,6 +178,12 @@ def test_wheel_zooms_around_the_mouse_drag_pans_and_the_view_follows_the_editor(
     wheel(canvas, x, 3)
     assert canvas.last - canvas.first < length * 0.6
     assert abs(canvas.point_at(x) - under) < 1  # the place under the mouse stays
+    # a sideways swipe pans, keeping the zoom
+    span, before = canvas.last - canvas.first, canvas.first
+    wheel(canvas, x, 0, sideways=-2)
+    assert canvas.first > before and abs(canvas.last - canvas.first - span) < 1e-6
+    wheel(canvas, x, 0, sideways=2)
+    assert abs(canvas.first - before) < 1e-6
     # a drag to the left shows what lies to the right
     before = canvas.first
     qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=QPoint(int(x), 5))

@@ -3,7 +3,8 @@ their own (core/views/lanes.py), coloured by kind or by the rule of their reason
 
 Drawn by pixel, as the overview strip is: each lane's bars are found per pixel column by
 binary search and written into a QImage, so 100,000 chunks cost the width of the view.
-The wheel zooms around the mouse, a drag pans, a double click fits the whole document.
+The wheel zooms around the mouse, a drag (or a sideways swipe) pans, a double click fits
+the whole document.
 Linked to the editor both ways: a click on a bar selects its chunk (the editor scrolls to
 it), hovering a bar outlines its chunk in the editor; the stretch the editor shows is
 shaded, the selected chunk outlined, and the view pans to follow the editor.
@@ -394,8 +395,8 @@ class LanesCanvas(QWidget):
     def tooltip_for(self, index: int) -> str:
         result = self.model.result
         lanes = self.lanes
-        if result is None or lanes is None:
-            return ""
+        if result is None or lanes is None or not 0 <= index < len(result.layout.spans):
+            return ""  # lanes of a layout just replaced: the new ones follow in a moment
         span = result.layout.spans[index]
         lines = [
             f"<b>chunk {index}</b> · {escape(span.kind)} · lane {int(lanes.lane[index]) + 1}",
@@ -455,9 +456,13 @@ class LanesCanvas(QWidget):
         super().leaveEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
-        notches = event.angleDelta().y() / 120 or event.angleDelta().x() / 120
-        if notches:
-            self.zoom(WHEEL_ZOOM ** (-notches), event.position().x())
+        delta = event.angleDelta()
+        if abs(delta.x()) > abs(delta.y()):  # a sideways swipe pans
+            span = self.last - self.first
+            first = self.first - delta.x() / 120 * span / 10
+            self.set_window(first, first + span)
+        elif delta.y():
+            self.zoom(WHEEL_ZOOM ** (-delta.y() / 120), event.position().x())
         event.accept()
 
 
