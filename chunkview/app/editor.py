@@ -592,7 +592,7 @@ class ChunkEditor(QPlainTextEdit):
         if not found:
             return
         top, bottom = self.visible_positions()
-        width = max(2, self.bar_width - 1)
+        width = 2 if self.bar_width <= 3 else 4  # presentation mode: thicker, not over the text
         for chunk in found:
             path = outline.outline_on_view(
                 self, self._position(chunk.start), self._position(chunk.end), top, bottom
