@@ -204,6 +204,9 @@ def test_wheel_zooms_around_the_mouse_drag_pans_and_the_view_follows_the_editor(
     qtbot.wait(20)
     first, last = editor.visible_points()
     assert canvas.first <= first and last <= canvas.last + 1
+    # the editor's cursor is marked where it is
+    editor.show_position(1234)
+    assert canvas.cursor_point() == 1234
     # Fit shows the whole document again
     window.views.lanes.fit_button.click()
     assert (canvas.first, canvas.last) == (0, length)

@@ -7,7 +7,8 @@ The wheel zooms around the mouse, a drag (or a sideways swipe) pans, a double cl
 the whole document.
 Linked to the editor both ways: a click on a bar selects its chunk (the editor scrolls to
 it), hovering a bar outlines its chunk in the editor; the stretch the editor shows is
-shaded, the selected chunk outlined, and the view pans to follow the editor.
+shaded, the editor's cursor marked, the selected chunk outlined, and the view pans to
+follow the editor.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QPen,
+    QPolygonF,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -164,6 +166,7 @@ class LanesCanvas(QWidget):
         model.subscribe(ModelEvent.DOCUMENT, lambda *_args: self._new_document())
         model.subscribe(ModelEvent.SELECTION, self._selection_changed)
         editor.verticalScrollBar().valueChanged.connect(lambda _value: self.follow_editor())
+        editor.cursorPositionChanged.connect(self.update)  # the cursor's mark moves
 
     def sizeHint(self) -> QSize:
         return QSize(800, 110)
@@ -316,6 +319,7 @@ class LanesCanvas(QWidget):
         self._paint_editor_range(painter, palette, edges=False)
         painter.drawImage(0, 2, self.image)
         self._paint_editor_range(painter, palette, edges=True)
+        self._paint_cursor(painter, palette)
         self._paint_axis(painter, palette)
         dark = theme.is_dark(palette)
         for index, hovered in ((self.model.selected, False), (self.hovered, True)):
@@ -356,6 +360,25 @@ class LanesCanvas(QWidget):
         painter.setPen(QPen(shade, 1))
         painter.drawLine(QPointF(left, 0), QPointF(left, bottom))
         painter.drawLine(QPointF(right, 0), QPointF(right, bottom))
+
+    def cursor_point(self) -> int:
+        """Where the editor's text cursor is (code points of the layout shown)."""
+        return self.editor.to_point(self.editor.textCursor().position())
+
+    def _paint_cursor(self, painter: QPainter, palette: QPalette) -> None:
+        """The editor's cursor: a line across the lanes, a notch on the axis."""
+        x = self.x_of(self.cursor_point())
+        if not -2 <= x <= self.width() + 2:
+            return
+        bottom = self.height() - self.axis_height()
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1, Qt.PenStyle.DotLine))
+        painter.drawLine(QPointF(x, 0), QPointF(x, bottom))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(palette.color(QPalette.ColorRole.Text))
+        painter.drawPolygon(
+            QPolygonF([QPointF(x - 4, bottom), QPointF(x + 4, bottom), QPointF(x, bottom - 5)])
+        )
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_axis(self, painter: QPainter, palette: QPalette) -> None:
         top = self.height() - self.axis_height()
