@@ -1,6 +1,8 @@
 """Cost of the lanes view at 100,000 chunks of a 10 MB text: assigning the lanes (once per
 layout, when the view is open) and drawing the bars by pixel (each paint after a zoom,
 a pan or a new layout), the whole document and a zoomed stretch, by kind and by reason.
+The window assigns lanes a slice of LANES_SLICE chunks per event-loop turn:
+``assign_turn_ms_most`` is its longest turn, what a user's input may wait for.
 
 Two layouts of 100,000 chunks: each chunk overlapping the one before (two lanes, the
 columns path) and each overlapping the three before (four lanes, the heap pass).
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from array import array
 
 from _common import best_of
@@ -24,12 +27,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
-from chunkview.app.lanes_view import LaneFrame, bar_pixels
+from chunkview.app.lanes_view import LANES_SLICE, LaneFrame, bar_pixels
 from chunkview.core.model.document import Document
 from chunkview.core.model.explain import Reason, ReasonColumns
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import Layout, SizeStats
-from chunkview.core.views.lanes import lanes_of
+from chunkview.core.views.lanes import LaneAssignment, lanes_from, lanes_of, layout_columns
 
 CHUNKS = 100_000
 STEP = 100  # code points between chunk starts: a 10 MB text
@@ -73,6 +76,24 @@ def paint(layout: Layout, lanes, first: float, last: float, by_reason: bool) -> 
     painter.end()
 
 
+def longest_turn(layout: Layout) -> float:
+    """The longest of the event-loop turns the window takes to assign a layout's lanes,
+    a slice of LANES_SLICE chunks a turn (seconds)."""
+    turns = []
+    began = time.perf_counter()
+    starts, ends, placed = layout_columns(layout)
+    assignment = LaneAssignment(starts, ends, placed)
+    done = assignment.advance(LANES_SLICE)
+    turns.append(time.perf_counter() - began)
+    while not done:
+        began = time.perf_counter()
+        done = assignment.advance(LANES_SLICE)
+        if done:
+            lanes_from(starts, ends, assignment.lanes, len(layout.document.text))
+        turns.append(time.perf_counter() - began)
+    return max(turns)
+
+
 def measure(name: str, text: str, size: int) -> dict[str, float | int]:
     """The figures of one layout: its lanes, assigning them, drawing them."""
     layout = layout_of(text, size, reasons=name == "two_lanes")
@@ -82,6 +103,7 @@ def measure(name: str, text: str, size: int) -> dict[str, float | int]:
     figures: dict[str, float | int] = {
         f"lanes_{name}_count": lanes.count,
         f"assign_ms_{name}": round(1000 * best_of(lambda: lanes_of(layout)), 2),
+        f"assign_turn_ms_most_{name}": round(1000 * best_of(lambda: longest_turn(layout)), 2),
     }
     windows = {"whole": (0.0, length), "zoomed": (middle - length / 400, middle + length / 400)}
     for label, (first, last) in windows.items():

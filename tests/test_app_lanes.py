@@ -129,6 +129,38 @@ def test_the_lanes_view_puts_overlapping_chunks_in_different_lanes(qtbot, overla
     qtbot.waitUntil(lambda: canvas.lanes.count == 1)
 
 
+def test_lanes_are_assigned_a_slice_per_turn_and_match_all_at_once(qtbot, overlapping, monkeypatch):
+    from chunkview.app import lanes_view
+    from chunkview.core.views.lanes import LaneAssignment, lanes_of
+
+    canvas = open_lanes(qtbot, overlapping)
+    slices = []
+
+    class Counted(LaneAssignment):
+        def advance(self, count=None):
+            slices.append(count)
+            return super().advance(count)
+
+    monkeypatch.setattr(lanes_view, "LANES_SLICE", 2)
+    monkeypatch.setattr(lanes_view, "LaneAssignment", Counted)
+    # overlaps deeper than one neighbour: more than two lanes, assigned over several turns
+    overlapping.select_entry(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 300, "chunkOverlap": 200}
+    )
+    settle(qtbot, overlapping)
+    result = overlapping.result
+    qtbot.waitUntil(
+        lambda: (
+            not canvas.assigning
+            and canvas.lanes is not None
+            and len(canvas.lanes) == len(result.layout.spans)
+        )
+    )
+    assert canvas.lanes.count >= 3
+    assert len(slices) >= len(result.layout.spans) // 2 and set(slices) == {2}
+    assert canvas.lanes.lane.tolist() == lanes_of(result.layout).lane.tolist()
+
+
 def test_clicking_a_bar_selects_its_chunk_and_the_editor_scrolls_to_it(qtbot, overlapping):
     window, editor = overlapping, overlapping.editor
     canvas = open_lanes(qtbot, window)

@@ -9,11 +9,11 @@ from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import Layout, SizeStats, Span
 from chunkview.core.views.lanes import (
     NO_LANE,
-    _in_order,
+    LaneAssignment,
     assign_lanes,
     bar_at,
     bar_labels,
-    chained_lanes,
+    first_free,
     greedy_lanes,
     lanes_of,
     pixel_bars,
@@ -58,12 +58,35 @@ def test_the_overlap_only_with_the_one_before_path_alternates():
     assert lanes.tolist() == [k % 2 for k in range(100)]
 
 
-def test_many_lanes_take_the_heap_pass_few_the_chains():
+def test_many_lanes_take_the_heaps_few_the_list():
     starts = np.arange(0, 2000, 10)
     lanes = assign_lanes(starts, starts + 195)  # each meets the nineteen before
     assert lanes.tolist() == [k % 20 for k in range(200)]
+    sliced = LaneAssignment(starts, starts + 195)  # the heaps take over mid-slice
+    while not sliced.advance(7):
+        pass
+    assert sliced.lanes.tolist() == lanes.tolist()
     lanes = assign_lanes(starts, starts + 35)  # each meets the three before
     assert lanes.tolist() == [k % 4 for k in range(200)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 120)), min_size=3, max_size=80),
+    st.integers(1, 7),
+)
+def test_slices_of_an_assignment_give_the_lanes_of_all_at_once(pieces, slice_size):
+    starts = np.array([s for s, _w in pieces], dtype=np.int64)  # in any order
+    ends = starts + np.array([w for _s, w in pieces], dtype=np.int64)
+    assignment = LaneAssignment(starts, ends)
+    turns = 0
+    while not assignment.advance(slice_size):
+        turns += 1
+    assert assignment.lanes.tolist() == assign_lanes(starts, ends).tolist()
+    order = np.lexsort((ends, starts))
+    assert assignment.lanes[order].tolist() == greedy_lanes(
+        starts[order].tolist(), ends[order].tolist()
+    )
 
 
 def test_unordered_spans_and_missing_ones():
@@ -80,8 +103,8 @@ def test_fast_paths_agree_with_the_reference_and_lanes_never_overlap(pieces):
     starts = np.array([s for s, _w in pieces], dtype=np.int64)
     ends = starts + np.array([w for _s, w in pieces], dtype=np.int64)
     reference = greedy_lanes(starts.tolist(), ends.tolist())
-    assert _in_order(starts, ends).tolist() == reference
-    assert chained_lanes(starts, ends).tolist() == reference
+    assert assign_lanes(starts, ends).tolist() == reference
+    assert first_free(starts.tolist(), ends.tolist(), []) == reference
     assert not overlapping_pairs(starts.tolist(), ends.tolist(), reference)
     # no more lanes than chunks meeting at one point (an empty chunk meets its point)
     if len(pieces):

@@ -42,8 +42,17 @@ from chunkview.app import outline, theme
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.markup import escape
 from chunkview.core.model.spans import Layout
+from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
-from chunkview.core.views.lanes import Lanes, bar_at, bar_labels, lanes_of, pixel_bars
+from chunkview.core.views.lanes import (
+    LaneAssignment,
+    Lanes,
+    bar_at,
+    bar_labels,
+    lanes_from,
+    layout_columns,
+    pixel_bars,
+)
 
 #: a lane's height at most and at least (pixels); the gap between lanes
 LANE_MOST, LANE_LEAST = 30, 1
@@ -51,6 +60,8 @@ LANE_MOST, LANE_LEAST = 30, 1
 WHEEL_ZOOM = 1.25
 #: zoomed in at most this many pixels per code point
 PIXELS_PER_POINT = 6
+#: chunks whose lanes are assigned in one event-loop turn (deep overlaps: about 5 ms)
+LANES_SLICE = 10_000
 #: a press that moves less than this is a click, not a drag
 DRAG_SLACK = 3
 #: a bar this near the mouse (pixels) is under it
@@ -161,6 +172,11 @@ class LanesCanvas(QWidget):
         # a layout is turned into lanes once it is shown, a moment after (as the strip)
         self._timer = QTimer(self, singleShot=True, interval=40)
         self._timer.timeout.connect(self.refresh)
+        # a layout's lanes being assigned, a slice a turn: (its result, starts, ends, the
+        # assignment); the lanes shown meanwhile are the last layout's
+        self._pending: tuple[ChunkResult, np.ndarray, np.ndarray, LaneAssignment] | None = None
+        self._slice_timer = QTimer(self, singleShot=True, interval=0)
+        self._slice_timer.timeout.connect(self._assign_slice)
         for event in (ModelEvent.RESULT, ModelEvent.DETAILS):
             model.subscribe(event, lambda *_args: self._later())
         model.subscribe(ModelEvent.DOCUMENT, lambda *_args: self._new_document())
@@ -193,9 +209,38 @@ class LanesCanvas(QWidget):
         return len(result.layout.document.text) if result is not None else 0
 
     def refresh(self) -> None:
-        """The lanes of the layout shown (kept zoom and place while the text is the same)."""
+        """Assign the lanes of the layout shown, a slice per event-loop turn."""
         result = self.model.result
-        self.lanes = lanes_of(result.layout) if result is not None else None
+        self._slice_timer.stop()
+        if result is None:
+            self._pending = None
+            self._show_lanes(None)
+            return
+        starts, ends, placed = layout_columns(result.layout)
+        self._pending = (result, starts, ends, LaneAssignment(starts, ends, placed))
+        self._assign_slice()
+
+    @property
+    def assigning(self) -> bool:
+        """True while a layout's lanes are still being assigned."""
+        return self._pending is not None
+
+    def _assign_slice(self) -> None:
+        if self._pending is None:
+            return
+        result, starts, ends, assignment = self._pending
+        if result is not self.model.result:  # replaced meanwhile: its own refresh follows
+            self._pending = None
+            return
+        if not assignment.advance(LANES_SLICE):
+            self._slice_timer.start()
+            return
+        self._pending = None
+        self._show_lanes(lanes_from(starts, ends, assignment.lanes, self.length()))
+
+    def _show_lanes(self, lanes: Lanes | None) -> None:
+        """Show ``lanes`` (kept zoom and place while the text is the same)."""
+        self.lanes = lanes
         length = self.length()
         if self.last <= self.first or self.last > length:
             self.first, self.last = 0.0, float(length)

@@ -4,7 +4,8 @@ separate lanes (no Qt).
 Lanes are assigned greedily, in order of start: a chunk goes to the lowest lane whose last
 chunk ended at or before the chunk's start (interval partitioning, so no more lanes than
 chunks meet at one point). The usual layout, where a chunk overlaps at most the one before,
-is assigned with whole columns (numpy); any other in one pass.
+is assigned with whole columns (numpy); any other in one pass, which a window may take a
+slice at a time (``LaneAssignment``).
 
 A paint never walks the chunks: ``pixel_bars`` finds, for each pixel column of one lane, the
 chunk drawn there by binary search over that lane's starts, so drawing 100,000 chunks costs
@@ -23,9 +24,9 @@ from chunkview.core.model.explain import ReasonColumns
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.model.spans import Layout
 
-#: up to this many lanes, they are found chain by chain (a pass of whole columns each);
-#: beyond, in one pass with two heaps
-FEW_LANES = 16
+#: up to this many lanes, first-fit scans a list of the lanes' last ends; from the chunk
+#: that opens one more, two heaps
+FEW_LANES = 8
 #: the lane of a chunk that is drawn in none (placed nowhere: ``located == "missing"``)
 NO_LANE = -1
 
@@ -36,44 +37,88 @@ def assign_lanes(
     """The lane of each chunk (``starts``/``ends`` in code points, in any order): the lowest
     lane free at its start, taking chunks by start (then by end). A chunk not ``placed``
     gets ``NO_LANE``."""
-    starts = np.asarray(starts, dtype=np.int64)
-    ends = np.asarray(ends, dtype=np.int64)
-    lanes = np.full(len(starts), NO_LANE, dtype=np.int32)
-    chosen = np.arange(len(starts)) if placed is None else np.flatnonzero(placed)
-    if not len(chosen):
-        return lanes
-    s, e = starts[chosen], ends[chosen]
-    if len(s) > 1 and not bool((s[1:] > s[:-1]).all() or (s[1:] >= s[:-1]).all()):
-        order = np.lexsort((e, s))
-        chosen, s, e = chosen[order], s[order], e[order]
-    lanes[chosen] = _in_order(s, e)
-    return lanes
+    assignment = LaneAssignment(starts, ends, placed)
+    assignment.advance()
+    return assignment.lanes
 
 
-def _in_order(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Greedy lanes of chunks sorted by start."""
-    count = len(starts)
-    reach = np.maximum.accumulate(ends)  # the furthest end so far
-    if count < 3 or bool((starts[2:] >= reach[:-2]).all()):
-        # no chunk meets the one two before (nor any earlier): a run of chunks each
-        # overlapping the one before alternates lanes 0 and 1 from its first, and a chunk
-        # meeting nothing before it starts a run in lane 0 (both lanes free)
-        meets = np.zeros(count, dtype=bool)
-        meets[1:] = starts[1:] < reach[:-1]
-        run_first = np.maximum.accumulate(np.where(meets, 0, np.arange(count)))
-        return ((np.arange(count) - run_first) % 2).astype(np.int32)
-    # how many chunks are open at most at one start: the lanes first-fit takes
-    depth = np.arange(1, count + 1) - np.searchsorted(np.sort(ends), starts, side="right")
-    if int(depth.max()) <= FEW_LANES:
-        return chained_lanes(starts, ends)
-    return np.asarray(greedy_lanes(starts.tolist(), ends.tolist()), dtype=np.int32)
+class LaneAssignment:
+    """``assign_lanes`` a slice at a time: ``advance(count)`` takes up to ``count`` more
+    chunks, so a window spreads 100,000 deeply overlapping chunks over event-loop turns.
+    The usual layouts, where no chunk meets the one two before, are assigned at once with
+    whole columns; any other by first-fit over the lanes' last ends (a list scanned from
+    lane 0 while the lanes are few, else a heap of busy lanes and one of free lanes)."""
+
+    def __init__(
+        self, starts: np.ndarray, ends: np.ndarray, placed: np.ndarray | None = None
+    ) -> None:
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
+        #: each chunk's lane, complete once ``done``
+        self.lanes = np.full(len(starts), NO_LANE, dtype=np.int32)
+        chosen = np.arange(len(starts)) if placed is None else np.flatnonzero(placed)
+        s, e = starts[chosen], ends[chosen]
+        if len(s) > 1 and not bool((s[1:] > s[:-1]).all()):  # by start, then by end
+            order = np.lexsort((e, s))
+            chosen, s, e = chosen[order], s[order], e[order]
+        self._chosen = chosen
+        self._next = 0
+        self._found: list[int] = []
+        self._lane_ends: list[int] = []  # first-fit's list: each lane's last end
+        self._busy: list[tuple[int, int]] = []  # the heaps: (end, lane) and free lanes
+        self._free: list[int] = []
+        self._starts, self._ends = s, e
+        self._heaps = False  # more lanes than few: the heaps took over from the list
+        count = len(s)
+        reach = np.maximum.accumulate(e) if count else e  # the furthest end so far
+        if count < 3 or bool((s[2:] >= reach[:-2]).all()):
+            # no chunk meets the one two before (nor any earlier): a run of chunks each
+            # overlapping the one before alternates lanes 0 and 1 from its first, and a
+            # chunk meeting nothing before it starts a run in lane 0 (both lanes free)
+            meets = np.zeros(count, dtype=bool)
+            meets[1:] = s[1:] < reach[:-1]
+            run_first = np.maximum.accumulate(np.where(meets, 0, np.arange(count)))
+            self.lanes[chosen] = (np.arange(count) - run_first) % 2
+            self._next = count
+
+    @property
+    def done(self) -> bool:
+        return self._next >= len(self._chosen)
+
+    def advance(self, count: int | None = None) -> bool:
+        """Assign up to ``count`` more chunks (None: all); True when all are assigned."""
+        if self.done:
+            return True
+        stop = len(self._chosen) if count is None else min(self._next + count, len(self._chosen))
+        starts = self._starts[self._next : stop].tolist()
+        ends = self._ends[self._next : stop].tolist()
+        if not self._heaps:
+            found = first_free(starts, ends, self._lane_ends, FEW_LANES)
+            self._found += found
+            starts, ends = starts[len(found) :], ends[len(found) :]
+            if starts:  # more lanes than few: the heaps from here, the lanes as they are
+                self._busy = [(last, lane) for lane, last in enumerate(self._lane_ends)]
+                heapq.heapify(self._busy)
+                self._heaps = True
+        if starts:
+            self._found += greedy_lanes(starts, ends, self._busy, self._free)
+        self._next = stop
+        if self.done:
+            self.lanes[self._chosen] = self._found
+        return self.done
 
 
-def greedy_lanes(starts: Sequence[int], ends: Sequence[int]) -> list[int]:
+def greedy_lanes(
+    starts: Sequence[int],
+    ends: Sequence[int],
+    busy: list[tuple[int, int]] | None = None,
+    free: list[int] | None = None,
+) -> list[int]:
     """The reference: one pass over chunks sorted by start, a heap of the busy lanes by
-    their end and a heap of the free lanes by number."""
-    busy: list[tuple[int, int]] = []  # (end, lane)
-    free: list[int] = []
+    their end and a heap of the free lanes by number (given: carried on from a slice
+    before)."""
+    busy = [] if busy is None else busy
+    free = [] if free is None else free
     lanes = []
     for start, end in zip(starts, ends, strict=True):
         while busy and busy[0][0] <= start:
@@ -84,32 +129,25 @@ def greedy_lanes(starts: Sequence[int], ends: Sequence[int]) -> list[int]:
     return lanes
 
 
-def chained_lanes(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """``greedy_lanes`` lane by lane, for few lanes: lane 0 is a chain from the first
-    chunk, each link the first chunk starting at or after the link's end (all between
-    meet it, so lane 0 is busy for them); lane 1 the same chain over the chunks left, and
-    so on. The links are found with whole columns (a binary search per lane); only the
-    walk along each chain is a loop, one step a chunk (a tenth of the heaps' time)."""
-    lanes = np.full(len(starts), NO_LANE, dtype=np.int32)
-    left = np.arange(len(starts))
-    lane = 0
-    while len(left):
-        count = len(left)
-        # the next link of each chunk left: strictly after it (an empty chunk frees its
-        # lane at once)
-        links = np.maximum(
-            np.searchsorted(starts[left], ends[left], side="left"), np.arange(1, count + 1)
-        ).tolist()
-        chain = []
-        at = 0
-        while at < count:
-            chain.append(at)
-            at = links[at]
-        lanes[left[chain]] = lane
-        kept = np.ones(count, dtype=bool)
-        kept[chain] = False
-        left = left[kept]
-        lane += 1
+def first_free(
+    starts: Sequence[int], ends: Sequence[int], lane_ends: list[int], most: int | None = None
+) -> list[int]:
+    """``greedy_lanes`` for few lanes: each lane's last end in ``lane_ends`` (carried on
+    from a slice before), scanned from lane 0 (half the time of the heaps). Stops before
+    the chunk that would open lane ``most`` (its lanes: those of the chunks before it)."""
+    lanes: list[int] = []
+    append = lanes.append
+    for start, end in zip(starts, ends, strict=True):
+        for lane, last in enumerate(lane_ends):
+            if last <= start:
+                lane_ends[lane] = end
+                append(lane)
+                break
+        else:
+            if len(lane_ends) == most:
+                break
+            append(len(lane_ends))
+            lane_ends.append(end)
     return lanes
 
 
@@ -148,9 +186,13 @@ def layout_columns(layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def lanes_of(layout: Layout) -> Lanes:
-    """The lanes of a layout's chunks."""
+    """The lanes of a layout's chunks, at once."""
     starts, ends, placed = layout_columns(layout)
-    lane = assign_lanes(starts, ends, placed)
+    return lanes_from(starts, ends, assign_lanes(starts, ends, placed), len(layout.document.text))
+
+
+def lanes_from(starts: np.ndarray, ends: np.ndarray, lane: np.ndarray, length: int) -> Lanes:
+    """The lanes of chunks whose lanes are assigned (``LaneAssignment.lanes``)."""
     count = int(lane.max()) + 1 if len(lane) else 0
     by_lane = np.argsort(lane, kind="stable")  # span order within a lane: by start mostly
     bounds = np.searchsorted(lane[by_lane], np.arange(count + 1), side="left")
@@ -161,7 +203,7 @@ def lanes_of(layout: Layout) -> Lanes:
         if len(indexes) > 1 and not bool((lane_starts[1:] >= lane_starts[:-1]).all()):
             indexes = indexes[np.argsort(lane_starts, kind="stable")]
         members.append(indexes)
-    return Lanes(starts, ends, lane, tuple(members), len(layout.document.text))
+    return Lanes(starts, ends, lane, tuple(members), length)
 
 
 def pixel_bars(lanes: Lanes, lane: int, first: float, last: float, width: int) -> np.ndarray:
