@@ -177,8 +177,9 @@ class LanesCanvas(QWidget):
         self._pending: tuple[ChunkResult, np.ndarray, np.ndarray, LaneAssignment] | None = None
         self._slice_timer = QTimer(self, singleShot=True, interval=0)
         self._slice_timer.timeout.connect(self._assign_slice)
-        for event in (ModelEvent.RESULT, ModelEvent.DETAILS):
-            model.subscribe(event, lambda *_args: self._later())
+        model.subscribe(ModelEvent.RESULT, lambda *_args: self._later())
+        # the reasons follow the layout (into it): the colours by reason, not the lanes
+        model.subscribe(ModelEvent.DETAILS, lambda *_args: self._recolour())
         model.subscribe(ModelEvent.DOCUMENT, lambda *_args: self._new_document())
         model.subscribe(ModelEvent.SELECTION, self._selection_changed)
         editor.verticalScrollBar().valueChanged.connect(lambda _value: self.follow_editor())
@@ -251,9 +252,12 @@ class LanesCanvas(QWidget):
     def set_by_reason(self, by_reason: bool) -> None:
         if by_reason != self.by_reason:
             self.by_reason = by_reason
-            self.image = None
+            self._recolour()
             self.changed.emit()
-            self.update()
+
+    def _recolour(self) -> None:
+        self.image = None
+        self.update()
 
     # ----- geometry -------------------------------------------------------------------
     def axis_height(self) -> int:
