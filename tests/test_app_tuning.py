@@ -181,7 +181,13 @@ def test_a_hang_leaves_the_last_good_layout_dimmed_and_labelled(qtbot, window):
     label = 'last good: agentos.ChunkingEngine {"strategy": "fixed", "chunkSize": 300}'
     assert window.views.stale.label == label
     covered = {veil.target for veil in veils(window) if not veil.isHidden()}
-    assert covered == {window.editor, window.table, window.stats, window.views.overview}
+    assert covered == {
+        window.editor,
+        window.table,
+        window.stats,
+        window.views.overview,
+        window.views.lanes.canvas,
+    }
     # the histogram's lines are those of the layout shown, not of the failed settings
     assert window.stats.histogram.lines["max"].value() == 300
     status = window.status_line.run_label.text()

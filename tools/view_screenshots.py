@@ -1,5 +1,5 @@
-"""The README's screenshots of compare, sweep, the chunk inspector, presentation mode and
-a stale layout, made by the app itself offscreen:
+"""The README's screenshots of compare, sweep, the chunk inspector, presentation mode, a
+stale layout and the chunk lanes, made by the app itself offscreen:
 python tools/view_screenshots.py [OUT_DIR] [NAME ...] (default docs/, every picture)."""
 
 from __future__ import annotations
@@ -122,12 +122,32 @@ def stale(win: MainWindow) -> None:
     wait(lambda: settled(win) and win.model.failure is not None)
 
 
+#: the chunk selected in the lanes picture (the mouse on the next one)
+SELECTED = 9
+
+
+def lanes(win: MainWindow) -> None:
+    """The chunk lanes under the editor: overlapping chunks in lanes of their own, one
+    selected (outlined in the editor, overlap included) and the mouse on another."""
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 400, "overlap": 80})
+    win.open_path(CORPUS)
+    wait(lambda: settled(win))
+    win.views.show_panel(win.views.lanes)
+    win.resizeDocks([win.views.lanes_dock], [150], Qt.Orientation.Vertical)
+    pump(0.3)
+    win.model.select_chunk(SELECTED)
+    win.editor.set_hovered(SELECTED + 1)
+    win.views.lanes.canvas.hovered = SELECTED + 1
+    pump(0.5)
+
+
 SCENES = {
     "compare": compare,
     "sweep": sweep,
     "inspector": inspector,
     "presentation": presentation,
     "stale": stale,
+    "lanes": lanes,
 }
 
 

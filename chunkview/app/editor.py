@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QPainter,
+    QPainterPath,
     QPaintEvent,
     QPalette,
     QPen,
@@ -34,7 +35,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
-from chunkview.app import theme
+from chunkview.app import outline, theme
 from chunkview.app.markup import escape
 from chunkview.app.zoom_wheel import zoom_by_wheel
 from chunkview.core.analysis.compare import BoundaryComparison
@@ -104,6 +105,10 @@ class ChunkEditor(QPlainTextEdit):
         self._query = ""
         self._diff: BoundaryComparison | None = None
         self._selected: int | None = None
+        #: the chunk under the mouse (its whole extent outlined, as the selected one's)
+        self._hovered: int | None = None
+        #: the outline paths painted last, by chunk outlined (viewport coordinates)
+        self.outline_paths: dict[outline.Outline, QPainterPath] = {}
         #: colour boundaries by the rule of their reason instead of their kind
         self.by_reason = False
         #: the width of the boundary bars (thicker in presentation mode), and stronger
@@ -169,6 +174,7 @@ class ChunkEditor(QPlainTextEdit):
         self._edited = False  # since the text was set
         self._mirror_ok = True
         self._spans, self._result = [], None
+        self._hovered = None
         self._edit_base += len(self._edits)
         self._edits = []
         self._schedule()
@@ -281,6 +287,7 @@ class ChunkEditor(QPlainTextEdit):
         self._result = result
         self._offsets = result.offsets
         self._spans = result.layout.spans
+        self._hovered = None  # another layout: the mouse's next move finds its chunk
         if edit_serial is not None and edit_serial >= self._edit_base:
             self._edits = self._edits[edit_serial - self._edit_base :]
             self._edit_base = edit_serial
@@ -346,6 +353,11 @@ class ChunkEditor(QPlainTextEdit):
 
     def visible_points(self) -> tuple[int, int]:
         """The document range (code points) the viewport shows."""
+        top, bottom = self.visible_positions()
+        return self.to_point(top), self.to_point(bottom)
+
+    def visible_positions(self) -> tuple[int, int]:
+        """The editor positions the viewport shows, first to last."""
         top = self.cursorForPosition(QPoint(0, 0)).position()
         rect = self.viewport().rect()
         bottom = self.cursorForPosition(QPoint(rect.width(), rect.height())).position()
@@ -357,7 +369,7 @@ class ChunkEditor(QPlainTextEdit):
             end = block.position() + line.textStart() + line.textLength()
         else:
             end = block.position() + block.length()
-        return self.to_point(top), self.to_point(max(bottom, end))
+        return top, max(bottom, end)
 
     def visible_spans(self) -> list[Span]:
         """Spans meeting the viewport."""
@@ -550,7 +562,44 @@ class ChunkEditor(QPlainTextEdit):
                     QRect(rect.left() - 1 - (bar - 3) // 2, rect.top(), bar, rect.height()), colour
                 )
         self._paint_current_difference(painter)
+        self._paint_outlines(painter, dark)
         painter.end()
+
+    # ----- outlines -------------------------------------------------------------------
+    def outlines(self) -> list[outline.Outline]:
+        """The chunks outlined, whole (their overlap included): the selected one, and the
+        one under the mouse when it is another."""
+        found = []
+        for index, hovered in ((self._selected, False), (self._hovered, True)):
+            if index is None or not 0 <= index < len(self._spans):
+                continue
+            if hovered and index == self._selected:
+                continue
+            span = self._spans[index]
+            if span.located != "missing":
+                found.append(outline.Outline(index, span.start, span.end, hovered))
+        return found
+
+    def set_hovered(self, index: int | None) -> None:
+        """The chunk under the mouse (None: none), outlined."""
+        if index != self._hovered:
+            self._hovered = index
+            self.viewport().update()
+
+    def _paint_outlines(self, painter: QPainter, dark: bool) -> None:
+        self.outline_paths = {}
+        found = self.outlines()
+        if not found:
+            return
+        top, bottom = self.visible_positions()
+        width = 2 if self.bar_width <= 3 else 4  # presentation mode: thicker, not over the text
+        for chunk in found:
+            path = outline.outline_on_view(
+                self, self._position(chunk.start), self._position(chunk.end), top, bottom
+            )
+            if not path.isEmpty():
+                outline.paint(painter, path, dark, chunk.hovered, width)
+                self.outline_paths[chunk] = path
 
     def paint_gutter(self, event: QPaintEvent) -> None:
         painter = QPainter(self._gutter)
@@ -643,10 +692,15 @@ class ChunkEditor(QPlainTextEdit):
         if event.buttons():
             return
         span = self.span_at_position(self.cursorForPosition(event.position().toPoint()).position())
+        self.set_hovered(span.index if span is not None else None)
         if span is None:
             QToolTip.hideText()
             return
         QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_for(span), self)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self.set_hovered(None)
+        super().leaveEvent(event)
 
     def tooltip_for(self, span: Span) -> str:
         tokens = ""

@@ -31,6 +31,7 @@ from chunkview.app.compare_panel import ComparePanel
 from chunkview.app.document_view import DocumentView
 from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.inspector import ChunkInspector
+from chunkview.app.lanes_view import LanesPanel
 from chunkview.app.overview import OverviewStrip
 from chunkview.app.params import ParamsPanel
 from chunkview.app.result_tabs import ResultTabs
@@ -133,10 +134,18 @@ class Views(QObject):
         line.addWidget(b_side, 1)
         line.addWidget(self.overview)
         self.compare.attach(editor)
+        # every chunk as a bar on the document's axis, in lanes (lanes_view.py)
+        self.lanes = LanesPanel(model, editor)
+        self.lanes.canvas.chunk_clicked.connect(model.select_chunk)
+        self.lanes_dock = self._dock(
+            self.lanes, "Chunk lanes", "lanesDock", "Chunk &Lanes", "Ctrl+Shift+L"
+        )
         self.compare.show_position.connect(editor.show_position)
         # the last good layout, dimmed and labelled while the settings have none (stale.py)
         self.stale = StaleLayouts(
-            model, labelled=[editor, tabs.table, tabs.stats], plain=[self.overview]
+            model,
+            labelled=[editor, tabs.table, tabs.stats],
+            plain=[self.overview, self.lanes.canvas],
         )
         tabs.searcher.started.connect(self.overview.clear_hits)
         tabs.searcher.found.connect(self.overview.add_hits)
@@ -172,7 +181,7 @@ class Views(QObject):
 
     def _step_through_toggled(self, active: bool) -> None:
         if active:
-            docks = (self.sweep_dock, self.eval_dock, self.audit_dock)
+            docks = (self.sweep_dock, self.eval_dock, self.audit_dock, self.lanes_dock)
             self._docks_set_aside = [d for d in docks if d.isVisible() and not d.isFloating()]
             for dock in self._docks_set_aside:
                 dock.hide()
@@ -183,7 +192,7 @@ class Views(QObject):
 
     def show_panel(self, panel: QWidget) -> None:
         """Bring ``panel`` into view: its dock opened and raised, or its tab chosen."""
-        for dock in (self.sweep_dock, self.eval_dock, self.audit_dock):
+        for dock in (self.sweep_dock, self.eval_dock, self.audit_dock, self.lanes_dock):
             if dock.widget() is panel:
                 dock.show()
                 dock.raise_()
