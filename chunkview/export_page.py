@@ -69,7 +69,7 @@ def script_json(data: Any) -> str:
     """``data`` as JSON safe inside a ``<script>`` element and in UTF-8: ``</`` cannot end
     the element, and a lone surrogate (which UTF-8 cannot hold) is written as an escape."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    text = text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
