@@ -115,7 +115,7 @@ def render_page(
         "<span>median <b id='median'></b></span>"
         "<span class='warn'><b id='warn-count'></b> warnings</span></div>"
         "</header><div class='body'><main>"
-        "<div id='failure' class='failed' hidden></div><pre id='doc'></pre></main><aside>"
+        "<div id='failure' class='failed' hidden></div><div id='doc'></div></main><aside>"
         "<h2>Sizes</h2><svg id='hist' role='img'></svg>"
         "<h2>Legend</h2><div class='legend' id='legend'></div>"
         "<h2>Settings</h2><pre id='settings'></pre>"

@@ -142,6 +142,23 @@ def astral_positions(text: str) -> list[int]:
     return [m.start() for m in re.finditer("[\U00010000-\U0010ffff]", text)]
 
 
+#: about how many code points one block of the page's text holds: the browser lays out
+#: only the blocks on screen (CSS content-visibility), so a redraw costs a screenful
+BLOCK_POINTS = 2000
+
+
+def block_starts(text: str, size: int = BLOCK_POINTS) -> list[int]:
+    """Where the page's blocks of text start (code points): after a line end, once at
+    least ``size`` code points from the last start (a block never cuts a line, so a
+    text of one long line is one block)."""
+    starts = [0]
+    while True:
+        cut = text.find("\n", starts[-1] + size)
+        if cut < 0 or cut + 1 >= len(text):
+            return starts
+        starts.append(cut + 1)
+
+
 def page_data(
     document: Document,
     title: str,
@@ -163,6 +180,7 @@ def page_data(
         "path": document.path,
         "text": document.text,
         "astral": astral_positions(document.text),
+        "blocks": block_starts(document.text),
         "strings": strings.table,
         "values": values,
     }

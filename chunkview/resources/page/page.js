@@ -88,43 +88,89 @@
   }
 
   // ---- the document -----------------------------------------------------------------
+  // The text is cut in blocks at line ends (data.blocks), each laid out by the browser
+  // only when on screen (CSS content-visibility): a redraw lays out a screenful, not the
+  // whole text. A chunk running over a block's end goes on in the next block in a span
+  // of its own; its first span carries data-chunk-start and data-chunk-end.
+  const blocks = data.blocks;
+  const blockOpen = blocks.map((start, b) => {
+    const end = b + 1 < blocks.length ? blocks[b + 1] : points;
+    let rows = 0;
+    for (const line of text.slice(utf16(start), utf16(end)).split("\n")) {
+      rows += Math.max(1, Math.ceil(line.length / 100));
+    }
+    return '<div class="blk" style="contain-intrinsic-size:auto ' + Math.round(rows * 21) +
+      'px">';
+  });
+  const NO_CHUNKS = { order: [], overlaps: [], missing: new Set() };
+
   // One string per redraw, set once: the browser parses it faster than it builds nodes
   // one by one (bench/page.py measures it).
   function paint(d) {
-    const out = [];
+    const out = [blockOpen[0]];
+    const open = []; // the spans open now: [open tag, close tag, open tag in a new block]
+    let next = 1; // the next block to start
+    function cross(p) { // start every block that starts at or before p
+      while (next < blocks.length && blocks[next] <= p) {
+        for (let t = open.length - 1; t >= 0; t--) out.push(open[t][1]);
+        out.push("</div>", blockOpen[next++]);
+        for (let t = 0; t < open.length; t++) out.push(open[t][2]);
+      }
+    }
+    function put(a, b) { // text a..b, cut where a block starts
+      while (a < b) {
+        cross(a);
+        const stop = next < blocks.length ? Math.min(b, blocks[next]) : b;
+        out.push(slice(a, stop));
+        a = stop;
+      }
+    }
     const overlaps = d.overlaps;
-    let pos = 0, k = 0;
+    let k = 0;
     // text a..b of a chunk's own part, its overlapped stretches hatched
     function own(a, b) {
       while (k < overlaps.length && overlaps[k][1] <= a) k++;
       let p = a;
       for (let q = k; q < overlaps.length && overlaps[q][0] < b; q++) {
         const oa = Math.max(overlaps[q][0], p), ob = Math.min(overlaps[q][1], b);
-        if (oa > p) out.push(slice(p, oa));
-        if (ob > oa) out.push('<span class="ov">', slice(oa, ob), "</span>");
+        if (oa > p) put(p, oa);
+        if (ob > oa) {
+          const tag = '<span class="ov">';
+          out.push(tag);
+          open.push([tag, "</span>", tag]);
+          put(oa, ob);
+          open.pop();
+          out.push("</span>");
+        }
         p = Math.max(p, ob);
       }
-      if (p < b) out.push(slice(p, b));
+      if (p < b) put(p, b);
     }
+    let pos = 0;
     for (const j of d.order) {
       const a = d.own[j], b = d.ends[j];
-      const attrs = ' data-i="' + j + '" data-chunk-start="' + a + '" data-chunk-end="' + b + '"';
+      const first = '<span class="ck c' + (j % 2) + '" data-i="' + j + '"';
+      const attrs = ' data-chunk-start="' + a + '" data-chunk-end="' + b + '">';
       if (d.missing.has(j)) {
-        out.push('<span class="ck miss"' + attrs + "></span>");
+        out.push(first.replace('class="ck', 'class="ck miss'), attrs, "</span>");
         continue;
       }
       const from = Math.max(a, pos), to = Math.max(b, from);
-      if (from > pos) out.push(slice(pos, from));
+      if (from > pos) put(pos, from);
+      cross(from); // the boundary's mark opens the block its chunk starts in
       if (j > 0) {
         const kind = "k" + (kindIndex[d.kinds[j]] ?? 0);
         out.push('<span class="mk ', kind, '"></span><span class="lb ', kind, '">#', j, "</span>");
       }
-      out.push('<span class="ck c', j % 2, '"', attrs, ">");
+      out.push(first, attrs);
+      open.push([first + attrs, "</span>", first + ">"]);
       own(from, to);
+      open.pop();
       out.push("</span>");
       pos = to;
     }
-    if (pos < points) out.push(slice(pos, points));
+    put(pos, points);
+    out.push("</div>");
     return out.join("");
   }
 
@@ -206,7 +252,7 @@
       $("failure").hidden = false;
       $("failure").innerHTML = "<b>" + escape(data.param) + " = " + escape(fmt(d.value)) +
         " failed.</b> " + escape(d.error.name) + ": " + escape(d.error.message);
-      doc.textContent = text;
+      doc.innerHTML = paint(NO_CHUNKS);
       $("count").textContent = "failed";
       $("median").textContent = "–";
       $("warn-count").textContent = "–";
@@ -241,18 +287,21 @@
 
   // ---- the hover card ---------------------------------------------------------------
   let hovered = null;
+  function unhover() {
+    if (hovered) hovered.forEach((piece) => piece.classList.remove("hover"));
+    hovered = null;
+  }
   function hideCard() {
     card.hidden = true;
-    if (hovered) hovered.classList.remove("hover");
-    hovered = null;
+    unhover();
   }
   function showCard(el, x, y) {
     const d = decode(shown);
     const j = Number(el.dataset.i);
-    if (hovered !== el) {
-      if (hovered) hovered.classList.remove("hover");
-      hovered = el;
-      el.classList.add("hover");
+    if (hovered === null || hovered[0].dataset.i !== el.dataset.i) {
+      unhover();
+      hovered = Array.from(doc.querySelectorAll('.ck[data-i="' + j + '"]'));
+      hovered.forEach((piece) => piece.classList.add("hover"));
       const size = d.size[j] >= 0 ? d.size[j] + " " + d.unit : "—";
       const overlap = d.starts[j] < d.own[j]
         ? "<tr><th>overlap</th><td>" + d.starts[j] + "–" + d.own[j] + "</td></tr>" : "";
@@ -301,7 +350,7 @@
   $("warnings").addEventListener("click", (event) => {
     const li = event.target.closest("li[data-chunk]");
     if (!li) return;
-    const el = doc.querySelector('.ck[data-i="' + li.dataset.chunk + '"]');
+    const el = doc.querySelector('[data-chunk-start][data-i="' + li.dataset.chunk + '"]');
     if (el) {
       el.scrollIntoView({ block: "center" });
       el.classList.remove("flash");
