@@ -50,7 +50,9 @@ def test_each_value_holds_the_spans_chunkview_spans_gives():
         assert columns["ends"] == [s.end for s in layout.spans]
         assert columns["kinds"] == [s.kind for s in layout.spans]
         assert columns["sizes"] == layout.sizes
-        assert columns["reasons"][1] == f"{layout.spans[1].reason.rule}: {layout.spans[1].reason.text}"
+        assert (
+            columns["reasons"][1] == f"{layout.spans[1].reason.rule}: {layout.spans[1].reason.text}"
+        )
         assert "maxSize: " + str(value) in data["values"][index]["code"]
     assert data["text"] == TEXT and data["values"][0]["options"]["maxSize"] == 250
 
