@@ -377,11 +377,13 @@
     else fallback();
   });
 
-  // the legend: the entry's boundary kinds in their colours
+  // the legend: the boundary kinds the values give, in the colours the window gives them
+  const given = new Set();
+  values.forEach((v) => { if (!v.error) v.k.forEach((k, j) => { if (j > 0) given.add(table[k]); }); });
   $("legend").innerHTML =
     '<span><i class="c0"></i>chunk</span><span><i class="c1"></i>next chunk</span>' +
     '<span><i class="ov"></i>overlap</span>' +
-    Object.keys(colours).map((kind) =>
+    Object.keys(colours).filter((kind) => given.has(kind)).map((kind) =>
       '<span><i class="k k' + kindIndex[kind] + '"></i>' + escape(kind) + "</span>").join("");
 
   const start = indexFromHash();
