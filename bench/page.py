@@ -64,9 +64,9 @@ def measure() -> dict[str, float]:
     values = parse_values(VALUES, integer=True)
     began = time.perf_counter()
     plan = PagePlan("mastra.chunk", document, {"strategy": "recursive"}, "maxSize", values)
-    page, views = make_page(plan)
+    page, run = make_page(plan)
     build = time.perf_counter() - began
-    chunks = [len(v.starts) for v in views if hasattr(v, "starts")]
+    chunks = [len(v.starts) for v in run.values if hasattr(v, "starts")]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "page.html"
         path.write_text(page, encoding="utf-8")

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from chunkview.core import registry
-from chunkview.core.batch.page_values import PagePlan, page_values
+from chunkview.core.batch.page_values import PagePlan, PageRun, page_values
 from chunkview.core.batch.sweep import Runner
 from chunkview.core.model.document import Document
-from chunkview.core.views.page_data import PageValue, ValueView, page_data
+from chunkview.core.views.page_data import CompareSide, PageValue, ValueView, page_data
 
 #: Okabe-Ito and the eighth colour, as app/theme.py colours boundary kinds (a test holds
 #: them equal): the page colours each kind as the window does
@@ -89,13 +89,15 @@ def render_page(
     boundary_kinds: Sequence[str] = (),
     current: float | None = None,
     title: str | None = None,
+    b: CompareSide | None = None,
 ) -> str:
     """The page's HTML: ``document`` once, each value of ``param`` in ``views`` (in slider
     order) with its layout or its failure; ``boundary_kinds`` the entry's kinds (their
-    colours as in the window); ``current`` the value shown first."""
+    colours as in the window); ``current`` the value shown first; ``b`` a second
+    configuration each value's boundaries are compared with."""
     name = Path(document.path).name if document.path else "document"
     title = title or f"{entry_id} · {param} · {name}"
-    data = page_data(document, title, entry_id, param, views)
+    data = page_data(document, title, entry_id, param, views, b=b)
     seen = [k for v in views if isinstance(v, ValueView) for k in v.kinds]
     data["colours"] = kind_colours(dict.fromkeys([*boundary_kinds, *seen]))
     data["initial"] = _initial(views, current)
@@ -120,6 +122,10 @@ def render_page(
         "<h2>Legend</h2><div class='legend' id='legend'></div>"
         "<h2>Settings</h2><pre id='settings'></pre>"
         "<button id='copy' type='button'>Copy as code</button><pre id='code'></pre>"
+        "<section id='compare' hidden><h2>Compare with B</h2>"
+        "<label><input type='checkbox' id='show-b' checked> B's boundaries over the text"
+        "</label><p id='b-summary'></p><pre id='b-settings'></pre>"
+        "<div class='legend' id='b-legend'></div></section>"
         "<h2>Warnings <span id='wcount'></span></h2><ul id='warnings'></ul>"
         "</aside></div><div id='card' role='tooltip' hidden></div>"
         f"<script type='application/json' id='page-data'>{script_json(data)}</script>"
@@ -127,11 +133,11 @@ def render_page(
     )
 
 
-def make_page(plan: PagePlan, runner: Runner | None = None) -> tuple[str, list[PageValue]]:
-    """Chunk every value of ``plan`` in chunking processes (``runner``: the sweep's pool
-    under the watchdog unless given) and render the page; the page and the values, failed
-    ones included."""
-    views = page_values(plan, runner)
+def make_page(plan: PagePlan, runner: Runner | None = None) -> tuple[str, PageRun]:
+    """Chunk every value of ``plan`` (and its B) in chunking processes (``runner``: the
+    sweep's pool under the watchdog unless given) and render the page; the page and what
+    was chunked, failed values included."""
+    run = page_values(plan, runner)
     entry = registry.get(plan.entry_id)
     current = plan.options.get(plan.param)
     if not isinstance(current, (int, float)):
@@ -142,9 +148,10 @@ def make_page(plan: PagePlan, runner: Runner | None = None) -> tuple[str, list[P
             plan.document,
             plan.entry_id,
             plan.param,
-            views,
+            run.values,
             boundary_kinds=entry.boundary_kinds,
             current=current if isinstance(current, (int, float)) else None,
+            b=run.b,
         ),
-        views,
+        run,
     )

@@ -86,3 +86,23 @@ def test_a_page_that_cannot_be_written_says_why(qtbot, window, tmp_path):
     assert not exporter.export(str(tmp_path / "p.html"))
     assert "start:stop:step" in window.statusBar().currentMessage()
     assert not exporter.running
+
+
+def test_a_pinned_layout_is_the_pages_b(qtbot, window, tmp_path):
+    open_sample(qtbot, window)
+    window.model.pin()
+    pinned = window.model.pinned.request
+    sweep = window.views.sweep
+    sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("targetSize"))
+    sweep.values_edit.setText("150,1000")
+    exporter = window.menus.page_export
+    out = tmp_path / "page.html"
+    assert exporter.export(str(out))
+    with qtbot.waitSignal(exporter.finished, timeout=60000):
+        pass
+    data = page_data(out)
+    assert data["b"]["entry"] == pinned.entry_id and data["b"]["error"] is None
+    assert data["b"]["options"] == {k: v for k, v in pinned.options.items() if v is not None}
+    # each value's changes from B: kept, moved, added or removed, as the app counts them
+    assert all(v["d"] and len(v["d"]) % 3 == 0 for v in data["values"])
+    assert "kept" in data["strings"][data["values"][0]["ds"]]

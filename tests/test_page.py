@@ -38,7 +38,7 @@ def page_json(page: str) -> dict:
 def test_each_value_holds_the_spans_chunkview_spans_gives():
     document = Document(TEXT, path="text.txt")
     plan = PagePlan("mastra.chunk", document, {"strategy": "recursive"}, "maxSize", [250, 600])
-    views = page_values(plan, in_place)
+    views = page_values(plan, in_place).values
     data = page_data(document, "t", "mastra.chunk", "maxSize", views)
     for index, value in enumerate([250, 600]):
         layout = api.spans(
@@ -66,7 +66,7 @@ def test_a_value_that_fails_or_hangs_is_kept_with_its_message():
         "chunkSize",
         [300, 0, 100],
     )
-    views = page_values(plan, in_place)
+    views = page_values(plan, in_place).values
     assert [v.value for v in views] == [300, 0, 100]
     assert isinstance(views[1], FailedValue) and views[1].name == "Hang"
     assert isinstance(views[0], ValueView) and isinstance(views[2], ValueView)
@@ -79,7 +79,7 @@ def test_a_value_that_fails_or_hangs_is_kept_with_its_message():
 def test_repeated_strings_are_stored_once():
     document = Document(TEXT)
     plan = PagePlan("mastra.chunk", document, {"strategy": "recursive"}, "maxSize", [250, 251, 252])
-    data = page_data(document, "t", "mastra.chunk", "maxSize", page_values(plan, in_place))
+    data = page_data(document, "t", "mastra.chunk", "maxSize", page_values(plan, in_place).values)
     assert len(data["strings"]) == len(set(data["strings"]))
     assert "recursive" in data["strings"]
     assert sum(s == "recursive" for s in data["strings"]) == 1

@@ -9,6 +9,7 @@ import pytest
 
 from chunkview.commands import page as page_command
 from chunkview.commands import spans as spans_command
+from chunkview.core.analysis.compare import compare_boundaries
 from tests.browser import chromium, missing_browser
 
 GUIDE = Path(__file__).parent.parent / "chunkview" / "resources" / "samples" / "guide.md"
@@ -39,12 +40,23 @@ def write_page(path: Path, source: Path, values: str, capsys) -> str:
     return path.as_uri()
 
 
-def spans_of(source: Path, value: int, capsys) -> list[list[int]]:
-    """``chunkview spans``' chunks at maxSize ``value``: index, own_start, end."""
+def layout_of(source: Path, value: int, capsys) -> dict:
+    """``chunkview spans``' layout at maxSize ``value``."""
     options = json.dumps({"strategy": "recursive", "maxSize": value})
     assert spans_command.main(["mastra.chunk", str(source), "--options", options]) == 0
-    layout = json.loads(capsys.readouterr().out)
-    return [[s["index"], s["own_start"], s["end"]] for s in layout["spans"]]
+    return json.loads(capsys.readouterr().out)
+
+
+def spans_of(source: Path, value: int, capsys) -> list[list[int]]:
+    """``chunkview spans``' chunks at maxSize ``value``: index, own_start, end."""
+    spans = layout_of(source, value, capsys)["spans"]
+    return [[s["index"], s["own_start"], s["end"]] for s in spans]
+
+
+def boundaries(source: Path, value: int, capsys) -> list[int]:
+    """The boundaries compare.py reads: the distinct own starts of the placed chunks."""
+    spans = layout_of(source, value, capsys)["spans"]
+    return sorted({s["own_start"] for s in spans if s["located"] != "missing"})
 
 
 @pytest.fixture(scope="module")
@@ -144,4 +156,29 @@ def test_hover_card_and_a_failed_value(browser, tmp_path, capsys):
     assert "maxSize: 600" in page.text_content("#code")
     settings = json.loads(page.text_content("#settings"))
     assert settings == {"strategy": "recursive", "maxSize": 600}
+    page.close()
+
+
+def test_compare_marks_each_change_from_b(browser, tmp_path, capsys):
+    out = tmp_path / "compare.html"
+    argv = [str(GUIDE), "--entry", "mastra.chunk", "--options", OPTIONS, "--param", "maxSize"]
+    argv += ["--values", "300,900", "--out", str(out)]
+    argv += ["--options-b", '{"strategy": "recursive", "maxSize": 600}']
+    assert page_command.main(argv) == 0
+    capsys.readouterr()
+    b = boundaries(GUIDE, 600, capsys)
+    length = len(GUIDE.read_text(encoding="utf-8"))
+    page = browser.new_page()
+    for value in (300, 900):
+        page.goto(f"{out.as_uri()}#maxSize={value}")
+        diff = compare_boundaries(boundaries(GUIDE, value, capsys), b, length)
+        for kind, count in diff.counts.items():
+            assert page.locator(f"#doc .df.{kind}").count() == count, kind
+        assert page.text_content("#b-summary") == diff.summary()
+        assert diff.counts["kept"] and len(diff.changes) > diff.counts["kept"]
+    # B's marks can be hidden; the chunks stay
+    chunks = page.evaluate(CHUNKS_JS)
+    page.uncheck("#show-b")
+    assert page.locator("#doc .df").count() == 0
+    assert page.evaluate(CHUNKS_JS) == chunks
     page.close()

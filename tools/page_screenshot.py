@@ -50,7 +50,7 @@ def main() -> int:
         args.param,
         parse_values(args.values, integer=True),
     )
-    page, _views = make_page(plan)
+    page, _run = make_page(plan)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "page.html"
         path.write_text(page, encoding="utf-8")

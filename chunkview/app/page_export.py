@@ -124,12 +124,16 @@ class PageExport(BackgroundJob):
         path = path or self._target()
         if not path:
             return False
+        # the pinned layout's configuration, when one is pinned, as B of the page's compare
+        pinned = self.model.pinned
         plan = PagePlan(
             self.model.entry_id,
             self.model.sync_text(),
             self.model.options,
             choice.param,
             choice.values,
+            pinned.request.entry_id if pinned is not None else None,
+            dict(pinned.request.options) if pinned is not None else {},
         )
         self.running = True
         self.frame.statusBar().showMessage(
@@ -147,7 +151,8 @@ class PageExport(BackgroundJob):
 
     def _run(self, plan: PagePlan, path: str, runner: Runner, cancel: threading.Event) -> None:
         try:
-            page, views = make_page(plan, runner)
+            page, run = make_page(plan, runner)
+            views = run.values
             if cancel.is_set():
                 return
             with open(path, "w", encoding="utf-8") as out:

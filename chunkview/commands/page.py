@@ -26,6 +26,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--param", required=True, help="the numeric option the slider steps")
     parser.add_argument("--values", required=True, help="start:stop:step or a,b,c")
     parser.add_argument("--out", required=True, help="the page to write (OUT.html)")
+    parser.add_argument("--entry-b", help="B, compared with each value: entry id (default: E)")
+    parser.add_argument(
+        "--options-b", help="B's options as JSON (B is compared when either is given)"
+    )
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
     parser.add_argument(
         "--timeout",
@@ -49,8 +53,10 @@ def plan_of(args: argparse.Namespace) -> PagePlan:
         values = parse_values(args.values, params[args.param].kind == "int")
     except ValueError as exc:
         raise UsageError(f"--values: {exc}") from None
+    b_entry = args.entry_b or (args.entry if args.options_b is not None else None)
+    b_options = checked_options(b_entry, args.options_b) if b_entry is not None else {}
     document = read_input(args.file, args.doc)
-    return PagePlan(args.entry, document, options, args.param, values)
+    return PagePlan(args.entry, document, options, args.param, values, b_entry, b_options)
 
 
 def main(argv: list[str]) -> int:
@@ -59,7 +65,8 @@ def main(argv: list[str]) -> int:
         plan = plan_of(args)
     except REPORTED as exc:
         return report(exc)
-    page, views = make_page(plan, pool_runner(timeout=args.timeout))
+    page, run = make_page(plan, pool_runner(timeout=args.timeout))
+    views = run.values
     try:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(page)
@@ -72,6 +79,8 @@ def main(argv: list[str]) -> int:
             f"chunkview page: {plan.param}={view.value}: {view.name}: {view.message}",
             file=sys.stderr,
         )
+    if run.b is not None and run.b.error is not None:
+        print(f"chunkview page: B ({run.b.entry_id}): {run.b.error}", file=sys.stderr)
     print(
         f"{args.out}: {len(views)} values of {plan.param}"
         + (f" ({len(failed)} failed, shown as failed)" if failed else "")

@@ -9,7 +9,7 @@ its message, so the page shows it and the others still stand.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chunkview.core import registry
@@ -18,7 +18,13 @@ from chunkview.core.build import chunk_layout
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.document import Document
 from chunkview.core.model.observer import RunNotes
-from chunkview.core.views.page_data import FailedValue, PageValue, ValueView, value_view
+from chunkview.core.views.page_data import (
+    CompareSide,
+    FailedValue,
+    PageValue,
+    ValueView,
+    value_view,
+)
 
 
 def chosen_options(options: Mapping[str, Any], param: str, value: float) -> dict[str, Any]:
@@ -39,6 +45,17 @@ def page_point(
     return value_view(value, chosen, layout, entry.code(chosen))
 
 
+def compare_point(
+    entry_id: str, document: Document, options: Mapping[str, Any], _side: str, _name: str
+) -> CompareSide:
+    """B's boundaries (run in a chunking process): what each value is compared with."""
+    entry = registry.get(entry_id)
+    chosen = {k: v for k, v in options.items() if v is not None}
+    entry.check_options(chosen)
+    layout = chunk_layout(entry, document, chosen, RunContext())[1]
+    return CompareSide(entry_id, chosen, entry.code(chosen), list(layout.boundaries))
+
+
 @dataclass(frozen=True)
 class PagePlan:
     entry_id: str
@@ -46,13 +63,28 @@ class PagePlan:
     options: dict[str, Any]
     param: str
     values: list[float]
+    #: B, a second configuration every value is compared with (None: no comparison)
+    b_entry: str | None = None
+    b_options: dict[str, Any] = field(default_factory=dict)
 
     def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
         # the sweep's argument order: pool_runner labels each job args[3]=args[4]
-        return [
+        jobs: list[tuple[Callable[..., Any], tuple]] = [
             (page_point, (self.entry_id, self.document, self.options, self.param, value))
             for value in self.values
         ]
+        if self.b_entry is not None:
+            args = (self.b_entry, self.document, self.b_options, "B", self.b_entry)
+            jobs.append((compare_point, args))
+        return jobs
+
+
+@dataclass(frozen=True)
+class PageRun:
+    """Every value's layout (or failure), in the order of the values, and B's side."""
+
+    values: list[PageValue]
+    b: CompareSide | None = None
 
 
 def _failed(plan: PagePlan, value: float, outcome: Any) -> FailedValue:
@@ -65,14 +97,24 @@ def _failed(plan: PagePlan, value: float, outcome: Any) -> FailedValue:
     return FailedValue(value, chosen, code, name, getattr(outcome, "message", str(outcome)))
 
 
-def page_values(plan: PagePlan, runner: Runner | None = None) -> list[PageValue]:
-    """Every value of ``plan`` chunked, in the order of its values."""
+def _failed_side(plan: PagePlan, outcome: Any) -> CompareSide:
+    entry_id = plan.b_entry or plan.entry_id
+    name = getattr(outcome, "name", type(outcome).__name__)
+    message = f"{name}: {getattr(outcome, 'message', str(outcome))}"
+    return CompareSide(entry_id, plan.b_options, "", None, message)
+
+
+def page_values(plan: PagePlan, runner: Runner | None = None) -> PageRun:
+    """Every value of ``plan`` chunked, in the order of its values, and B when it has
+    one."""
     runner = runner or pool_runner()
     found: dict[int, PageValue] = {}
+    b: CompareSide | None = None
     for index, outcome in runner(plan.jobs()):
-        value = plan.values[index]
-        if isinstance(outcome, (ValueView, FailedValue)):
+        if index == len(plan.values):  # B's job comes after the values'
+            b = outcome if isinstance(outcome, CompareSide) else _failed_side(plan, outcome)
+        elif isinstance(outcome, (ValueView, FailedValue)):
             found[index] = outcome
         else:
-            found[index] = _failed(plan, value, outcome)
-    return [found[i] for i in sorted(found)]
+            found[index] = _failed(plan, plan.values[index], outcome)
+    return PageRun([found[i] for i in sorted(found)], b)

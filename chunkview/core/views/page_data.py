@@ -18,8 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chunkview.core.analysis.compare import CHANGE_KINDS, compare_boundaries
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, Warning
+from chunkview.core.views.decorations import DIFF_STYLES
 
 #: the page data's format; the script refuses another
 PAGE_FORMAT = 1
@@ -58,6 +60,24 @@ class FailedValue:
 
 
 PageValue = ValueView | FailedValue
+
+
+@dataclass(frozen=True)
+class CompareSide:
+    """A second configuration, B, whose boundaries each value is compared with, as the
+    app's compare reads them (kept, moved, added, removed); ``error`` when B failed."""
+
+    entry_id: str
+    options: dict[str, Any]
+    code: str
+    boundaries: list[int] | None
+    error: str | None = None
+
+
+def boundaries_of_view(view: ValueView) -> list[int]:
+    """A value's boundaries as compare.py counts them: the distinct own starts of the
+    placed chunks, sorted."""
+    return sorted({o for o, place in zip(view.own_starts, view.located) if place != "missing"})
 
 
 def value_view(value: float, options: Mapping[str, Any], layout: Layout, code: str) -> ValueView:
@@ -111,10 +131,27 @@ def _deltas(values: Sequence[int]) -> list[int]:
     return out
 
 
-def _encode_value(view: PageValue, strings: _Strings) -> dict[str, Any]:
+def _encode_comparison(
+    view: ValueView, b: CompareSide, length: int, strings: _Strings
+) -> dict[str, Any]:
+    """The value's boundaries against B's: each change as (kind, A place, B place), -1
+    where it has none, flat; and the summary."""
+    comparison = compare_boundaries(boundaries_of_view(view), b.boundaries or [], length)
+    flat: list[int] = []
+    for change in comparison.changes:
+        kind = CHANGE_KINDS.index(change.kind)
+        flat += [kind, -1 if change.a is None else change.a, -1 if change.b is None else change.b]
+    return {"d": flat, "ds": strings(comparison.summary())}
+
+
+def _encode_value(
+    view: PageValue, strings: _Strings, b: CompareSide | None = None, length: int = 0
+) -> dict[str, Any]:
     head = {"value": view.value, "options": view.options, "code": view.code}
     if isinstance(view, FailedValue):
         return {**head, "error": {"name": view.name, "message": view.message}}
+    if b is not None and b.boundaries is not None:
+        head.update(_encode_comparison(view, b, length, strings))
     warnings: list[int] = []
     for w in view.warnings:
         chunk = -1 if w.chunk is None else w.chunk
@@ -166,10 +203,13 @@ def page_data(
     param: str,
     views: Sequence[PageValue],
     size_unit: str = "chars",
+    b: CompareSide | None = None,
 ) -> dict[str, Any]:
-    """The page's data as plain JSON data: the document once, each value's layout."""
+    """The page's data as plain JSON data: the document once, each value's layout (and,
+    with ``b``, its boundaries against B's)."""
     strings = _Strings()
-    values = [_encode_value(view, strings) for view in views]
+    length = len(document.text)
+    values = [_encode_value(view, strings, b, length) for view in views]
     units = [v.size_unit for v in views if isinstance(v, ValueView)]
     return {
         "format": PAGE_FORMAT,
@@ -183,6 +223,21 @@ def page_data(
         "blocks": block_starts(document.text),
         "strings": strings.table,
         "values": values,
+        "b": _encode_side(b),
+    }
+
+
+def _encode_side(b: CompareSide | None) -> dict[str, Any] | None:
+    if b is None:
+        return None
+    return {
+        "entry": b.entry_id,
+        "options": b.options,
+        "code": b.code,
+        "error": b.error,
+        "kinds": list(CHANGE_KINDS),
+        # colour, line style and legend words of each change, as the app draws them
+        "styles": {kind: list(DIFF_STYLES[kind]) for kind in CHANGE_KINDS},
     }
 
 

@@ -37,6 +37,13 @@
     kindIndex[kind] = i;
     kindCss += ".k" + i + "{--k:" + colours[kind] + "}";
   });
+  if (data.b) {
+    for (const kind of data.b.kinds) {
+      const [colour, line] = data.b.styles[kind];
+      kindCss += ".df." + kind + ",.legend i.df." + kind + "{border-left:3px " + line + " " +
+        colour + "}";
+    }
+  }
   const style = document.createElement("style");
   style.textContent = kindCss;
   document.head.appendChild(style);
@@ -79,7 +86,20 @@
         start: v.w[j + 2], end: v.w[j + 3], chunk: v.w[j + 4],
       });
     }
+    // the changes from B (kept, moved, added, removed), by where each is shown
+    const marks = [];
+    if (v.d && data.b) {
+      for (let j = 0; j < v.d.length; j += 3) {
+        const kind = data.b.kinds[v.d[j]], a = v.d[j + 1], b = v.d[j + 2];
+        const at = b >= 0 ? b : a;
+        const tip = kind === "moved" ? "moved from " + a + " to " + b + " (" +
+          (b - a > 0 ? "+" : "") + (b - a) + ")" : data.b.styles[kind][2] + " at " + at;
+        marks.push({ at, html: '<span class="df ' + kind + '" title="' + tip + '"></span>' });
+      }
+      marks.sort((x, y) => x.at - y.at);
+    }
     return (decoded[i] = {
+      marks, compared: v.ds === undefined ? null : table[v.ds],
       value: v.value, options: v.options, code: v.code, unit: v.unit || data.unit,
       n, starts, own, ends, missing, order, overlaps, sizes, warnings,
       kinds: v.k.map((k) => table[k]), reasons: v.r.map((r) => (r >= 0 ? table[r] : null)),
@@ -102,7 +122,8 @@
     return '<div class="blk" style="contain-intrinsic-size:auto ' + Math.round(rows * 21) +
       'px">';
   });
-  const NO_CHUNKS = { order: [], overlaps: [], missing: new Set() };
+  const NO_CHUNKS = { order: [], overlaps: [], missing: new Set(), marks: [] };
+  let showB = Boolean(data.b && !data.b.error);
 
   // One string per redraw, set once: the browser parses it faster than it builds nodes
   // one by one (bench/page.py measures it).
@@ -117,10 +138,17 @@
         for (let t = 0; t < open.length; t++) out.push(open[t][2]);
       }
     }
-    function put(a, b) { // text a..b, cut where a block starts
+    const marks = showB ? d.marks : [];
+    let m = 0; // the next change from B to mark
+    function flush(p) { // mark the changes from B at or before p
+      while (m < marks.length && marks[m].at <= p) out.push(marks[m++].html);
+    }
+    function put(a, b) { // text a..b, cut where a block starts or a change is marked
       while (a < b) {
         cross(a);
-        const stop = next < blocks.length ? Math.min(b, blocks[next]) : b;
+        flush(a);
+        let stop = next < blocks.length ? Math.min(b, blocks[next]) : b;
+        if (m < marks.length) stop = Math.min(stop, Math.max(marks[m].at, a + 1));
         out.push(slice(a, stop));
         a = stop;
       }
@@ -170,6 +198,7 @@
       pos = to;
     }
     put(pos, points);
+    flush(Infinity);
     out.push("</div>");
     return out.join("");
   }
@@ -267,6 +296,9 @@
       histogram(d.sizes);
     }
     warningsList(d);
+    if (data.b && !data.b.error) {
+      $("b-summary").textContent = d.error ? "–" : d.compared;
+    }
     if (updateHash !== false) {
       history.replaceState(null, "", "#" + encodeURIComponent(data.param) + "=" + fmt(d.value));
     }
@@ -385,6 +417,26 @@
     '<span><i class="ov"></i>overlap</span>' +
     Object.keys(colours).filter((kind) => given.has(kind)).map((kind) =>
       '<span><i class="k k' + kindIndex[kind] + '"></i>' + escape(kind) + "</span>").join("");
+
+  // compare: B's settings, whether its boundaries are shown, and their legend
+  if (data.b) {
+    $("compare").hidden = false;
+    $("b-settings").textContent = data.b.entry + " " + JSON.stringify(data.b.options, null, 1);
+    if (data.b.error) {
+      $("b-summary").textContent = "B failed: " + data.b.error;
+      $("b-summary").className = "failed";
+      $("show-b").disabled = true;
+      $("show-b").checked = false;
+    } else {
+      $("b-legend").innerHTML = data.b.kinds.map((kind) =>
+        '<span><i class="k df ' + kind + '"></i>' + escape(data.b.styles[kind][2]) + "</span>")
+        .join("");
+    }
+    $("show-b").addEventListener("change", () => {
+      showB = $("show-b").checked;
+      show(shown, false);
+    });
+  }
 
   const start = indexFromHash();
   show(start >= 0 ? start : data.initial || 0, start < 0 ? false : true);
