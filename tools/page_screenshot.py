@@ -1,7 +1,7 @@
 """The interactive page as headless Chromium renders it, as a PNG (docs/page.png).
 
 python tools/page_screenshot.py OUT.png [--dark] [--entry E] [--options JSON]
-    [--param NAME] [--values SPEC] [--value V] [--hover N] [--file FILE]
+    [--param NAME] [--values SPEC] [--value V] [--hover N] [--file FILE] [--options-b JSON]
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def main() -> int:
     parser.add_argument("--values", default="150:1500:50")
     parser.add_argument("--value", default="400", help="the value shown")
     parser.add_argument("--hover", type=int, default=3, help="the chunk hovered (-1: none)")
+    parser.add_argument("--options-b", help="B's options (the same entry), compared")
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=760)
@@ -49,6 +50,8 @@ def main() -> int:
         json.loads(args.options),
         args.param,
         parse_values(args.values, integer=True),
+        args.entry if args.options_b else None,
+        json.loads(args.options_b) if args.options_b else {},
     )
     page, _run = make_page(plan)
     with tempfile.TemporaryDirectory() as folder:
