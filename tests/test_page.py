@@ -7,6 +7,7 @@ import re
 from chunkview import api
 from chunkview.app import theme
 from chunkview.commands import page as page_command
+from chunkview.core.analysis.compare import compare_layouts
 from chunkview.core.batch.page_values import PagePlan, page_values
 from chunkview.core.model.document import Document
 from chunkview.core.views.page_data import (
@@ -143,3 +144,55 @@ def test_the_command_refuses_a_bad_option_or_values(tmp_path, capsys):
     assert page_command.main([*base, "--param", "maxSize", "--values", "9:1:1"]) == 2
     assert "--values" in capsys.readouterr().err
     assert not (tmp_path / "p.html").exists()
+
+
+def test_b_that_fails_is_said_and_the_values_stand():
+    document = Document(TEXT)
+    plan = PagePlan(
+        "agentos.ChunkingEngine",
+        document,
+        {"strategy": "fixed", "chunkOverlap": 20},
+        "chunkSize",
+        [300],
+        "agentos.ChunkingEngine",
+        {"strategy": "fixed", "chunkOverlap": 20, "chunkSize": 0},
+    )
+    run = page_values(plan, in_place)
+    assert isinstance(run.values[0], ValueView)
+    assert run.b is not None and run.b.boundaries is None and run.b.error.startswith("Hang")
+    data = page_json(
+        render_page(document, "agentos.ChunkingEngine", "chunkSize", run.values, b=run.b)
+    )
+    assert data["b"]["error"] == run.b.error
+    assert "d" not in data["values"][0]  # nothing to compare with
+
+
+def test_each_value_is_compared_with_b_as_the_app_compares():
+    document = Document(TEXT)
+    plan = PagePlan(
+        "mastra.chunk",
+        document,
+        {"strategy": "recursive"},
+        "maxSize",
+        [250, 600],
+        "mastra.chunk",
+        {"strategy": "recursive", "maxSize": 400},
+    )
+    run = page_values(plan, in_place)
+    data = page_data(document, "t", "mastra.chunk", "maxSize", run.values, b=run.b)
+    b = api.spans("mastra.chunk", document, {"strategy": "recursive", "maxSize": 400})
+    for index, value in enumerate([250, 600]):
+        a = api.spans("mastra.chunk", document, {"strategy": "recursive", "maxSize": value})
+        diff = compare_layouts(a, b)
+        flat = data["values"][index]["d"]
+        kinds = data["b"]["kinds"]
+        changes = [
+            (
+                kinds[flat[i]],
+                None if flat[i + 1] < 0 else flat[i + 1],
+                None if flat[i + 2] < 0 else flat[i + 2],
+            )
+            for i in range(0, len(flat), 3)
+        ]
+        assert changes == [tuple(c) for c in diff.changes]
+        assert data["strings"][data["values"][index]["ds"]] == diff.summary()

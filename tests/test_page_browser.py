@@ -159,6 +159,19 @@ def test_hover_card_and_a_failed_value(browser, tmp_path, capsys):
     page.close()
 
 
+def test_copy_as_code_copies_the_value_shown(browser, tmp_path, capsys):
+    url = write_page(tmp_path / "guide.html", GUIDE, "300,600", capsys)
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{url}#maxSize=600")
+    page.click("#copy")
+    page.wait_for_function("document.querySelector('#copy').textContent === 'Copied'")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.text_content("#code") and "maxSize: 600" in copied
+    context.close()
+
+
 def test_compare_marks_each_change_from_b(browser, tmp_path, capsys):
     out = tmp_path / "compare.html"
     argv = [str(GUIDE), "--entry", "mastra.chunk", "--options", OPTIONS, "--param", "maxSize"]
