@@ -204,7 +204,6 @@
   }
 
   // ---- the side panel -------------------------------------------------------------
-  const SVG = "http://www.w3.org/2000/svg";
   // one scale for every value, so the histograms compare as the slider moves
   let largest = 1;
   values.forEach((v) => { if (!v.error) v.z.forEach((z) => { if (z > largest) largest = z; }); });
@@ -330,7 +329,7 @@
   function showCard(el, x, y) {
     const d = decode(shown);
     const j = Number(el.dataset.i);
-    if (hovered === null || hovered[0].dataset.i !== el.dataset.i) {
+    if (hovered === null || hovered[0] === undefined || hovered[0].dataset.i !== el.dataset.i) {
       unhover();
       hovered = Array.from(doc.querySelectorAll('.ck[data-i="' + j + '"]'));
       hovered.forEach((piece) => piece.classList.add("hover"));
@@ -439,7 +438,7 @@
   }
 
   const start = indexFromHash();
-  show(start >= 0 ? start : data.initial || 0, start < 0 ? false : true);
+  show(start >= 0 ? start : data.initial || 0, start >= 0); // the hash only when it had one
   // for tools and tests: the redraw, and the value shown
   window.chunkview = { show, shown: () => shown, values: values.map((v) => v.value) };
 })();
