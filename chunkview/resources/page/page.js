@@ -276,14 +276,13 @@
     $("code").textContent = d.code || "";
     $("copy").disabled = !d.code;
     hideCard();
+    document.body.classList.toggle("failed-value", Boolean(d.error));
     if (d.error) {
       $("failure").hidden = false;
       $("failure").innerHTML = "<b>" + escape(data.param) + " = " + escape(fmt(d.value)) +
         " failed.</b> " + escape(d.error.name) + ": " + escape(d.error.message);
       doc.innerHTML = paint(NO_CHUNKS);
       $("count").textContent = "failed";
-      $("median").textContent = "–";
-      $("warn-count").textContent = "–";
       histogram([]);
     } else {
       $("failure").hidden = true;
