@@ -196,3 +196,13 @@ def test_each_value_is_compared_with_b_as_the_app_compares():
         ]
         assert changes == [tuple(c) for c in diff.changes]
         assert data["strings"][data["values"][index]["ds"]] == diff.summary()
+
+
+def test_the_tokenizer_the_window_shows_counts_the_sizes():
+    document = Document("Tokenization differs between counters, naturally. " * 40)
+    entry, options = "semantic-chunking.cramit", {}
+    plan = PagePlan(entry, document, options, "maxTokenSize", [60], tokenizer="cl100k")
+    (view,) = page_values(plan, in_place).values
+    cl100k = api.spans(entry, document, {"maxTokenSize": 60}, tokenizer="cl100k")
+    plain = api.spans(entry, document, {"maxTokenSize": 60})
+    assert view.sizes == cl100k.sizes and cl100k.sizes != plain.sizes

@@ -124,16 +124,22 @@ class PageExport(BackgroundJob):
         path = path or self._target()
         if not path:
             return False
-        # the pinned layout's configuration, when one is pinned, as B of the page's compare
-        pinned = self.model.pinned
+        # the pinned layout's configuration (or the compared one), as B of the page's compare
+        pinned = self.model.pinned.request if self.model.pinned is not None else None
+        entry = self.model.entry
         plan = PagePlan(
             self.model.entry_id,
             self.model.sync_text(),
             self.model.options,
             choice.param,
             choice.values,
-            pinned.request.entry_id if pinned is not None else None,
-            dict(pinned.request.options) if pinned is not None else {},
+            pinned.entry_id if pinned is not None else None,
+            dict(pinned.options) if pinned is not None else {},
+            # the embedder and tokenizer the window chunks with, as the sweep takes them
+            embedder=self.model.embedder if entry.uses_embedder else None,
+            tokenizer=self.model.tokenizer if entry.uses_tokenizer else None,
+            b_embedder=pinned.embedder if pinned is not None else None,
+            b_tokenizer=pinned.tokenizer if pinned is not None else None,
         )
         self.running = True
         self.frame.statusBar().showMessage(

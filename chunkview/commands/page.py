@@ -30,6 +30,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--options-b", help="B's options as JSON (B is compared when either is given)"
     )
+    parser.add_argument("--embedder", help="embedder name (hash64, minilm)")
+    parser.add_argument("--tokenizer", help="tokenizer name (wordpunct, cl100k)")
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
     parser.add_argument(
         "--timeout",
@@ -56,7 +58,19 @@ def plan_of(args: argparse.Namespace) -> PagePlan:
     b_entry = args.entry_b or (args.entry if args.options_b is not None else None)
     b_options = checked_options(b_entry, args.options_b) if b_entry is not None else {}
     document = read_input(args.file, args.doc)
-    return PagePlan(args.entry, document, options, args.param, values, b_entry, b_options)
+    return PagePlan(
+        args.entry,
+        document,
+        options,
+        args.param,
+        values,
+        b_entry,
+        b_options,
+        embedder=args.embedder,
+        tokenizer=args.tokenizer,
+        b_embedder=args.embedder,
+        b_tokenizer=args.tokenizer,
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -33,26 +33,41 @@ def chosen_options(options: Mapping[str, Any], param: str, value: float) -> dict
 
 
 def page_point(
-    entry_id: str, document: Document, options: Mapping[str, Any], param: str, value: float
+    entry_id: str,
+    document: Document,
+    options: Mapping[str, Any],
+    param: str,
+    value: float,
+    embedder: str | None = None,
+    tokenizer: str | None = None,
 ) -> PageValue:
     """One value's layout as the page draws it (run in a chunking process), with the
-    reasons of its boundaries; the chunks are those ``chunkview spans`` gives."""
+    reasons of its boundaries, and the embedder and tokenizer the app shows (None: as
+    ``chunkview spans`` runs without them); the chunks are those ``chunkview spans``
+    gives."""
     entry = registry.get(entry_id)
     chosen = chosen_options(options, param, value)
     entry.check_options(chosen)
-    ctx = RunContext(observer=RunNotes(places=False))
+    ctx = RunContext(embedder=embedder, tokenizer=tokenizer, observer=RunNotes(places=False))
     layout = chunk_layout(entry, document, chosen, ctx)[1]
     return value_view(value, chosen, layout, entry.code(chosen))
 
 
 def compare_point(
-    entry_id: str, document: Document, options: Mapping[str, Any], _side: str, _name: str
+    entry_id: str,
+    document: Document,
+    options: Mapping[str, Any],
+    _side: str,
+    _name: str,
+    embedder: str | None = None,
+    tokenizer: str | None = None,
 ) -> CompareSide:
     """B's boundaries (run in a chunking process): what each value is compared with."""
     entry = registry.get(entry_id)
     chosen = {k: v for k, v in options.items() if v is not None}
     entry.check_options(chosen)
-    layout = chunk_layout(entry, document, chosen, RunContext())[1]
+    ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
+    layout = chunk_layout(entry, document, chosen, ctx)[1]
     return CompareSide(entry_id, chosen, entry.code(chosen), list(layout.boundaries))
 
 
@@ -66,16 +81,32 @@ class PagePlan:
     #: B, a second configuration every value is compared with (None: no comparison)
     b_entry: str | None = None
     b_options: dict[str, Any] = field(default_factory=dict)
+    #: the embedder and tokenizer of A's runs, and of B's (None: as ``chunkview spans``)
+    embedder: str | None = None
+    tokenizer: str | None = None
+    b_embedder: str | None = None
+    b_tokenizer: str | None = None
 
     def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
         # the sweep's argument order: pool_runner labels each job args[3]=args[4]
         jobs: list[tuple[Callable[..., Any], tuple]] = [
-            (page_point, (self.entry_id, self.document, self.options, self.param, value))
+            (
+                page_point,
+                (
+                    self.entry_id,
+                    self.document,
+                    self.options,
+                    self.param,
+                    value,
+                    self.embedder,
+                    self.tokenizer,
+                ),
+            )
             for value in self.values
         ]
         if self.b_entry is not None:
             args = (self.b_entry, self.document, self.b_options, "B", self.b_entry)
-            jobs.append((compare_point, args))
+            jobs.append((compare_point, (*args, self.b_embedder, self.b_tokenizer)))
         return jobs
 
 
