@@ -22,6 +22,7 @@ COMMANDS = {
     "render": "chunkview.commands.render",
     "diff": "chunkview.commands.diff",
     "sweep": "chunkview.commands.sweep",
+    "page": "chunkview.commands.page",
     "eval": "chunkview.commands.evaluate",
     "audit": "chunkview.commands.audit",
 }
@@ -57,6 +58,8 @@ USAGE = (
     "[--format jsonl|csv|table] [--fail-on KINDS]\n"
     "       chunkview sweep FILE --entry E [--options JSON] --param NAME --values 200:2000:100 "
     "[--json]\n"
+    "       chunkview page FILE --entry E [--options JSON] --param NAME --values 200:2000:100 "
+    "--out OUT.html\n"
     "       chunkview --version"
 )
 NO_DISPLAY_HINT = (

@@ -189,6 +189,7 @@ class MainWindow(QMainWindow):
             step_through_action=self.step_through.toggle_action,
             open_path=self.open_path,
         )
+        self.menus.page_export.sweep = self.views.sweep  # its option and values, when set
         # View > Zoom and Presentation Mode (presentation.py)
         self.presentation = presentation.attach(self)
         # File > Open / Save Session (session_files.py); each document's eval questions
@@ -315,6 +316,7 @@ class MainWindow(QMainWindow):
         self.remember_session()
         self.worker.stop()
         self.views.shutdown()  # a sweep or a second configuration's run
+        self.menus.page_export.shutdown()  # an interactive page being exported
         event.accept()
 
     def remember_session(self) -> None:

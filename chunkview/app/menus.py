@@ -35,6 +35,7 @@ from chunkview.app.chunker_panel import ChunkerPanel
 from chunkview.app.document_view import DocumentView
 from chunkview.app.encoding_dialog import SAMPLE_BYTES, EncodingDialog
 from chunkview.app.files import SAMPLES, DocumentFiles
+from chunkview.app.page_export import PageExport
 from chunkview.app.preferences import PreferencesDialog
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.theme import ThemeMode
@@ -136,6 +137,11 @@ class Menus:
             fmt: self._action(view_menu, f"as {label}…", partial(self.export_view_as, fmt))
             for fmt, label in (("html", "HTML page"), ("png", "PNG image"))
         }
+        # a slider over an option's values, as one self-contained page (page_export.py)
+        self.page_export = PageExport(frame, model, lambda: worker.service.timeout, show_message)
+        self.export_page = self._action(
+            file_menu, "Export &Interactive Page…", self.page_export.export
+        )
         file_menu.addSeparator()
         self.quit = self._action(file_menu, "&Quit", frame.close, Key.Quit)
         if self.quit.shortcut().isEmpty():  # platforms without a standard Quit key
