@@ -22,6 +22,7 @@ from chunkview.app import theme
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
+from chunkview.core.plugins.load import is_function_id
 from chunkview.core.runtime.limits import is_budget_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
@@ -75,6 +76,8 @@ class ChunkerPanel(QWidget):
         self.entry_combo = QComboBox()
         library = None
         for entry in registry.entries():
+            if is_function_id(entry.id):
+                continue  # a chunker file's: listed under its file when it is read
             if entry.library != library:
                 library = entry.library
                 self.entry_combo.addItem(f"— {library} —")

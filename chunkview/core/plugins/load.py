@@ -141,14 +141,16 @@ def _module_of_file(path: str) -> Any:
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     try:
         spec.loader.exec_module(module)
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # sys.exit() at the top: said, not obeyed
         sys.modules.pop(name, None)
         raise _load_error(error, absolute) from None
     _files[absolute] = (now, module)
     return module
 
 
-def _load_error(error: Exception, path: str) -> EntryLoadError:
+def _load_error(error: BaseException, path: str) -> EntryLoadError:
+    if isinstance(error, SystemExit):
+        error.args = (f"the file's top-level code called sys.exit({error.code!r})",)
     if isinstance(error, SyntaxError):  # its traceback is the loader's: the line is here
         message = f"{error.msg} ({os.path.relpath(error.filename or path)}, line {error.lineno})"
         failure = EntryLoadError("SyntaxError", message)
