@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QTextBrowser
 
 from chunkview.core.model.explain import SOURCE_TITLES, chunk_ends
 from chunkview.core.session import InspectorModel, ModelEvent
+from chunkview.core.text.tokenizer_files import tokenizer_label
 from chunkview.core.views.decorations import DIFF_STYLES
 from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
 
@@ -92,7 +93,7 @@ class ChunkInspector(QTextBrowser):
             (
                 "size",
                 f"{facts.chars:,} chars · {facts.utf8_bytes:,} UTF-8 bytes · "
-                f"{tokens} cl100k tokens",
+                f"{tokens} {html.escape(tokenizer_label(self.model.token_counter))} tokens",
             ),
         ]
         for key, value in list(facts.metadata.items())[:20]:

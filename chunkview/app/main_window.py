@@ -37,6 +37,7 @@ from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.status_line import StatusLine
 from chunkview.app.step_through import StepThrough
+from chunkview.app.token_counter import TokenCounter
 from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
 from chunkview.core import registry
@@ -195,6 +196,12 @@ class MainWindow(QMainWindow):
             step_through_action=self.step_through.toggle_action,
             open_path=self.open_path,
         )
+        # View > Count Tokens With: cl100k or a user's tokenizer file (token_counter.py)
+        self.token_counter = TokenCounter(
+            self, self.model, self.worker, self.settings, self.chunker.tokenizer_combo,
+            lambda text: self.statusBar().showMessage(text, 8000),
+        )  # fmt: skip
+        self.menus.view_menu.addMenu(self.token_counter.menu)
         # View > Zoom and Presentation Mode (presentation.py)
         self.presentation = presentation.attach(self)
         self.files.refresh_recent()

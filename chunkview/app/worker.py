@@ -71,6 +71,8 @@ class _Worker(QObject):
         self.service = service
         #: send layouts without their details, which ``fetch_details`` brings after
         self.details_later = False
+        #: what the chunks' tokens are counted by: cl100k, or a tokenizer file's path
+        self.token_counter = "cl100k"
 
     def offer(self, request: ChunkRequest) -> None:
         """Called from the UI thread: make ``request`` the next job, supersede the current."""
@@ -206,7 +208,7 @@ class _Worker(QObject):
         if not self._claim_when_idle():
             return
         try:
-            tokens = result.tokens or self.service.tokens(result.layout)
+            tokens = result.tokens or self.service.tokens(result.layout, self.token_counter)
             if tokens is not None:
                 self.tokens_ready.emit(generation, tokens)
         except Cancelled:
@@ -294,6 +296,11 @@ class ChunkWorker(QObject):
         """Ask the chunking process for the entries of the chunker file at ``path``; the
         answer comes as ``chunkers_described`` or ``chunkers_failed``."""
         self._describe.emit(path)
+
+    def set_token_counter(self, tokenizer: str) -> None:
+        """Count the chunks' tokens by ``tokenizer`` (cl100k, or a tokenizer file's path,
+        read in the chunking process) from the next count on."""
+        self._worker.token_counter = tokenizer
 
     def set_budgets(self, timeout: float | None = None, max_memory: int | None = None) -> None:
         """Change the watchdog's budgets for the next jobs (None: leave it); BudgetError

@@ -101,7 +101,7 @@ def count_tokens(
     state.held = result = state.pipeline.last_result()
     if result is None or request.layout_id != state.layout_id:
         return None
-    return state.pipeline.tokens(result, ctx)
+    return state.pipeline.tokens(result, ctx, request.tokenizer)
 
 
 def find_details(

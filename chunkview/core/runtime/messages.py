@@ -85,9 +85,11 @@ class ChunkSpec:
 
 @dataclass(frozen=True, slots=True)
 class TokensRequest:
-    """The token counts of layout ``layout_id``'s chunks, if it is still the last one."""
+    """The token counts of layout ``layout_id``'s chunks, if it is still the last one,
+    counted by ``tokenizer`` (a name, or a tokenizer file's path, read in the process)."""
 
     layout_id: int
+    tokenizer: str = "cl100k"
     job: int = 0
 
 

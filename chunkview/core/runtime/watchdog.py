@@ -350,13 +350,14 @@ class ChunkService:
             stamps=stamps,
         )
 
-    def tokens(self, layout: Layout | None = None) -> list[int] | None:
-        """cl100k token counts of every chunk of the last layout (or of ``layout``, when
-        it is the last one; None otherwise), counted in the process."""
+    def tokens(self, layout: Layout | None = None, tokenizer: str = "cl100k") -> list[int] | None:
+        """Token counts of every chunk of the last layout (or of ``layout``, when it is
+        the last one; None otherwise), counted in the process by ``tokenizer`` (cl100k,
+        or a tokenizer file's path, read there)."""
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
         what = f"counting the tokens of {self._last_what}"
-        return self._job(TokensRequest(self._last_layout[0]), what, None)
+        return self._job(TokensRequest(self._last_layout[0], tokenizer), what, None)
 
     def details(self, layout: Layout | None = None) -> LayoutDetails | None:
         """The warnings and size statistics of the last layout (or of ``layout``, when it
