@@ -71,7 +71,7 @@ def test_a_changed_file_is_read_again_and_a_bad_one_is_refused(tmp_path):
     broken = tmp_path / "tokenizer.json"
     broken.write_text("{}", encoding="utf-8")
     pytest.importorskip("tokenizers")
-    with pytest.raises(ChunkerError, match="not a Hugging Face tokenizer.json"):
+    with pytest.raises(ChunkerError, match=r"not a Hugging Face tokenizer\.json"):
         counter(str(broken))
 
 
