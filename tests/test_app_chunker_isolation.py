@@ -96,10 +96,14 @@ def test_top_level_code_runs_in_the_chunking_process_only(qtbot, window, tmp_pat
 
 @pytest.mark.parametrize(
     ("source", "line", "words"),
-    [(EXITS, 4, "os._exit(7)"), (HANGS, 4, "still running after")],
-    ids=["exits", "hangs"],
+    [
+        (EXITS, 4, "os._exit(7)"),
+        (HANGS, 4, "still running after"),
+        ("import json\n\nCONFIG = json.loads('{')\n", 3, "JSONDecodeError"),
+    ],
+    ids=["exits", "hangs", "raises"],
 )
-def test_a_file_whose_top_level_exits_or_hangs_is_named_and_the_window_keeps_its_state(
+def test_a_file_whose_top_level_fails_is_named_and_the_window_keeps_its_state(
     qtbot, window, tmp_path, source, line, words
 ):
     window.worker.set_budgets(timeout=1.0)
