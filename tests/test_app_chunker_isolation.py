@@ -118,6 +118,15 @@ def test_a_file_whose_top_level_fails_is_named_and_the_window_keeps_its_state(
     message = window.error_label.text()
     assert "Cannot load bad.py" in message and f"bad.py, line {line}" in message, message
     assert words in message
+    if source is not HANGS and source is not EXITS:  # an exception's traceback, a click away
+        view = window.chunker.traceback_view
+        assert "Show traceback" in message and view.isHidden()
+        window.error_label.linkActivated.emit("load-traceback")
+        assert not view.isHidden() and "Traceback" in view.toPlainText()
+        assert f'bad.py", line {line}' in view.toPlainText()
+        assert "Hide traceback" in window.error_label.text()
+        window.error_label.linkActivated.emit("load-traceback")
+        assert view.isHidden()
     # what the window showed stays, and the next run works at once
     assert window.model.entry_id == "agentos.SemanticChunker" and window.result is shown
     assert not any(str(data).startswith(str(bad)) for data in _items(window))

@@ -163,7 +163,7 @@ class ChunkerFiles(QObject):
 
     def _failed(self, path: str, error: ChunkerError) -> None:
         self._then.pop(path, None)
-        self._show_load_error(path, f"{error.name}: {error.message}")
+        self._show_load_error(path, f"{error.name}: {error.message}", error.traceback)
         if path in self.files:  # listed before: watched still, so a fix is read
             self._watch(path)
         self.load_failed.emit(path, error.message)
@@ -173,9 +173,9 @@ class ChunkerFiles(QObject):
         if path not in stored:
             self.remembered.set_chunker_files([*stored, path])
 
-    def _show_load_error(self, absolute: str, why: str) -> None:
+    def _show_load_error(self, absolute: str, why: str, traceback: str | None = None) -> None:
         name = os.path.basename(absolute)
-        self.panel.show_error(f"<b>Cannot load {escape(name)}</b><br>{escape(why)}")
+        self.panel.show_load_error(f"<b>Cannot load {escape(name)}</b><br>{escape(why)}", traceback)
         self.show_status(f"Cannot load {name}: {why}")
 
     # ----- watching ------------------------------------------------------------------

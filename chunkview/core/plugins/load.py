@@ -16,6 +16,7 @@ import inspect
 import os
 import re
 import sys
+import types
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any
@@ -155,10 +156,19 @@ def _load_error(error: BaseException, path: str) -> EntryLoadError:
         message = f"{error.msg} ({os.path.relpath(error.filename or path)}, line {error.lineno})"
         failure = EntryLoadError("SyntaxError", message)
     else:
-        plain = user_error(error, (path,))
+        plain = user_error(error.with_traceback(_from_file(error.__traceback__, path)), (path,))
         failure = EntryLoadError(plain.name, plain.message)
         failure.traceback = plain.traceback
     return failure
+
+
+def _from_file(tb: types.TracebackType | None, path: str) -> types.TracebackType | None:
+    """The traceback from its first frame in the file at ``path`` (the loader's frames,
+    chunkview's and importlib's, are no part of the user's story); as it is if none."""
+    first = tb
+    while first is not None and os.path.abspath(first.tb_frame.f_code.co_filename) != path:
+        first = first.tb_next
+    return first or tb
 
 
 def _imported(module_name: str) -> Any:
