@@ -57,7 +57,9 @@ class TokenCounter(QObject):
             group.addAction(action)
             self.menu.addAction(action)
         self.path: str | None = None
-        self.use(self.remembered.tokenizer_file(), announce=False)
+        # not read here: a large tokenizer.json would hold up the launch; the chunking
+        # process reads it when it first counts (a file gone since is cl100k again)
+        self.use(self.remembered.tokenizer_file(), announce=False, check=False)
 
     def choose_file(self) -> str | None:
         """Ask for a tokenizer file and count by it; None (cl100k kept) when cancelled
@@ -71,17 +73,18 @@ class TokenCounter(QObject):
             return None
         return path if self.use(path) else None
 
-    def use(self, path: str | None, announce: bool = True) -> bool:
+    def use(self, path: str | None, announce: bool = True, check: bool = True) -> bool:
         """Count by the tokenizer file at ``path`` (None: cl100k); False, with the reason
-        in the status bar, when it is no tokenizer file (the counter stays as it was)."""
-        if path is not None:
+        in the status bar, when ``check`` finds it is no tokenizer file (the counter stays
+        as it was)."""
+        if path is not None and check:
             try:
                 tokenizer_file(path)  # read here once to refuse a bad file at once
             except ChunkerError as error:
                 self.show_status(f"Not a tokenizer: {error.message}")
                 self._check_actions()
                 return False
-            path = os.path.abspath(path)
+        path = os.path.abspath(path) if path is not None else None
         self.path = path
         counter = path or "cl100k"
         self.remembered.set_tokenizer_file(path)
