@@ -198,9 +198,13 @@ class MainWindow(QMainWindow):
         )
         # View > Count Tokens With: cl100k or a user's tokenizer file (token_counter.py)
         self.token_counter = TokenCounter(
-            self, self.model, self.worker, self.settings, self.chunker.tokenizer_combo,
+            self,
+            self.model,
+            self.worker,
+            self.settings,
+            self.chunker.tokenizer_combo,
             lambda text: self.statusBar().showMessage(text, 8000),
-        )  # fmt: skip
+        )
         self.menus.view_menu.addMenu(self.token_counter.menu)
         # View > Zoom and Presentation Mode (presentation.py)
         self.presentation = presentation.attach(self)
