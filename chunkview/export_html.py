@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from chunkview.core.analysis.compare import BoundaryComparison
+from chunkview.core.model.explain import reason_words
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.views.decorations import DIFF_STYLES, Run, decorations
 
@@ -71,7 +72,12 @@ def render_html(
         for run in runs
         if run.kind == "boundary" and run.chunk is not None and run.chunk < len(layout.spans)
     }
-    reasons = {i: f"{r.rule}: {r.text}" for i, r in why.items() if r is not None}
+    # a port's rule and its words; what a cut falls on says so (observed, not a rule)
+    reasons = {
+        i: f"{r.rule}: {r.text}" if r.source == "rule" else reason_words(r)
+        for i, r in why.items()
+        if r is not None
+    }
     body = "".join(paint_runs(layout.document.text, runs, reasons))
     rows = "".join(
         f"<tr><td>{s.index}</td><td style='text-align:left'>{html.escape(s.kind)}</td>"

@@ -62,6 +62,12 @@ def _write(path, source):
     os.replace(temporary, path)
 
 
+def _open(qtbot, window, path):
+    """Open a chunker file and wait for the chunking process's description of it."""
+    with qtbot.waitSignal(window.chunker_files.loaded, timeout=15000):
+        assert window.chunker_files.open_file(str(path))
+
+
 def _picker_items(window):
     combo = window.chunker.entry_combo
     return [(combo.itemText(i).strip(), combo.itemData(i)) for i in range(combo.count())]
@@ -78,7 +84,8 @@ def test_open_chunker_lists_its_functions_and_a_save_runs_the_new_code(
     monkeypatch.setattr(
         QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(mine), "*.py"))
     )
-    window.menus.open_chunker.trigger()
+    with qtbot.waitSignal(window.chunker_files.loaded, timeout=15000):
+        window.menus.open_chunker.trigger()
     items = _picker_items(window)
     assert ("— mine.py —", f"file:{mine}") in items
     assert ("paragraphs", f"{mine}:paragraphs") in items and ("lines", f"{mine}:lines") in items
@@ -126,7 +133,7 @@ def test_a_function_that_raises_shows_its_line_and_the_traceback_on_a_click(
     failing.write_text(FAILS, encoding="utf-8")
     window.set_document(Document(TEXT, None, "markdown"))
     settle(qtbot, window)
-    assert window.chunker_files.open_file(str(failing))
+    _open(qtbot, window, failing)
     settle(qtbot, window)
     assert not window.error_label.isHidden()
     message = window.error_label.text()
@@ -157,7 +164,7 @@ def test_a_function_that_never_returns_is_stopped_and_the_window_answers(qtbot, 
     window.worker.set_budgets(timeout=1.0)
     window.set_document(Document(TEXT, None, "markdown"))
     settle(qtbot, window)
-    assert window.chunker_files.open_file(str(loops))
+    _open(qtbot, window, loops)
     window.select_entry(f"{loops}:forever", {})
     window.submit()
     asked = time.monotonic()
@@ -181,9 +188,13 @@ def test_a_function_that_never_returns_is_stopped_and_the_window_answers(qtbot, 
 def test_a_file_with_no_chunker_says_so(qtbot, window, tmp_path):
     empty = tmp_path / "empty.py"
     empty.write_text("X = 1\n", encoding="utf-8")
-    assert not window.chunker_files.open_file(str(empty))
+    with qtbot.waitSignal(window.chunker_files.load_failed, timeout=15000):
+        assert window.chunker_files.open_file(str(empty))
     assert "Cannot load empty.py" in window.error_label.text()
     broken = tmp_path / "broken.py"
     broken.write_text("def f(text):\n    return [\n", encoding="utf-8")
-    assert not window.chunker_files.open_file(str(broken))
+    with qtbot.waitSignal(window.chunker_files.load_failed, timeout=15000):
+        assert window.chunker_files.open_file(str(broken))
     assert "broken.py" in window.error_label.text()
+    assert not window.chunker_files.open_file(str(tmp_path / "absent.py"))
+    assert "Cannot load absent.py" in window.error_label.text()

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from chunkview.core.model.explain import reason_label, reason_words
 from chunkview.core.plugins.cut_falls_on import cut_reason, falls_on
 
 FENCE = "Intro.\n\n```py\nx = 1\ny = 2\n```\n\nAfter."
@@ -41,8 +42,12 @@ def test_falls_on_each_kind(text: str, at: int, kind: str) -> None:
 def test_cut_reason_is_labelled_apart_from_the_ports_rules() -> None:
     reason = cut_reason("One.\n\nTwo.", 6)
     assert reason.at == 6
-    assert reason.rule == "falls-on:blank-line"
-    assert reason.text == "what the cut falls on: a blank line"
+    assert reason.rule == "blank-line"
+    assert reason.text == "a blank line"
+    # typed apart from a port's rule: its source says it is observed, not the library's
+    assert reason.source == "observed"
+    assert reason_words(reason) == "what the cut falls on: a blank line"
+    assert reason_label(reason) == "falls on: blank-line"
 
 
 PARAGRAPHS = "# Title\n\nOne sentence. Another one here.\n\nA second paragraph\nwith two lines.\n"
@@ -55,8 +60,8 @@ def _assert_cut_reasons(layout: Any) -> None:
     assert spans[0].reason is None
     for span in spans[1:]:
         assert span.reason is not None
-        assert span.reason.rule.startswith("falls-on:")
-        assert span.reason.text.startswith("what the cut falls on")
+        assert span.reason.source == "observed"
+        assert "reason" not in span.to_json() and span.to_json()["cut_falls_on"]["text"]
 
 
 def test_a_function_entry_explains_each_cut_by_what_it_falls_on(tmp_path: Path) -> None:
@@ -68,7 +73,7 @@ def test_a_function_entry_explains_each_cut_by_what_it_falls_on(tmp_path: Path) 
     layout = chunkview.spans(entry, PARAGRAPHS, {}, explain=True)
     _assert_cut_reasons(layout)
     rules = [span.reason.rule for span in list(layout.spans)[1:] if span.reason]
-    assert "falls-on:line-end" in rules
+    assert "line-end" in rules
     # without explain, no reasons and the same chunks
     plain = chunkview.spans(entry, PARAGRAPHS, {})
     assert all(span.reason is None for span in plain.spans)

@@ -120,7 +120,7 @@ def test_chunk_inspector_lists_the_reasons_of_both_ends(qtbot, window):
     window.model.select_chunk(1)
     qtbot.waitUntil(lambda: window.views.inspector.shown == 1, timeout=5000)
     text = window.views.inspector.toPlainText()
-    assert "Why here" in text
+    assert "Why the library cut here" in text and "What the cut falls on" not in text
     assert "starts here (paragraph): new paragraph: at the first level every paragraph" in text
     assert "ends here (paragraph): new paragraph, " in text
 

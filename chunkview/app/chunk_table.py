@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
 from chunkview.app.zoom_wheel import zoom_by_wheel
-from chunkview.core.model.explain import chunk_ends
+from chunkview.core.model.explain import chunk_ends, reason_words
 from chunkview.core.runtime.pipeline import ChunkResult
 
 COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "first words")
@@ -179,7 +179,7 @@ def ends_tooltip(spans: Any, row: int) -> str | None:
     """Why chunk ``row`` starts and ends where it does, when the run recorded it."""
     start, end = chunk_ends(spans, row)
     lines = [
-        f"<b>{label}:</b> {html.escape(reason.text)}"
+        f"<b>{label}:</b> {html.escape(reason_words(reason))}"
         for label, reason in (("starts here", start), ("ends here", end))
         if reason is not None
     ]

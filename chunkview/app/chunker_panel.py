@@ -22,6 +22,7 @@ from chunkview.app import theme
 from chunkview.core import registry
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
+from chunkview.core.plugins.load import is_function_id
 from chunkview.core.runtime.limits import is_budget_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
@@ -75,6 +76,8 @@ class ChunkerPanel(QWidget):
         self.entry_combo = QComboBox()
         library = None
         for entry in registry.entries():
+            if is_function_id(entry.id):
+                continue  # a chunker file's: listed under its file when it is read
             if entry.library != library:
                 library = entry.library
                 self.entry_combo.addItem(f"— {library} —")
@@ -195,6 +198,8 @@ class ChunkerPanel(QWidget):
         layout.addWidget(self.compare_label)
         layout.addWidget(self.copy_button)
         self._fitted_to: tuple[str, int] | None = None
+        #: the last chunker file load error shown, and its traceback (``show_load_error``)
+        self._load_error: tuple[str, str | None] = ("", None)
         self.setMinimumWidth(260)  # small screens: the window must still fit
 
         model.subscribe(ModelEvent.ENTRY, self._show_entry)
@@ -251,6 +256,8 @@ class ChunkerPanel(QWidget):
             self.show_position.emit(int(link[4:]))
         elif link == "traceback":
             self.toggle_traceback()
+        elif link == "load-traceback":
+            self._toggle_load_traceback()
 
     def toggle_traceback(self) -> None:
         """Show or hide the failure's full traceback under the failure box."""
@@ -355,6 +362,25 @@ class ChunkerPanel(QWidget):
     def show_error(self, rich_text: str) -> None:
         self.error_label.setText(rich_text)
         self.error_label.show()
+
+    def show_load_error(self, rich_text: str, traceback: str | None) -> None:
+        """A chunker file that did not load: ``rich_text``, and its traceback (of the
+        file's top-level code) one click away when there is one."""
+        self._load_error = (rich_text, traceback)
+        self.traceback_view.hide()
+        link = '<br><a href="load-traceback">Show traceback</a>' if traceback else ""
+        self.show_error(rich_text + link)
+
+    def _toggle_load_traceback(self) -> None:
+        rich_text, traceback = self._load_error
+        shown = self.traceback_view.isVisibleTo(self)
+        if shown or not traceback:
+            self.traceback_view.hide()
+        else:
+            self.traceback_view.setPlainText(traceback)
+            self.traceback_view.show()
+        words = "Show traceback" if shown else "Hide traceback"
+        self.show_error(f'{rich_text}<br><a href="load-traceback">{words}</a>')
 
     def _show_comparison(self) -> None:
         pinned = self.model.pinned is not None

@@ -12,8 +12,9 @@ import json
 
 from PySide6.QtWidgets import QTextBrowser
 
-from chunkview.core.model.explain import chunk_ends
+from chunkview.core.model.explain import SOURCE_TITLES, chunk_ends
 from chunkview.core.session import InspectorModel, ModelEvent
+from chunkview.core.text.tokenizer_files import tokenizer_label
 from chunkview.core.views.decorations import DIFF_STYLES
 from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
 
@@ -35,14 +36,20 @@ def _pre(text: str) -> str:
 
 
 def _why(spans, index: int) -> str:
-    """Why the chunk starts and ends where it does, as the run recorded it."""
+    """Why the chunk starts and ends where it does, as the run recorded it: a port's rules
+    ("why the library cut here") apart from what a cut falls on, observed by chunkview
+    for a chunker that gives no reasons, each under its own title."""
     start, end = chunk_ends(spans, index)
-    rows = [
-        f"<li><b>{label}</b> ({html.escape(reason.rule)}): {html.escape(reason.text)}</li>"
-        for label, reason in (("starts here", start), ("ends here", end))
-        if reason is not None
-    ]
-    return f"<p><b>Why here</b></p><ul>{''.join(rows)}</ul>" if rows else ""
+    sections = []
+    for source, title in SOURCE_TITLES.items():
+        rows = [
+            f"<li><b>{label}</b> ({html.escape(reason.rule)}): {html.escape(reason.text)}</li>"
+            for label, reason in (("starts here", start), ("ends here", end))
+            if reason is not None and reason.source == source
+        ]
+        if rows:
+            sections.append(f"<p><b>{html.escape(title)}</b></p><ul>{''.join(rows)}</ul>")
+    return "".join(sections)
 
 
 class ChunkInspector(QTextBrowser):
@@ -86,7 +93,7 @@ class ChunkInspector(QTextBrowser):
             (
                 "size",
                 f"{facts.chars:,} chars · {facts.utf8_bytes:,} UTF-8 bytes · "
-                f"{tokens} cl100k tokens",
+                f"{tokens} {html.escape(tokenizer_label(self.model.token_counter))} tokens",
             ),
         ]
         for key, value in list(facts.metadata.items())[:20]:

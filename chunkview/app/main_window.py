@@ -37,9 +37,12 @@ from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.status_line import StatusLine
 from chunkview.app.step_through import StepThrough
+from chunkview.app.token_counter import TokenCounter
 from chunkview.app.views import Views
 from chunkview.app.worker import ChunkWorker, chunking_budgets
+from chunkview.core import registry
 from chunkview.core.model.document import Document
+from chunkview.core.plugins.load import is_function_id
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.saved.session_file import is_session_path
 from chunkview.core.session import InspectorModel, ModelEvent
@@ -143,7 +146,12 @@ class MainWindow(QMainWindow):
         )
         # File > Open Chunker…: a user's own chunker, reloaded when saved
         self.chunker_files = ChunkerFiles(
-            self, self.model, self.chunker, lambda text: self.statusBar().showMessage(text, 8000)
+            self,
+            self.model,
+            self.chunker,
+            lambda text: self.statusBar().showMessage(text, 8000),
+            self.worker,
+            self.settings,
         )
         self.chunker.show_position.connect(self._show_position)
         self.tabs.show_position.connect(self._show_position)
@@ -190,6 +198,16 @@ class MainWindow(QMainWindow):
             open_path=self.open_path,
         )
         self.menus.page_export.sweep = self.views.sweep  # its option and values, when set
+        # View > Count Tokens With: cl100k or a user's tokenizer file (token_counter.py)
+        self.token_counter = TokenCounter(
+            self,
+            self.model,
+            self.worker,
+            self.settings,
+            self.chunker.tokenizer_combo,
+            lambda text: self.statusBar().showMessage(text, 8000),
+        )
+        self.menus.view_menu.addMenu(self.token_counter.menu)
         # View > Zoom and Presentation Mode (presentation.py)
         self.presentation = presentation.attach(self)
         # File > Open / Save Session (session_files.py); each document's eval questions
@@ -213,8 +231,11 @@ class MainWindow(QMainWindow):
     def restore_session(self, path: str | None = None) -> None:
         """The entry chosen last time, then ``path``, else the last document, else the
         default sample."""
+        entry = self.remembered.last_entry() or "agentos.SemanticChunker"
+        # a chunker file's function is chosen once the chunking process has read the file
+        self.chunker_files.restore(entry if is_function_id(entry) else None)
         try:
-            self.select_entry(self.remembered.last_entry() or "agentos.SemanticChunker")
+            self.select_entry("agentos.SemanticChunker" if is_function_id(entry) else entry)
         except KeyError:  # an entry of an older version
             self.select_entry("agentos.SemanticChunker")
         if path is not None and self.open_path(path):
@@ -384,6 +405,7 @@ def launch(path: str | None = None) -> int:
     app.setApplicationName("chunkview")
     app.setWindowIcon(app_icon())
     settings = QSettings("chunkview", "chunkview")
+    registry.keep_user_code_out()  # a user's chunker file runs in the chunking process only
     theme.apply_theme(app, AppSettings(settings).theme())
     window = MainWindow(settings)
     window.restore_session(path)

@@ -193,6 +193,7 @@ class Menus:
         )
 
         view = frame.menuBar().addMenu("&View")
+        self.view_menu = view
         theme_menu = view.addMenu("&Theme")
         self.theme_group = QActionGroup(frame)
         self.themes: dict[ThemeMode, QAction] = {}

@@ -103,7 +103,9 @@ class ResultTabs(QTabWidget):
         if result.tokens is not None:
             self.table.chunk_model.set_tokens(result.tokens)
         limits = self.model.limits(result)
-        self.stats.show_result(result, limits, result.layout.size_unit, result.tokens)
+        self.stats.show_result(
+            result, limits, result.layout.size_unit, result.tokens, self.model.token_counter
+        )
 
     def _show_selection(self, index: int | None) -> None:
         if index is None:

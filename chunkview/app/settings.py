@@ -2,9 +2,9 @@
 
 Window geometry and state, the splitter, the chosen entry and each entry's options, the
 last document, the recent files (absolute paths; ones that no longer exist are dropped),
-the last folder audited, the theme and whether white space is shown. Values that are
-not plain strings are stored as JSON, so every QSettings backend gives them back with the
-same types.
+the chunker files opened, the tokenizer file counting tokens, the last folder audited,
+the theme and whether white space is shown. Values that are not plain strings are stored
+as JSON, so every QSettings backend gives them back with the same types.
 """
 
 from __future__ import annotations
@@ -120,6 +120,29 @@ class AppSettings:
                 "options",
                 {k: v for k, v in options.items() if _is_json(v)},
             )
+
+    def chunker_files(self) -> list[str]:
+        """The chunker files opened (File > Open Chunker…), as stored: absolute paths,
+        in the order opened (the caller leaves out and forgets the ones gone)."""
+        stored = self._get("chunkerFiles", [])
+        if not isinstance(stored, list):
+            return []
+        return [p for p in stored if isinstance(p, str) and os.path.isabs(p)]
+
+    def set_chunker_files(self, paths: list[str]) -> None:
+        self._set("chunkerFiles", [os.path.abspath(p) for p in paths])
+
+    def tokenizer_file(self) -> str | None:
+        """The tokenizer file the chunks' tokens are counted by (View > Count Tokens
+        With); None for cl100k, or when the file is gone."""
+        value = self._get("tokenizerFile", None)
+        return value if isinstance(value, str) and os.path.isfile(value) else None
+
+    def set_tokenizer_file(self, path: str | None) -> None:
+        if path is None:
+            self.qsettings.remove("tokenizerFile")
+        else:
+            self._set("tokenizerFile", os.path.abspath(path))
 
     def theme(self) -> ThemeMode:
         value = self._get("theme", None)

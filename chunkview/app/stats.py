@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from chunkview.core.text.tokenizer_files import is_tokenizer_file, tokenizer_label
+
 if TYPE_CHECKING:
     from chunkview.app.histogram import Histogram
 
@@ -53,10 +55,23 @@ class StatsPanel(QWidget):
         super().showEvent(event)
 
     def show_result(
-        self, result, limits: dict[str, float], unit: str, tokens: list[int] | None = None
+        self,
+        result,
+        limits: dict[str, float],
+        unit: str,
+        tokens: list[int] | None = None,
+        counted_by: str = "cl100k",
     ) -> None:
+        """``tokens``: the chunks' token counts by ``counted_by`` (cl100k, or a user's
+        tokenizer file): a row of the figures; and, for an entry sized in tokens counted
+        by a tokenizer file, the histogram's sizes (the user's tokens are the ones that
+        matter to them)."""
         layout = result.layout
         sizes = layout.sizes
+        counter_name = tokenizer_label(counted_by)
+        if unit == "tokens" and tokens and is_tokenizer_file(counted_by):
+            sizes = [n for n, s in zip(tokens, layout.spans) if s.located != "missing"]
+            unit = f"tokens ({counter_name})"
         rows = [
             ("chunks", f"{len(layout.spans)}"),
             ("chars", f"{layout.chars.minimum} / {layout.chars.median:g} / {layout.chars.maximum}"),
@@ -72,7 +87,7 @@ class StatsPanel(QWidget):
                 if len(ordered) % 2
                 else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
             )
-            rows.append(("cl100k tokens", f"{ordered[0]} / {median:g} / {ordered[-1]}"))
+            rows.append((f"{counter_name} tokens", f"{ordered[0]} / {median:g} / {ordered[-1]}"))
         overlap = layout.overlap_chars
         rows.append(("repeated by overlaps", f"{overlap} chars"))
         rows.append(("run time", f"{result.seconds * 1000:.0f} ms"))

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 from chunkview.app import theme
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.replay import Replay
-from chunkview.core.model.explain import Stage, chunk_ends
+from chunkview.core.model.explain import Stage, chunk_ends, reason_label, reason_words
 from chunkview.core.model.spans import Span
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
@@ -427,14 +427,14 @@ class StepThrough(QWidget):
         self.counter.setText(
             "Start of the text" if self.index == 0 else f"Boundary {self.index} of {len(spans) - 1}"
         )
-        rule = start.rule if start is not None else span.kind
+        rule = reason_label(start) if start is not None else span.kind
         colour = theme.kind_colour(rule)
         self.rule.setText(
             f'<span style="background:{colour.name()};color:{_ink(colour)};">'
             f"&nbsp;{html.escape(rule)}&nbsp;</span>"
             f'&nbsp;&nbsp;<span style="color:gray">kind: {html.escape(span.kind)}</span>'
         )
-        why = start.text if start is not None else _no_reason(result, self.index)
+        why = reason_words(start) if start is not None else _no_reason(result, self.index)
         self.reason.setText(_sentences(why))
         # as large as the card allows: a long reason gets a smaller (still legible) size
         points = 19 if len(why) <= 220 else 16 if len(why) <= 450 else 14

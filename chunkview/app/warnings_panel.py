@@ -14,6 +14,7 @@ from chunkview.core.checks.over_limit import over_limit
 from chunkview.core.model.spans import Warning
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
+from chunkview.core.text.tokenizer_files import tokenizer_label
 from chunkview.core.text.tokens import count_many
 
 ALL = ""
@@ -37,7 +38,8 @@ class WarningsPanel(QWidget):
         self.limit_box.setEditable(True)
         self.limit_box.addItems(LIMITS)
         self.limit_box.setToolTip(
-            "An embedding model's token limit: chunks over it (cl100k tokens) are warned "
+            "An embedding model's token limit: chunks over it (in the tokens of View > "
+            "Count Tokens With: cl100k or your tokenizer file) are warned "
             "about, as the model would cut them. Type any number."
         )
         self.limit_box.currentTextChanged.connect(self._limit_changed)
@@ -94,11 +96,12 @@ class WarningsPanel(QWidget):
         self._warnings = list(result.layout.warnings)
         limit = self.token_limit()
         if limit is not None and result.tokens is not None:
-            counts = result.tokens  # cl100k, counted for the chunk table anyway
+            # counted for the chunk table anyway, by cl100k or the user's tokenizer file
+            counts, counter = result.tokens, self.model.token_counter
             prefix = embedded_prefix(result.request.options)
             if prefix:  # embedded in front of each chunk though not in its text
-                counts = count_many([prefix + s.text for s in result.layout.spans], "cl100k")
-            extra = over_limit(result.layout.spans, counts, limit, "cl100k")
+                counts = count_many([prefix + s.text for s in result.layout.spans], counter)
+            extra = over_limit(result.layout.spans, counts, limit, tokenizer_label(counter))
             self._warnings = sorted([*self._warnings, *extra], key=lambda w: (w.start, w.end))
         per_kind = Counter(w.kind for w in self._warnings)
         chosen = self.kind()

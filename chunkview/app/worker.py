@@ -59,6 +59,8 @@ class _Worker(QObject):
     tokens_ready = Signal(int, object)  # generation, list[int]
     details_ready = Signal(int, object)  # generation, LayoutDetails
     started = Signal(int)
+    chunkers_described = Signal(str, object)  # path, plugins.described.FileChunkers
+    chunkers_failed = Signal(str, object)  # path, ChunkerError
 
     def __init__(self, service: ChunkService) -> None:
         super().__init__()
@@ -69,6 +71,8 @@ class _Worker(QObject):
         self.service = service
         #: send layouts without their details, which ``fetch_details`` brings after
         self.details_later = False
+        #: what the chunks' tokens are counted by: cl100k, or a tokenizer file's path
+        self.token_counter = "cl100k"
 
     def offer(self, request: ChunkRequest) -> None:
         """Called from the UI thread: make ``request`` the next job, supersede the current."""
@@ -154,6 +158,26 @@ class _Worker(QObject):
         except (Cancelled, ChunkerError):
             pass
 
+    @Slot(str)
+    def describe_chunkers(self, path: str) -> None:
+        """Load the chunker file at ``path`` in the chunking process, in turn with the
+        jobs: its entries' schemas (``chunkers_described``), or why it did not load
+        (``chunkers_failed``). Not superseded by a newer chunk request."""
+        with self._lock:
+            self.service.reset_interrupt()  # no job runs: an earlier interrupt is moot
+        try:
+            described = self.service.describe_file(path)
+        except Cancelled:
+            self.chunkers_failed.emit(path, ChunkerError("Cancelled", "the app is closing"))
+        except ChunkerError as error:
+            self.chunkers_failed.emit(path, error)
+            if isinstance(error, Stopped):
+                self.start_process()
+        except Exception as error:  # the pipe or a reply that did not cross: say so
+            self.chunkers_failed.emit(path, ChunkerError(type(error).__name__, str(error)))
+        else:
+            self.chunkers_described.emit(path, described)
+
     @Slot(int)
     def fetch_details(self, generation: int) -> None:
         """The warnings, size statistics and reasons of the result the window has painted,
@@ -184,7 +208,7 @@ class _Worker(QObject):
         if not self._claim_when_idle():
             return
         try:
-            tokens = result.tokens or self.service.tokens(result.layout)
+            tokens = result.tokens or self.service.tokens(result.layout, self.token_counter)
             if tokens is not None:
                 self.tokens_ready.emit(generation, tokens)
         except Cancelled:
@@ -204,11 +228,15 @@ class ChunkWorker(QObject):
     tokens_ready = Signal(int, object)
     details_ready = Signal(int, object)
     started = Signal(int)
+    #: a chunker file's entries, described by the chunking process (``describe_chunkers``)
+    chunkers_described = Signal(str, object)
+    chunkers_failed = Signal(str, object)
     _wake = Signal()
     _count = Signal(int)
     _details = Signal(int)
     _start_process = Signal()
     _call = Signal(object)
+    _describe = Signal(str)
 
     def __init__(
         self,
@@ -231,7 +259,17 @@ class ChunkWorker(QObject):
         self._details.connect(self._worker.fetch_details)
         self._start_process.connect(self._worker.start_process)
         self._call.connect(self._worker.call)
-        for name in ("finished", "failed", "progress", "tokens_ready", "details_ready", "started"):
+        self._describe.connect(self._worker.describe_chunkers)
+        for name in (
+            "finished",
+            "failed",
+            "progress",
+            "tokens_ready",
+            "details_ready",
+            "started",
+            "chunkers_described",
+            "chunkers_failed",
+        ):
             getattr(self._worker, name).connect(getattr(self, name))
         self._thread.start()
         self._start_process.emit()
@@ -253,6 +291,16 @@ class ChunkWorker(QObject):
         """Run ``function(*args)`` (importable by name) in the chunking process before
         the next job: set-up such as a test's stand-in for a port."""
         self._call.emit((function, args))
+
+    def describe_chunkers(self, path: str) -> None:
+        """Ask the chunking process for the entries of the chunker file at ``path``; the
+        answer comes as ``chunkers_described`` or ``chunkers_failed``."""
+        self._describe.emit(path)
+
+    def set_token_counter(self, tokenizer: str) -> None:
+        """Count the chunks' tokens by ``tokenizer`` (cl100k, or a tokenizer file's path,
+        read in the chunking process) from the next count on."""
+        self._worker.token_counter = tokenizer
 
     def set_budgets(self, timeout: float | None = None, max_memory: int | None = None) -> None:
         """Change the watchdog's budgets for the next jobs (None: leave it); BudgetError

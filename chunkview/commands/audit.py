@@ -58,7 +58,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "(text-lost, over-limit, table-cut, ...), error or hang",
     )
     parser.add_argument("--token-limit", help="embedding model limit: 256, 512, 8191, a number")
-    parser.add_argument("--tokenizer", help="tokenizer for the limit (cl100k, wordpunct)")
+    parser.add_argument(
+        "--tokenizer",
+        metavar="NAME|PATH",
+        help="tokenizer for the limit: cl100k, wordpunct, or the path of a tokenizer.json "
+        "(Hugging Face) or .tiktoken file",
+    )
     parser.add_argument(
         "--timeout", type=timeout_argument, default=30.0, help="seconds per file (0.1 to 86400)"
     )

@@ -27,7 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--doc", choices=KINDS, help="document kind (default: by file name)")
     parser.add_argument("--metadata", help="metadata object as JSON")
     parser.add_argument("--embedder", help="embedder name (hash64, minilm)")
-    parser.add_argument("--tokenizer", help="tokenizer name (wordpunct, cl100k)")
+    parser.add_argument(
+        "--tokenizer",
+        metavar="NAME|PATH",
+        help="tokenizer the chunker counts with: wordpunct, cl100k, or the path of a "
+        "tokenizer.json (Hugging Face) or .tiktoken file",
+    )
     parser.add_argument(
         "--encoding", metavar="NAME", help="the input's encoding when it is not UTF-8"
     )

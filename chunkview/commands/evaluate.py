@@ -55,7 +55,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--top-k", type=int, default=5, help="chunks retrieved per question")
     parser.add_argument("--embedder", help="embedder the chunker uses (hash64, minilm)")
-    parser.add_argument("--tokenizer", help="tokenizer the chunker uses (wordpunct, cl100k)")
+    parser.add_argument(
+        "--tokenizer",
+        metavar="NAME|PATH",
+        help="tokenizer the chunker uses: wordpunct, cl100k, or the path of a tokenizer.json "
+        "(Hugging Face) or .tiktoken file",
+    )
     parser.add_argument(
         "--param", help="step this numeric option and print the means at each value"
     )

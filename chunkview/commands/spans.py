@@ -13,7 +13,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser = Parser(prog="chunkview spans")
     add_arguments(parser)
     parser.add_argument(
-        "--explain", action="store_true", help="add to each span why its boundary is there"
+        "--explain",
+        action="store_true",
+        help='add to each span why its boundary is there: a port\'s rule under "reason"; '
+        "what the cut falls on (observed by chunkview, for a chunker that gives no "
+        'reasons) under "cut_falls_on"',
     )
     return parser.parse_args(argv)
 

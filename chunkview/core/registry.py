@@ -27,6 +27,16 @@ _BUILTIN = (
 #: the optional library entries (each imports its library only when run)
 _LIBRARIES = "chunkview.core.plugins.libraries"
 _entries: dict[str, Entry] = {}
+#: whether a function id may be loaded in this process (``keep_user_code_out``)
+_user_code_here = True
+
+
+def keep_user_code_out() -> None:
+    """Never load a function id in this process (the window's): a user's file is loaded
+    by the chunking process, which describes its entries (``plugins.described``); an id
+    not registered from such a description is then unknown here."""
+    global _user_code_here
+    _user_code_here = False
 
 
 def register(entry: Entry) -> None:
@@ -55,6 +65,13 @@ def entries() -> list[Entry]:
     return list(_entries.values())
 
 
+def registered(entry_id: str) -> Entry | None:
+    """The registered entry with this id; None for any other (a function id is never
+    loaded here: the caller only wants to name its options)."""
+    _load_builtins()
+    return _entries.get(entry_id)
+
+
 def get(entry_id: str) -> Entry:
     """The entry with this id, or the function a function id names (loaded again when
     its file changed); KeyError naming the known ids otherwise (an ``EntryLoadError``,
@@ -64,6 +81,8 @@ def get(entry_id: str) -> Entry:
     if entry is not None:
         return entry
     if is_function_id(entry_id):
+        if not _user_code_here:
+            raise KeyError(f"{entry_id} is not loaded: open its file (File > Open Chunker…)")
         return function_entry(entry_id)
     problems = "".join(
         f"; {name} did not load: {why}" for name, why in plugin_loading.entry_point_problems.items()

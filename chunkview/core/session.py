@@ -105,6 +105,9 @@ class InspectorModel:
         self.options_by_entry: dict[str, dict[str, Any]] = {}
         self.embedder: str | None = "hash64"
         self.tokenizer: str | None = "wordpunct"
+        #: what the chunks' tokens are counted by (the token column, the statistics, the
+        #: over-limit check): cl100k, or a user's tokenizer file's path
+        self.token_counter = "cl100k"
         self.query = ""
         self.generation = 0
         self.shown_generation = -1
@@ -282,6 +285,14 @@ class InspectorModel:
     def details_pending(self) -> bool:
         """True while the shown layout waits for its warnings and size statistics."""
         return self.result is not None and not self.result.layout.complete
+
+    def set_token_counter(self, tokenizer: str) -> None:
+        """Count the chunks' tokens by ``tokenizer`` (cl100k, or a tokenizer file's
+        path): the shown result's counts are dropped until they come again."""
+        self.token_counter = tokenizer
+        if self.result is not None:
+            self.result.tokens = None
+        self._emit(ModelEvent.TOKENS, None)
 
     def accept_tokens(self, generation: int, tokens: list[int]) -> None:
         if self.result is None or generation != self.result.generation:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from chunkview.core.model.kinds import StageName
+from chunkview.core.model.kinds import ReasonSource, StageName
 
 if TYPE_CHECKING:  # spans.py imports this module
     from chunkview.core.model.spans import Span
@@ -58,9 +58,14 @@ class Reason(NamedTuple):
     rule: str
     text: str
     stages: tuple[Stage, ...] = ()
+    #: the library's rule (a port's reason), or what the cut falls on, observed by
+    #: chunkview (``observed``: ``rule`` is the kind of place, ``text`` its words)
+    source: ReasonSource = "rule"
 
     def to_json(self) -> dict[str, Any]:
-        found = {"rule": self.rule, "text": self.text}
+        found: dict[str, Any] = {"rule": self.rule, "text": self.text}
+        if self.source != "rule":
+            found["source"] = self.source
         if self.stages:
             return {**found, "stages": [stage.to_json() for stage in stages_of(self)]}
         return found
@@ -70,7 +75,30 @@ class Reason(NamedTuple):
         # plain tuples (a named tuple's own pickling calls its Python __new__ for every
         # object: for tens of thousands of reasons, most of the layout's unpickling time)
         stages = tuple(tuple(stage) for stage in self.stages) if self.stages else ()
-        return (tuple.__new__, (Reason, (self.at, self.rule, self.text, stages)))
+        return (tuple.__new__, (Reason, (self.at, self.rule, self.text, stages, self.source)))
+
+
+#: how the reasons of each source are titled where reasons show, apart from each other
+SOURCE_TITLES: dict[ReasonSource, str] = {
+    "rule": "Why the library cut here",
+    "observed": "What the cut falls on (observed by chunkview)",
+}
+#: the key of a span's reason in its JSON data, by source
+SOURCE_KEYS: dict[ReasonSource, str] = {"rule": "reason", "observed": "cut_falls_on"}
+
+
+def reason_words(reason: Reason) -> str:
+    """A reason's words standing alone: a port's as recorded; an observed one says it is
+    what the cut falls on ("what the cut falls on: a blank line")."""
+    if reason.source == "observed":
+        return f"what the cut falls on: {reason.text}"
+    return reason.text
+
+
+def reason_label(reason: Reason) -> str:
+    """A short label of a reason's rule for legends and badges: a port's rule id, or
+    "falls on: blank-line" for an observed one."""
+    return f"falls on: {reason.rule}" if reason.source == "observed" else reason.rule
 
 
 def _utf8_column(texts: Iterable[str]) -> tuple[bytes, array]:
@@ -104,6 +132,8 @@ class ReasonColumns(Mapping[int, Reason]):
         self.ats = array("q", [reason.at for reason in ordered])
         self.rule_ids = array("I", [rule_id[reason.rule] for reason in ordered])
         self.texts, self.text_ends = _utf8_column(reason.text for reason in ordered)
+        #: 1 where the reason is observed (what the cut falls on), 0 for a port's rule
+        self.observed = bytes(reason.source == "observed" for reason in ordered)
         # the stages of reason k are stages stage_ends[k - 1] to stage_ends[k]
         self.stage_ends = array("q", accumulate(len(reason.stages) for reason in ordered))
         stages = [stage for reason in ordered for stage in reason.stages]
@@ -140,7 +170,8 @@ class ReasonColumns(Mapping[int, Reason]):
         rule = self.rules[self.rule_ids[k]]
         first = self.stage_ends[k - 1] if k else 0
         stages = tuple(self._stage(j) for j in range(first, self.stage_ends[k]))
-        return Reason(self.ats[k], rule, text, stages)  # type: ignore[arg-type]
+        source: ReasonSource = "observed" if self.observed[k] else "rule"
+        return Reason(self.ats[k], rule, text, stages, source)  # type: ignore[arg-type]
 
     def __getitem__(self, index: int) -> Reason:
         k = bisect_left(self.indexes, index)
@@ -170,7 +201,7 @@ def combine(reasons: Sequence[Reason]) -> Reason:
     texts = list(dict.fromkeys(r.text for r in reasons if r.text))
     rule = next((r.rule for r in reasons if r.rule), "")
     stages = tuple(stage for r in reasons for stage in r.stages)
-    return Reason(reasons[0].at, rule, "; ".join(texts), stages)
+    return Reason(reasons[0].at, rule, "; ".join(texts), stages, reasons[0].source)
 
 
 def _grouped(reasons: Iterable[Reason]) -> dict[int, list[Reason]]:

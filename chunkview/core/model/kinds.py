@@ -24,6 +24,11 @@ ParamRole: TypeAlias = Literal["target", "max", "min", "overlap"]
 #: indexes or code points of the text chunked
 ReasonsAt: TypeAlias = Literal["chunk", "point"]
 
+#: where a reason comes from (``Reason.source``): the library's own rule, recorded by a
+#: port ("why the library cut here"), or what the cut falls on in the text, observed by
+#: chunkview for a chunker that gives no reasons (a function, a library run as it is)
+ReasonSource: TypeAlias = Literal["rule", "observed"]
+
 #: one step of how a chunk came to be (``Stage.name``), in the replay's order
 StageName: TypeAlias = Literal["gathered", "split", "merged", "cut", "overlapped"]
 

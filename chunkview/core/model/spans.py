@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from chunkview.core.model.document import Document
-from chunkview.core.model.explain import Reason
+from chunkview.core.model.explain import SOURCE_KEYS, Reason
 from chunkview.core.model.kinds import LOCATED, Located, SizeUnit
 from chunkview.core.text.js import utf16_len
 from chunkview.core.text.tokens import wordpunct_count
@@ -67,7 +67,12 @@ class Span:
             "located": self.located,
             "chars": len(self.text),
             "metadata": self.metadata,
-            **({"reason": self.reason.to_json()} if self.reason is not None else {}),
+            # a port's rule under "reason", what the cut falls on under "cut_falls_on"
+            **(
+                {SOURCE_KEYS[self.reason.source]: self.reason.to_json()}
+                if self.reason is not None
+                else {}
+            ),
         }
 
 

@@ -4,9 +4,10 @@ A user's function or an installed library says nothing of why it cut where it di
 boundary is described by what lies at it in the text: inside a fenced block, a table or a
 heading (the Markdown structure the checks compute), else a blank line, a line end, a
 sentence end, a word boundary or the inside of a word. These are observations, not the
-chunker's rules: their ids start ``falls-on:`` and their words "what the cut falls on", apart
-from the ports' rule-based reasons. Lives with the plugins (not in core.analysis) because the
-plugin entries attach them and the layers let a layer use only those below it.
+chunker's rules: their ``Reason.source`` is ``observed``, shown as "what the cut falls on"
+apart from the ports' rule-based reasons ("why the library cut here"). Lives with the
+plugins (not in core.analysis) because the plugin entries attach them and the layers let
+a layer use only those below it.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def falls_on(text: str, at: int, blocks: Structure | None = None) -> tuple[str, 
 def cut_reason(text: str, at: int, blocks: Structure | None = None) -> Reason:
     """The reason of a cut at ``at``, as "what the cut falls on"."""
     kind, words = falls_on(text, at, blocks)
-    return Reason(at=at, rule=f"falls-on:{kind}", text=f"what the cut falls on: {words}")
+    return Reason(at=at, rule=kind, text=words, source="observed")
 
 
 def cut_reasons(text: str, own_starts: Sequence[int]) -> dict[int, Reason]:

@@ -489,13 +489,18 @@ class FunctionEntry(Entry):
         return [piece_of(c).text or "" for c in native]
 
     def code(self, options: dict[str, Any]) -> str:
-        module, _, name = self.id.rpartition(":")
-        if module.endswith(".py"):
-            load = f"import runpy\n\n{name} = runpy.run_path({module!r})[{name!r}]\n"
-        else:
-            load = f"from {module} import {name}\n" if module else ""
-        arguments = "".join(f", {key}={value!r}" for key, value in options.items())
-        return f"{load}\nchunks = {name}(text{arguments})\n"
+        return function_code(self.id, options)
+
+
+def function_code(entry_id: str, options: Mapping[str, Any]) -> str:
+    """The Python call of function id ``entry_id`` with ``options``, its import first."""
+    module, _, name = entry_id.rpartition(":")
+    if module.endswith(".py"):
+        load = f"import runpy\n\n{name} = runpy.run_path({module!r})[{name!r}]\n"
+    else:
+        load = f"from {module} import {name}\n" if module else ""
+    arguments = "".join(f", {key}={value!r}" for key, value in options.items())
+    return f"{load}\nchunks = {name}(text{arguments})\n"
 
 
 def _source_file(function: Callable) -> str | None:

@@ -29,6 +29,13 @@ from chunkview.core.plugins.function import (
     placed_pieces,
     to_json_data,
 )
+from chunkview.core.plugins.tokenizer_option import (
+    TOKENIZER_FILE,
+    chosen_file,
+    loading_code,
+    tokenizer_file_param,
+    with_tokenizer_file,
+)
 from chunkview.core.text.tokens import ENCODINGS, tiktoken_encoding
 
 #: the extra each library comes with -> (the module imported, the PyPI package)
@@ -182,7 +189,8 @@ class LibraryEntry(Entry):
 
     def run(self, document: Document, options: dict[str, Any], ctx: RunContext) -> Any:
         library = load_library(self.extra)
-        result = call_user(self.call, (library, document.text, self.with_presets(options)), {})
+        given = with_tokenizer_file(self.with_presets(options), self.params, ctx.tokenizer)
+        result = call_user(self.call, (library, document.text, given), {})
         return to_json_data(result)
 
     def with_presets(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -472,7 +480,7 @@ def node_json(node: Any) -> dict[str, Any]:
 
 # chonkie -----------------------------------------------------------------------------------
 
-_CHONKIE_TOKENIZERS = ("character", "word", "byte", *OFFLINE_ENCODINGS)
+_CHONKIE_TOKENIZERS = ("character", "word", "byte", *OFFLINE_ENCODINGS, TOKENIZER_FILE)
 
 
 def chonkie_tokenizer(name: str) -> Any:
@@ -493,7 +501,10 @@ class ChonkieEntry(LibraryEntry):
     extra = "chonkie"
 
     def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        options["tokenizer"] = chonkie_tokenizer(options.get("tokenizer", "character"))
+        name = options.get("tokenizer", "character")
+        file = chosen_file(options) if name == TOKENIZER_FILE else None
+        options.pop("tokenizer_file", None)
+        options["tokenizer"] = file.encoder if file is not None else chonkie_tokenizer(name)
         chunks = getattr(library, self.title)(**options).chunk(text)
         return [{k: v for k, v in to_json_data(c).items() if k != "id"} for c in chunks]
 
@@ -505,8 +516,12 @@ class ChonkieEntry(LibraryEntry):
     def code(self, options: dict[str, Any]) -> str:
         options = dict(options)
         tokenizer = options.get("tokenizer", "character")
+        path = options.pop("tokenizer_file", None)
         head = f"from chonkie import {self.title}\n"
-        if tokenizer in OFFLINE_ENCODINGS:
+        if tokenizer == TOKENIZER_FILE:
+            head = f"{head}{loading_code(str(path))[0]}"
+            options["tokenizer"] = _Code("tokenizer")
+        elif tokenizer in OFFLINE_ENCODINGS:
             head = f"import tiktoken\n{head}"
             options["tokenizer"] = _Code(f"tiktoken.get_encoding({tokenizer!r})")
         return (
@@ -522,9 +537,11 @@ class _Code(str):
 
 
 _CHONKIE_TOKENIZER = Param(
-    "tokenizer", "choice", "character", "chonkie's own (character, word, byte) or a "
-    "tiktoken encoding shipped with chunkview", choices=_CHONKIE_TOKENIZERS,
+    "tokenizer", "choice", "character", "chonkie's own (character, word, byte), a "
+    "tiktoken encoding shipped with chunkview, or your tokenizer file",
+    choices=_CHONKIE_TOKENIZERS,
 )  # fmt: skip
+_CHONKIE_TOKENIZER_FILE = tokenizer_file_param("tokenizer")
 
 
 class ChonkieTokenEntry(ChonkieEntry):
@@ -533,6 +550,7 @@ class ChonkieTokenEntry(ChonkieEntry):
     summary = "Windows of chunk_size tokens, chunk_overlap of them (or that fraction) repeated."
     params = (
         _CHONKIE_TOKENIZER,
+        _CHONKIE_TOKENIZER_FILE,
         _size("chunk_size", 2048, "max"),
         Param("chunk_overlap", "float", 0, "tokens, or a fraction of chunk_size",
               minimum=0, maximum=10**9, role="overlap"),
@@ -545,6 +563,7 @@ class ChonkieSentenceEntry(ChonkieEntry):
     summary = "Whole sentences packed up to chunk_size tokens."
     params = (
         _CHONKIE_TOKENIZER,
+        _CHONKIE_TOKENIZER_FILE,
         _size("chunk_size", 2048, "max"),
         _size("chunk_overlap", 0, "overlap"),
         _size("min_sentences_per_chunk", 1, None),
@@ -575,6 +594,7 @@ class ChonkieRecursiveEntry(ChonkieEntry):
     )
     params = (
         _CHONKIE_TOKENIZER,
+        _CHONKIE_TOKENIZER_FILE,
         _size("chunk_size", 2048, "max"),
         _size("min_characters_per_chunk", 24, None),
     )
@@ -582,7 +602,7 @@ class ChonkieRecursiveEntry(ChonkieEntry):
 
 # semchunk --------------------------------------------------------------------------------
 
-_SEMCHUNK_COUNTERS = ("word", "characters", *OFFLINE_ENCODINGS)
+_SEMCHUNK_COUNTERS = ("word", "characters", *OFFLINE_ENCODINGS, TOKENIZER_FILE)
 
 
 def token_counter(name: str) -> Any:
@@ -613,8 +633,10 @@ class SemchunkEntry(LibraryEntry):
         Param("chunk_size", "int", 512, "tokens a chunk holds (by token_counter)",
               minimum=1, maximum=10**9, role="max", preset=True, always=True),
         Param("token_counter", "choice", "word", "how tokens are counted: words "
-              "(len(text.split())), characters, or a tiktoken encoding shipped with chunkview",
+              "(len(text.split())), characters, a tiktoken encoding shipped with chunkview, "
+              "or your tokenizer file",
               choices=_SEMCHUNK_COUNTERS, preset=True, always=True),
+        tokenizer_file_param("token_counter"),
         Param("memoize", "bool", True, "cache the token counts"),
         Param("offsets", "bool", False, "also give each chunk's (start, end)"),
         Param("overlap", "float", None, "tokens, or a fraction of chunk_size, repeated",
@@ -622,7 +644,10 @@ class SemchunkEntry(LibraryEntry):
     )  # fmt: skip
 
     def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        counter = token_counter(options.pop("token_counter", "word"))
+        name = options.pop("token_counter", "word")
+        file = chosen_file(options) if name == TOKENIZER_FILE else None
+        options.pop("tokenizer_file", None)
+        counter = file.counter if file is not None else token_counter(name)
         size = options.pop("chunk_size", 512)
         return library.chunk(text, size, counter, **options)
 
@@ -640,9 +665,13 @@ class SemchunkEntry(LibraryEntry):
     def code(self, options: dict[str, Any]) -> str:
         options = dict(options)
         name = options.pop("token_counter", "word")
+        path = options.pop("tokenizer_file", None)
         size = options.pop("chunk_size", 512)
         head, counter = "import semchunk\n", "lambda text: len(text.split())"
-        if name == "characters":
+        if name == TOKENIZER_FILE:
+            load, count = loading_code(str(path))
+            head, counter = f"import semchunk\n{load}", f"lambda text: {count}"
+        elif name == "characters":
             counter = "len"
         elif name in OFFLINE_ENCODINGS:
             head = "import semchunk\nimport tiktoken\n"

@@ -16,6 +16,7 @@ import inspect
 import os
 import re
 import sys
+import types
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any
@@ -141,22 +142,33 @@ def _module_of_file(path: str) -> Any:
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     try:
         spec.loader.exec_module(module)
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # sys.exit() at the top: said, not obeyed
         sys.modules.pop(name, None)
         raise _load_error(error, absolute) from None
     _files[absolute] = (now, module)
     return module
 
 
-def _load_error(error: Exception, path: str) -> EntryLoadError:
+def _load_error(error: BaseException, path: str) -> EntryLoadError:
+    if isinstance(error, SystemExit):
+        error.args = (f"the file's top-level code called sys.exit({error.code!r})",)
     if isinstance(error, SyntaxError):  # its traceback is the loader's: the line is here
         message = f"{error.msg} ({os.path.relpath(error.filename or path)}, line {error.lineno})"
         failure = EntryLoadError("SyntaxError", message)
     else:
-        plain = user_error(error, (path,))
+        plain = user_error(error.with_traceback(_from_file(error.__traceback__, path)), (path,))
         failure = EntryLoadError(plain.name, plain.message)
         failure.traceback = plain.traceback
     return failure
+
+
+def _from_file(tb: types.TracebackType | None, path: str) -> types.TracebackType | None:
+    """The traceback from its first frame in the file at ``path`` (the loader's frames,
+    chunkview's and importlib's, are no part of the user's story); as it is if none."""
+    first = tb
+    while first is not None and os.path.abspath(first.tb_frame.f_code.co_filename) != path:
+        first = first.tb_next
+    return first or tb
 
 
 def _imported(module_name: str) -> Any:

@@ -17,9 +17,11 @@ from typing import Any
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.model.document import Document
+from chunkview.core.plugins.described import FileChunkers, describe_file
 from chunkview.core.runtime.messages import (
     CallRequest,
     ChunkSpec,
+    DescribeFileRequest,
     DetailsRequest,
     JobCancelled,
     JobDone,
@@ -32,6 +34,7 @@ from chunkview.core.runtime.messages import (
 )
 from chunkview.core.runtime.packed import PackedDetails, PackedLayout
 from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
+from chunkview.core.runtime.top_level import guarded_top_level
 from chunkview.core.text.jsonout import dumps
 
 #: at most one progress message in this many seconds (and one at the end)
@@ -98,7 +101,7 @@ def count_tokens(
     state.held = result = state.pipeline.last_result()
     if result is None or request.layout_id != state.layout_id:
         return None
-    return state.pipeline.tokens(result, ctx)
+    return state.pipeline.tokens(result, ctx, request.tokenizer)
 
 
 def find_details(
@@ -117,6 +120,14 @@ def call_function(
     return request.function(*request.args, **request.kwargs)
 
 
+def describe_chunkers(
+    _state: ChildState, request: DescribeFileRequest, _ctx: RunContext, _received: float
+) -> FileChunkers:
+    """The entries of a user's chunker file, loaded here under the top-level guard."""
+    with guarded_top_level(request.seconds):
+        return describe_file(request.path)
+
+
 Handler = Callable[[ChildState, Any, RunContext, float], Any]
 
 #: the handler of each kind of request
@@ -125,6 +136,7 @@ HANDLERS: dict[type, Handler] = {
     TokensRequest: count_tokens,
     DetailsRequest: find_details,
     CallRequest: call_function,
+    DescribeFileRequest: describe_chunkers,
 }
 
 

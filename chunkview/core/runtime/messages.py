@@ -85,9 +85,11 @@ class ChunkSpec:
 
 @dataclass(frozen=True, slots=True)
 class TokensRequest:
-    """The token counts of layout ``layout_id``'s chunks, if it is still the last one."""
+    """The token counts of layout ``layout_id``'s chunks, if it is still the last one,
+    counted by ``tokenizer`` (a name, or a tokenizer file's path, read in the process)."""
 
     layout_id: int
+    tokenizer: str = "cl100k"
     job: int = 0
 
 
@@ -110,8 +112,19 @@ class CallRequest:
     job: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class DescribeFileRequest:
+    """Load the chunker file at ``path`` in the process and send back its entries'
+    schemas (``plugins.described.FileChunkers``): the app never runs a user's file.
+    ``seconds``: the top-level code's time (an alarm there, before the watchdog's)."""
+
+    path: str
+    seconds: float | None = None
+    job: int = 0
+
+
 #: a job the process runs (a ``DocumentShell`` comes before, outside any job)
-Request: TypeAlias = ChunkSpec | TokensRequest | DetailsRequest | CallRequest
+Request: TypeAlias = ChunkSpec | TokensRequest | DetailsRequest | CallRequest | DescribeFileRequest
 
 # ----- replies: the process to the app -----------------------------------------------
 

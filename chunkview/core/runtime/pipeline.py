@@ -90,6 +90,8 @@ class Pipeline:
         self._last: ChunkResult | None = None
         self._offsets: tuple[str, EditorOffsets] | None = None
         self._token_cache: dict[str, int] = {}
+        #: the tokenizer the cached counts are in
+        self._counted_with = "cl100k"
 
     def run(self, request: ChunkRequest, ctx: RunContext, details: bool = True) -> ChunkResult:
         """The result of ``request``; without ``details`` its layout has the spans, the
@@ -164,17 +166,21 @@ class Pipeline:
             self._offsets = (shown.text, EditorOffsets(shown.text))
         return self._offsets[1]
 
-    def tokens(self, result: ChunkResult, ctx: RunContext) -> list[int]:
-        """cl100k token counts of every chunk, cached by chunk text."""
+    def tokens(self, result: ChunkResult, ctx: RunContext, tokenizer: str = "cl100k") -> list[int]:
+        """Token counts of every chunk by ``tokenizer`` (cl100k, or a tokenizer file's
+        path), cached by chunk text."""
+        if tokenizer != self._counted_with:
+            self._token_cache.clear()
+            self._counted_with = tokenizer
         texts = [s.text for s in result.layout.spans]
         missing = list({t for t in texts if t not in self._token_cache})
         for begin in range(0, len(missing), 2000):
             ctx.check()
             part = missing[begin : begin + 2000]
-            self._token_cache.update(zip(part, count_many(part, "cl100k")))
+            self._token_cache.update(zip(part, count_many(part, tokenizer)))
         if len(self._token_cache) > 500_000:
             self._token_cache.clear()
-            return self.tokens(result, ctx)
+            return self.tokens(result, ctx, tokenizer)
         result.tokens = [self._token_cache[t] for t in texts]
         return result.tokens
 

