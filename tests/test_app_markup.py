@@ -96,6 +96,8 @@ ALLOWED = {
     ("compare_panel.py", "'s' if count != 1 else ''"): "a fixed plural",
     ("compare_panel.py", "at + 1"): "an int",
     ("chunker_panel.py", "diff.summary()"): "counts in words",
+    ("lanes_view.py", "plural"): "a fixed plural",
+    ("lanes_view.py", "more"): "a fixed phrase and a formatted count",
     ("document_view.py", "title"): "a fixed title with a link",
     ("document_view.py", "swatches"): "kinds escaped where joined",
     ("document_view.py", "overlap"): "a fixed phrase",

@@ -471,7 +471,7 @@ class LanesCanvas(QWidget):
             return ""  # lanes of a layout just replaced: the new ones follow in a moment
         span = result.layout.spans[index]
         lines = [
-            f"<b>chunk {index}</b> · {escape(span.kind)} · lane {int(lanes.lane[index]) + 1}",
+            f"<b>chunk {index:d}</b> · {escape(span.kind)} · lane {int(lanes.lane[index]) + 1:d}",
             f"{span.start:,}–{span.end:,} · {span.end - span.start:,} chars",
         ]
         if span.start < span.own_start:
@@ -583,9 +583,10 @@ class LanesPanel(QWidget):
             return
         count = lanes.count
         cut = count - canvas.lanes_shown()
-        more = f" ({cut} not shown: make the panel taller)" if cut > 0 else ""
+        more = f" ({cut:,} not shown: make the panel taller)" if cut > 0 else ""
+        plural = "s" if count != 1 else ""
         self.summary.setText(
-            f"<small>{len(lanes):,} chunks in {count} lane{'s' if count != 1 else ''}{more} · "
+            f"<small>{len(lanes):,} chunks in {count:,} lane{plural}{more} · "
             f"showing {int(canvas.first):,}–{int(canvas.last):,} of {lanes.length:,} chars · "
             "wheel zooms, drag pans</small>"
         )
