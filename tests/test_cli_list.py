@@ -4,11 +4,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from tokenizer_files_helpers import write_tiktoken
 
 from chunkview import api
 from chunkview.core.errors import ChunkerError
+from chunkview.core.plugins.tokenizer_option import OPTION, TOKENIZER_FILE
 
 TEXT = (
     "# Title\n\nA first paragraph. It has two sentences!\n\n## Part\n\n"
@@ -30,6 +34,8 @@ def listed() -> list[dict]:
 
 
 LISTED = listed()
+#: the file a "tokenizer file" choice reads (a choice that needs its companion option)
+TIKTOKEN_FILE = str(write_tiktoken(Path(tempfile.mkdtemp()) / "tiny.tiktoken"))
 
 
 def contexts(entry: dict) -> list[dict]:
@@ -81,6 +87,8 @@ CASES = [(entry["id"], options) for entry in LISTED for options in contexts(entr
 
 @pytest.mark.parametrize(("entry_id", "context"), CASES, ids=[str(c) for c in CASES])
 def test_every_listed_default_round_trips(entry_id, context):
+    if TOKENIZER_FILE in context.values():  # the choice reads the file its companion names
+        context = {**context, OPTION: TIKTOKEN_FILE}
     entry = next(e for e in LISTED if e["id"] == entry_id)
     text = text_for(entry_id, context)
     if entry_id.startswith("semantic-chunking."):
