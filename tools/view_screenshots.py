@@ -122,12 +122,24 @@ def stale(win: MainWindow) -> None:
     wait(lambda: settled(win) and win.model.failure is not None)
 
 
+def hang(win: MainWindow) -> None:
+    """ChunkingEngine's defaults on the redis README: a Hang, and the option change that
+    returns, found by trying values in the chunking processes."""
+    win.select_entry(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 512, "chunkOverlap": 64}
+    )
+    win.open_path(ROOT / "tests" / "corpus" / "redis-readme.md")
+    wait(lambda: settled(win) and win.model.failure is not None)
+    wait(lambda: "Returns with" in win.error_label.text())
+
+
 SCENES = {
     "compare": compare,
     "sweep": sweep,
     "inspector": inspector,
     "presentation": presentation,
     "stale": stale,
+    "hang": hang,
 }
 
 
