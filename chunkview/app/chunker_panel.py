@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from chunkview.app import theme
 from chunkview.app.hang_hint import HangHint
+from chunkview.app.markup import as_rich_text, options_json
 from chunkview.core import registry
 from chunkview.core.batch.hang_suggestion import HangSuggestion
 from chunkview.core.chunkers.entry import Entry
@@ -373,7 +374,7 @@ class ChunkerPanel(QWidget):
             suggestion = found[1]
             if suggestion is None:
                 return ""
-            self.error_label.setToolTip(f"Values tried:\n{suggestion.details()}")
+            self.error_label.setToolTip(as_rich_text("Values tried:\n" + suggestion.details()))
             if not suggestion.bounds:
                 return f"<br><i>{escape(suggestion.text().capitalize())}.</i>"
             links = " or ".join(
@@ -419,8 +420,9 @@ class ChunkerPanel(QWidget):
             )
         else:
             request, diff = comparison.pinned.request, comparison.diff
+            b_entry, b_options = request.entry_id, options_json(request.options)
             self.compare_label.setText(
-                f"<small><b>B</b>: {escape(request.entry_id)} {escape(str(request.options))}, "
+                f"<small><b>B</b>: {escape(b_entry)} {escape(b_options)}, "
                 f"{len(comparison.pinned.layout.spans)} chunks. <b>A (now)</b>: "
                 f"{len(comparison.current.layout.spans)} chunks.<br>Boundaries from A to B: "
                 f"{diff.summary()} (F8: next difference)</small>"
