@@ -152,8 +152,8 @@ class ChunkTableModel(QAbstractTableModel):
             starts, ends, *_ = spans.columns()
             size = int((ends - starts).max())
             return len(spans) - 1, int(ends.max()), size
-        ends = [s.end for s in spans]
-        return len(spans) - 1, max(ends), max(s.end - s.start for s in spans)
+        last_end = max(s.end for s in spans)
+        return len(spans) - 1, last_end, max(s.end - s.start for s in spans)
 
 
 class _Row:

@@ -12,7 +12,7 @@ from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy
 
 from chunkview.app import theme
-from chunkview.app.stats import UNIT_NAMES
+from chunkview.core.model.kinds import UNIT_NAMES
 
 BINS = 24
 LIMIT_COLOURS = {"target": "#009E73", "max": "#D55E00", "min": "#0072B2"}
@@ -89,7 +89,12 @@ class Histogram(pg.PlotWidget):
             plot.layout.setRowFixedHeight(0, 0)
             return
         # the text's own width (a label's is stretched to its cell's)
-        widest = max(s.width() + l.item.boundingRect().width() for s, l in legend.items) + 12
+        widest = (
+            max(
+                sample.width() + label.item.boundingRect().width() for sample, label in legend.items
+            )
+            + 12
+        )
         columns = max(1, min(len(legend.items), int(max(self.width() - 60, 0) // widest)))
         legend.setColumnCount(columns)
         rows = -(-len(legend.items) // columns)

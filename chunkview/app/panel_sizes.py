@@ -62,7 +62,11 @@ class FirstPanelSizes(QObject):
 
     def fit(self) -> None:
         splitter = self.splitter
-        chunker, view, tabs = (splitter.widget(i) for i in range(3))
+        panels = [splitter.widget(i) for i in range(splitter.count())]
+        if len(panels) != 3 or None in panels:
+            return
+        chunker, view, tabs = panels[0], panels[1], panels[2]
+        assert chunker is not None and view is not None and tabs is not None
         editor = getattr(view, "editor", None)
         # measured once laid out; before, the overview strip and margins, about
         beside = BESIDE_EDITOR

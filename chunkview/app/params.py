@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -28,8 +29,8 @@ from chunkview.core.chunkers.entry import Param
 
 #: a number box's frame and arrows beside its digits
 NUMBER_BOX_EXTRA = 36
-#: a text field's box is this wide at least when it is not laid out yet (its tooltip
-#: shows a longer value whole)
+#: a text field's box is taken to be this wide before it is shown (its tooltip shows a
+#: longer value whole)
 LINE_SHOWN_WHOLE = 120
 SLIDER_CAP = 8000  # sliders cover the everyday range; the number box takes any number
 #: the number boxes' bounds: any number a user types goes to the port, as it would in JS
@@ -133,6 +134,20 @@ class ScaleSlider(QSlider):
         event.accept()
 
 
+class WhenResized(QObject):
+    """Calls ``then`` each time ``widget`` is resized."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.then()
+        return False
+
+
 class NumberBox(QDoubleSpinBox):
     """A number field that shows whole numbers without decimals and takes fractions and
     negatives too (JS options are numbers: the original takes 0.5 or -5 as well)."""
@@ -214,6 +229,8 @@ class _Field:
             self.line.setPlaceholderText("JSON" if kind == "json" else "")
             self.line.editingFinished.connect(on_change)
             self.line.textEdited.connect(lambda _text: self._show_whole_line())
+            # whether the value fits is known once the box has its width
+            self._tip_on_resize = WhenResized(self.line, self._show_whole_line)
             layout.addWidget(self.line, 1)
         self.widget.setToolTip(param.help)
         self.set(param.default)
@@ -223,8 +240,8 @@ class _Field:
         option's help."""
         line = self.line
         text = line.text()
-        room = line.contentsRect().width() - 8
-        cut = line.fontMetrics().horizontalAdvance(text) > max(room, LINE_SHOWN_WHOLE)
+        room = line.contentsRect().width() - 8 if line.isVisible() else LINE_SHOWN_WHOLE
+        cut = line.fontMetrics().horizontalAdvance(text) > room
         tip = f"{self.param.help}\n\n{text}" if cut and self.param.help else text if cut else ""
         line.setToolTip(as_rich_text(tip) if tip else "")
 
