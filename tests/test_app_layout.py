@@ -32,6 +32,10 @@ def test_the_editor_keeps_half_the_window(qtbot, laptop):
     # the panels beside it keep their least widths
     chunker, _view, tabs = laptop.splitter.sizes()
     assert chunker >= laptop.chunker.minimumWidth() and tabs >= laptop.tabs.minimumWidth()
+    # the result tabs' names are cut short, not hidden: every tab is in the bar
+    bar = laptop.tabs.tabBar()
+    assert bar.tabRect(bar.count() - 1).right() <= bar.width()
+    assert all(laptop.tabs.tabToolTip(i) for i in range(bar.count()))
     # and it stays so as the window grows, until a user moves a handle
     laptop.resize(1600, 900)
     qtbot.wait(20)
