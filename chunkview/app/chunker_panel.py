@@ -360,7 +360,7 @@ class ChunkerPanel(QWidget):
             self.traceback_view.hide()
         if failure.name == "Stopped" and is_budget_stop(failure.message):
             text += "<br><small>Edit › Preferences sets the time and memory budgets.</small>"
-        if failure.kept_layout and self.model.result is not None:
+        if failure.kept_layout:
             text += "<br><small>The chunks shown are from the last good run.</small>"
         else:
             text += "<br><small>No chunks: this document has no good run yet.</small>"
