@@ -110,3 +110,19 @@ def test_a_try_stopped_past_its_budget_counts_as_a_hang():
     assert _outcome_name(Stopped("memory", "over 1 GB")) == "Stopped"
     assert _outcome_name(ChunkerError("RangeError", "bad")) == "RangeError"
     assert _outcome_name(None) == RETURNS
+
+
+def test_mastra_token_windows_that_never_advance_get_both_ways_out():
+    # mastra's options carry ``when`` mappings (a Param that cannot be hashed)
+    mastra = registry.get("mastra.chunk")
+    options = {"strategy": "token", "maxSize": 200, "overlap": 200}
+    message = "overlap 200 equals maxSize: the windows never advance"
+    picked = [(p.name, d) for p, d in options_to_try(mastra, options, message)]
+    assert picked[:2] == [("maxSize", "up"), ("overlap", "down")]
+
+    def run(tries):  # the library's own rule for this hang: overlap == maxSize
+        return ["Hang" if t["overlap"] == t["maxSize"] else RETURNS for t in tries]
+
+    found = search_bounds(mastra, options, message, run)
+    assert [b.phrase() for b in found.bounds][:2] == ["maxSize ≥ 201", "overlap ≤ 199"]
+    assert all(b.exact for b in found.bounds)

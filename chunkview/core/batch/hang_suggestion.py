@@ -26,7 +26,7 @@ from chunkview.core.text.js import number_text
 
 #: most tries of one option, its far end included (the log bisection of 0..100000 to
 #: a whole unit takes about ten)
-MOST_TRIES = 12
+MOST_TRIES = 10
 #: most options searched after one Hang
 MOST_OPTIONS = 4
 #: each try's time budget in seconds: a port that hangs says so at once, and a run
@@ -134,9 +134,11 @@ def options_to_try(
     numbers = [p for p in entry.params if p.kind in ("int", "float") and p.applies(options)]
     named = [p for p in numbers if re.search(rf"(?<![\w$]){re.escape(p.name)}(?![\w$])", message)]
     chosen: list[tuple[Param, Direction]] = []
-    for param in dict.fromkeys(named + [p for p in numbers if p.role is not None]):
+    seen: set[str] = set()  # by name: a Param holding a ``when`` mapping cannot be hashed
+    for param in named + [p for p in numbers if p.role is not None]:
         direction = _direction(param, _value_of(param, options))
-        if direction is not None:
+        if direction is not None and param.name not in seen:
+            seen.add(param.name)
             chosen.append((param, direction))
     return chosen[:MOST_OPTIONS]
 
