@@ -126,3 +126,17 @@ def test_mastra_token_windows_that_never_advance_get_both_ways_out():
     found = search_bounds(mastra, options, message, run)
     assert [b.phrase() for b in found.bounds][:2] == ["maxSize ≥ 201", "overlap ≤ 199"]
     assert all(b.exact for b in found.bounds)
+
+
+def test_a_hang_with_no_number_option_to_try_starts_no_process(monkeypatch):
+    from chunkview.core.batch import hang_suggestion
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(hang_suggestion, "ChunkPool", no_pool)
+    html = {"strategy": "html", "sections": [["", "h1"]]}
+    mastra = registry.get("mastra.chunk")
+    assert options_to_try(mastra, html, "the selector '' starts with no tag") == []
+    found = suggest("mastra.chunk", None, html, "the selector '' starts with no tag")
+    assert found.bounds == () and found.runs == 0

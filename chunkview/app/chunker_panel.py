@@ -372,7 +372,7 @@ class ChunkerPanel(QWidget):
         self.error_label.setToolTip("")
         if found is not None and found[0] == generation:
             suggestion = found[1]
-            if suggestion is None:
+            if suggestion is None or not suggestion.runs:  # nothing the search could try
                 return ""
             self.error_label.setToolTip(as_rich_text("Values tried:\n" + suggestion.details()))
             if not suggestion.bounds:

@@ -315,8 +315,10 @@ def suggest(
     (``on_pool`` hears of it, and of None when it is closed, so another thread can kill
     it on cancel)."""
     entry = registry.get(entry_id)
-    workers = max(1, min(2, len(options_to_try(entry, options, message))))
-    with ChunkPool(workers, timeout=budget) as pool:
+    searched = len(options_to_try(entry, options, message))
+    if not searched:  # nothing to try: no process started
+        return search_bounds(entry, options, message, lambda tries: [])
+    with ChunkPool(min(2, searched), timeout=budget) as pool:
         if on_pool is not None:
             on_pool(pool)
         try:
