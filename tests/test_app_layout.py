@@ -137,3 +137,18 @@ def test_units_are_named_alike_in_stats_sweep_and_the_command_line(qtbot, laptop
     out = capsys.readouterr().out.splitlines()
     assert status == 0 and out[0].split("\t")[1:] == heads
     assert out[1].split("\t")[4].endswith("%")
+
+
+def test_the_docks_open_below_and_leave_the_editor_half_the_width(qtbot, laptop):
+    from PySide6.QtCore import Qt
+
+    assert laptop.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, laptop)
+    views = laptop.views
+    for dock in (views.sweep_dock, views.eval_dock, views.audit_dock):
+        views.show_panel(dock.widget())
+        qtbot.waitUntil(dock.isVisible)
+        qtbot.wait(20)
+        assert laptop.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+        assert laptop.editor.width() >= laptop.width() / 2, dock.objectName()
+        assert laptop.editor.height() >= 200  # the text stays readable above the dock
