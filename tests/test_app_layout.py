@@ -36,13 +36,26 @@ def test_the_editor_keeps_half_the_window(qtbot, laptop):
     bar = laptop.tabs.tabBar()
     assert bar.tabRect(bar.count() - 1).right() <= bar.width()
     assert all(laptop.tabs.tabToolTip(i) for i in range(bar.count()))
-    # and it stays so as the window grows, until a user moves a handle
+    # and it stays so as the window grows (the side panels get their share too), until
+    # a user moves a handle or something else sets the panels' widths
     laptop.resize(1600, 900)
     qtbot.wait(20)
     assert laptop.editor.width() >= 800
-    sizes = laptop.splitter.sizes()
-    laptop.splitter.splitterMoved.emit(sizes[0] + 50, 1)
+    assert laptop.splitter.sizes()[2] > tabs
+    laptop.splitter.splitterMoved.emit(laptop.splitter.sizes()[0] + 50, 1)
     assert not laptop.panel_sizes.active
+
+
+def test_sizes_set_by_another_hand_are_left_alone(qtbot, laptop):
+    settle(qtbot, laptop)
+    qtbot.wait(20)
+    assert laptop.panel_sizes.active
+    total = sum(laptop.splitter.sizes())
+    laptop.splitter.setSizes([400, total - 800, 400])  # as presentation mode does
+    laptop.resize(1400, 800)
+    qtbot.wait(20)
+    assert not laptop.panel_sizes.active
+    assert laptop.splitter.sizes()[0] == 400
 
 
 def test_the_chunk_table_columns_fit_at_1280(qtbot, laptop):

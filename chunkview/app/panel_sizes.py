@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 #: the editor's least share of the window's width
@@ -40,12 +40,20 @@ def first_sizes(
 
 class FirstPanelSizes(QObject):
     """Sets ``splitter``'s sizes from ``window``'s width (see the module's words) while
-    ``active``."""
+    ``active``: once laid out after each show or resize of the window. A user's drag of a
+    handle ends it, and so does anything else that sets the side panels' widths (the
+    presentation mode, the step-through)."""
 
     def __init__(self, window: QMainWindow, splitter: QSplitter, active: bool = True) -> None:
         super().__init__(window)
         self.window, self.splitter = window, splitter
         self.active = active
+        #: the side panels' widths as last fitted (another width: someone else set it)
+        self._fitted: tuple[int, int] | None = None
+        self._setting = False
+        # after the window's layout has passed the new width on to the splitter
+        self._later = QTimer(self, singleShot=True, interval=0)
+        self._later.timeout.connect(self._refit)
         splitter.splitterMoved.connect(self._moved_by_hand)
         window.installEventFilter(self)
 
@@ -53,12 +61,23 @@ class FirstPanelSizes(QObject):
         if not self._setting:
             self.active = False
 
-    _setting = False
-
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if self.active and event.type() in (QEvent.Type.Show, QEvent.Type.Resize):
-            self.fit()
+            self._later.start()
         return False
+
+    def _sides(self) -> tuple[int, int]:
+        sizes = self.splitter.sizes()
+        return (sizes[0], sizes[-1]) if sizes else (0, 0)
+
+    def _refit(self) -> None:
+        if not self.active or not self.splitter.isVisible():
+            return
+        if self._fitted is not None and self._sides() != self._fitted:
+            self.active = False  # set by something else since: theirs stands
+            return
+        self.fit()
+        self._fitted = self._sides()
 
     def fit(self) -> None:
         splitter = self.splitter
