@@ -98,6 +98,7 @@ def test_stop_resets_every_control(qtbot, window):
     window.editor.show_position(0)
     compare.step(forward=True)
     assert compare.position_label.text().startswith("difference 1 of")
+    assert compare.stop_button.isEnabled()
     assert compare.config_box.isEnabled() and not compare.pin_button.isEnabled()
     compare.stop_button.click()
     settle(qtbot, window)
@@ -109,6 +110,7 @@ def test_stop_resets_every_control(qtbot, window):
     assert not compare.previous_button.isEnabled() and not compare.next_button.isEnabled()
     assert window.editor._current_difference is None
     assert compare.summary.text().startswith("Pin a layout")
+    assert not compare.stop_button.isEnabled()  # nothing left to stop
     # B's configuration is the shown chunker's again, at the shown options
     assert compare.entry_combo.currentData() == window.model.entry_id
     assert compare.params.options() == window.params.options()

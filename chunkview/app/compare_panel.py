@@ -82,10 +82,11 @@ class ComparePanel(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.legend = QLabel(f"<small>{legend_html()}</small>")
         self.legend.setWordWrap(True)
-        self.previous_button = QPushButton("◀ Previous difference")
-        self.next_button = QPushButton("Next difference ▶")
-        self.previous_button.setToolTip("Shift+F8")
-        self.next_button.setToolTip("F8")
+        # short words: the pane is narrow beside an editor that keeps half the window
+        self.previous_button = QPushButton("◀ Previous")
+        self.next_button = QPushButton("Next ▶")
+        self.previous_button.setToolTip("The previous difference (Shift+F8)")
+        self.next_button.setToolTip("The next difference (F8)")
         self.previous_button.clicked.connect(lambda: self.step(forward=False))
         self.next_button.clicked.connect(lambda: self.step(forward=True))
         self.side_by_side = QCheckBox("Side by side: B in a second editor")
@@ -226,6 +227,9 @@ class ComparePanel(QWidget):
         for button in (self.previous_button, self.next_button):
             button.setEnabled(active and bool(comparison.diff.differences()))  # type: ignore[union-attr]
         self._show_current(None)  # a new comparison: no difference stepped to yet
+        # nothing to stop while B is no layout and no configuration
+        comparing = comparison is not None or self.config_radio.isChecked()
+        self.stop_button.setEnabled(comparing or self.side_by_side.isChecked())
         if comparison is None:
             self.summary.setText("Pin a layout, or choose another configuration, to compare.")
             self.legend.setText(f"<small>{legend_html()}</small>")
