@@ -55,3 +55,22 @@ def test_a_change_of_the_options_cancels_the_search(qtbot, window):
     qtbot.wait(50)
     assert found == [] and window.model.failure is None
     assert window.error_label.isHidden()
+
+
+def test_a_second_hang_replaces_the_first_search(qtbot, window):
+    hang_on_redis(qtbot, window)
+    hint = window.chunker.hang_hint
+    found = []
+    hint.found.connect(lambda generation, suggestion: found.append((generation, suggestion)))
+    first = window.model.failure.generation
+    window.params.set_value("chunkOverlap", 70)  # hangs too
+    settle(qtbot, window)
+    second = window.model.failure.generation
+    assert window.model.failure.name == "Hang" and second != first
+    assert hint.searching == second
+    qtbot.waitUntil(lambda: "Returns with" in window.error_label.text(), timeout=30000)
+    assert [generation for generation, _ in found] == [second]
+    overlap = next(b for b in found[0][1].bounds if b.option == "chunkOverlap")
+    assert overlap.returns_at < 70 and found[0][1].options["chunkOverlap"] == 70
+    hint.wait(10)
+    assert hint._pool is None  # its processes are gone with it

@@ -70,6 +70,18 @@ class HangHint(BackgroundJob):
         tokenizer: str | None,
         cancel: threading.Event,
     ) -> None:
+        mine: list[ChunkPool] = []  # this search's pool
+
+        def hold(pool: ChunkPool | None) -> None:
+            with self._pool_lock:
+                if pool is not None:
+                    mine.append(pool)
+                    self._pool = pool
+                    if cancel.is_set():  # cancelled before its pool was there to kill
+                        pool.kill()
+                elif mine and self._pool is mine[0]:  # not a newer search's pool
+                    self._pool = None
+
         try:
             suggestion: HangSuggestion | None = suggest(
                 entry_id,
@@ -79,16 +91,12 @@ class HangHint(BackgroundJob):
                 embedder=embedder,
                 tokenizer=tokenizer,
                 cancel=cancel,
-                on_pool=self._hold_pool,
+                on_pool=hold,
             )
         except Exception:  # a pool that broke: no suggestion, the failure stands
             suggestion = None
         if not cancel.is_set():
             self.deliver(self.found, generation, suggestion)
-
-    def _hold_pool(self, pool: ChunkPool | None) -> None:
-        with self._pool_lock:
-            self._pool = pool
 
     def stop(self) -> None:
         """Cancel the running search (any settings change): its processes end now."""
