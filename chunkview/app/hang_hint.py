@@ -9,12 +9,13 @@ cancels the search and kills its processes: the answer would be of settings gone
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Signal
 
 from chunkview.app.background import BackgroundJob
-from chunkview.core.batch.hang_suggestion import HangSuggestion, suggest
+from chunkview.core.batch.hang_suggestion import TRY_BUDGET, HangSuggestion, suggest
 from chunkview.core.model.document import Document
 from chunkview.core.runtime import ChunkPool
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
@@ -32,6 +33,9 @@ class HangHint(BackgroundJob):
         self.model = model
         #: the generation searched for now (None: no search running)
         self.searching: int | None = None
+        #: the window's time budget a run (None: none set); a try takes the lesser of it
+        #: and TRY_BUDGET
+        self.time_budget: Callable[[], float | None] = lambda: None
         self._pool: ChunkPool | None = None
         self._pool_lock = threading.Lock()
         model.subscribe(ModelEvent.FAILED, self._failed)
@@ -56,6 +60,7 @@ class HangHint(BackgroundJob):
             failure.message,
             model.embedder if entry.uses_embedder else None,
             model.tokenizer if entry.uses_tokenizer else None,
+            min(TRY_BUDGET, self.time_budget() or TRY_BUDGET),
         )
         self.started.emit(failure.generation)
 
@@ -68,6 +73,7 @@ class HangHint(BackgroundJob):
         message: str,
         embedder: str | None,
         tokenizer: str | None,
+        budget: float,
         cancel: threading.Event,
     ) -> None:
         mine: list[ChunkPool] = []  # this search's pool
@@ -90,6 +96,7 @@ class HangHint(BackgroundJob):
                 message,
                 embedder=embedder,
                 tokenizer=tokenizer,
+                budget=budget,
                 cancel=cancel,
                 on_pool=hold,
             )

@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self._debounce.timeout.connect(self.submit)
 
         self.chunker = ChunkerPanel(self.model)
+        self.chunker.hang_hint.time_budget = lambda: self.worker.service.timeout
         self.view = DocumentView(self.model)
         self.tabs = ResultTabs(self.model)
         splitter = QSplitter()
