@@ -165,3 +165,19 @@ def test_the_docks_open_below_and_leave_the_editor_half_the_width(qtbot, laptop)
         assert laptop.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
         assert laptop.editor.width() >= laptop.width() / 2, dock.objectName()
         assert laptop.editor.height() >= 200  # the text stays readable above the dock
+
+
+def test_warning_rows_are_elided_with_the_whole_message_in_their_tooltip(qtbot, laptop):
+    from PySide6.QtCore import Qt
+
+    laptop.select_entry("smartchunk")  # warns on the sample (chunks over maxSize and more)
+    assert laptop.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, laptop)
+    rows = laptop.warnings
+    assert rows.rows.total() > 0
+    assert rows.textElideMode() == Qt.TextElideMode.ElideRight
+    assert rows.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    index = rows.rows.index(0, 0)
+    message = rows.rows.item(0).message
+    tip = rows.rows.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert message.replace("&", "&amp;").replace("<", "&lt;") in tip
