@@ -29,11 +29,13 @@ COMMANDS = {
 SUBCOMMANDS = tuple(COMMANDS)
 #: the module that opens the window
 WINDOW = "chunkview.app.main_window"
+#: the module that names Qt's missing platform libraries before the window opens
+PLATFORM_CHECK = "chunkview.qt_platform"
 
 
 def loaded_by_name() -> list[str]:
     """Every module ``load`` imports (a bundle is told them: it cannot see them)."""
-    return [*COMMANDS.values(), WINDOW]
+    return [*COMMANDS.values(), WINDOW, PLATFORM_CHECK]
 
 
 def load(module: str) -> ModuleType:
@@ -145,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not display_available():
         print(NO_DISPLAY_HINT, file=sys.stderr)
+        return 1
+    missing = load(PLATFORM_CHECK).platform_problem()  # before Qt, which would abort
+    if missing is not None:
+        print(missing, file=sys.stderr)
         return 1
     return load(WINDOW).launch(argv[0] if argv else None)
 

@@ -22,7 +22,9 @@ def window(qtbot, tmp_path):
     win = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(win)
     win.select_entry("agentos.SemanticChunker", {"targetSize": 200, "minSize": 0})
-    win.resize(1300, 800)
+    # wide enough that the result tabs have room beside their names (the editor keeps
+    # half the window: at 1300 px the tabs' names are cut short)
+    win.resize(1600, 800)
     win.show()
     win.set_document(Document(TEXT, None, "markdown"))
     settle(qtbot, win)

@@ -141,6 +141,19 @@ def lanes(win: MainWindow) -> None:
     pump(0.5)
 
 
+def hang(win: MainWindow) -> None:
+    """ChunkingEngine's defaults on the redis README: a Hang, and the option change that
+    returns, found by trying values in the chunking processes."""
+    win.select_entry(
+        "agentos.ChunkingEngine", {"strategy": "fixed", "chunkSize": 512, "chunkOverlap": 32}
+    )
+    win.open_path(ROOT / "tests" / "corpus" / "redis-readme.md")
+    wait(lambda: settled(win))
+    win.params.set_value("chunkOverlap", 64)  # the default: it hangs on this text
+    wait(lambda: settled(win) and win.model.failure is not None)
+    wait(lambda: "Returns with" in win.error_label.text())
+
+
 SCENES = {
     "compare": compare,
     "sweep": sweep,
@@ -148,6 +161,7 @@ SCENES = {
     "presentation": presentation,
     "stale": stale,
     "lanes": lanes,
+    "hang": hang,
 }
 
 

@@ -20,12 +20,13 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAccessible, QBrush, QWheelEvent
+from PySide6.QtGui import QAccessible, QBrush, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from chunkview.app import theme
 from chunkview.app.zoom_wheel import zoom_by_wheel
 from chunkview.core.model.explain import chunk_ends, reason_words
+from chunkview.core.model.span_table import SpanTable
 from chunkview.core.runtime.pipeline import ChunkResult
 
 COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "first words")
@@ -34,6 +35,8 @@ Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 #: rows handed to the view at once
 BATCH = 500
+#: a cell's margins and a little air, beside its text
+CELL_PADDING = 8
 
 
 class ChunkTableModel(QAbstractTableModel):
@@ -99,8 +102,12 @@ class ChunkTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if role == _TOOLTIP:  # a narrow column's header is cut short: its whole name here
+            return f"{COLUMNS[section]}: {COLUMN_HELP[COLUMNS[section]]}"
         return None
 
     def _row(self, row: int) -> _Row:
@@ -127,8 +134,26 @@ class ChunkTableModel(QAbstractTableModel):
         if role == _TOOLTIP and index.column() == _PLACED_COLUMN:
             return PLACED_HELP.get(self._row(index.row()).located)
         if role == _TOOLTIP:
-            return ends_tooltip(self._spans, index.row())
+            why = ends_tooltip(self._spans, index.row())
+            if index.column() not in _TEXT_COLUMNS:
+                return why
+            # a text column may be cut short at its width: the whole of it first
+            whole = html.escape(str(self._row(index.row()).values[index.column()]))
+            return f"{whole}<br>{why}" if why else f"<p>{whole}</p>"
         return None
+
+    def widest_values(self) -> tuple[int, int, int]:
+        """The largest chunk number, offset and size in code points of the layout shown
+        (what the number columns must hold)."""
+        spans = self._spans
+        if not len(spans):
+            return 0, 0, 0
+        if isinstance(spans, SpanTable):
+            starts, ends, *_ = spans.columns()
+            size = int((ends - starts).max())
+            return len(spans) - 1, int(ends.max()), size
+        last_end = max(s.end for s in spans)
+        return len(spans) - 1, last_end, max(s.end - s.start for s in spans)
 
 
 class _Row:
@@ -167,6 +192,17 @@ _TEXT_COLUMNS = {COLUMNS.index("kind"), COLUMNS.index("first words")}
 _ALIGNMENTS = tuple(_LEFT if c in _TEXT_COLUMNS else _RIGHT for c in range(len(COLUMNS)))
 _PLACED_COLUMN = COLUMNS.index("placed")
 _TOKENS_COLUMN = COLUMNS.index("tokens")
+COLUMN_HELP = {
+    "#": "the chunk's number, from 0",
+    "kind": "the boundary kind the chunk starts with",
+    "start": "where the chunk starts (code points)",
+    "end": "where the chunk ends (code points)",
+    "chars": "the chunk's length in code points",
+    "bytes": "the chunk's length in UTF-8 bytes",
+    "tokens": "the chunk's length in cl100k tokens",
+    "placed": "= exact, ≈ normalized (the library rewrote the text), ✗ missing",
+    "first words": "the chunk's first words",
+}
 PLACED_HELP = {
     "exact": "the chunk's text is this slice of the document",
     "normalized": "the library rewrote the text (white space, joins); placed by a "
@@ -199,16 +235,30 @@ class ChunkTable(QTableView):
         self.verticalHeader().setVisible(False)
         self.setAlternatingRowColors(True)
         header = self.horizontalHeader()
-        header.setStretchLastSection(True)
+        # narrow columns where room is short: the numbers' digits decide (_least_widths);
+        # a header cut short ends in "…" (its tooltip has the whole name)
+        header.setMinimumSectionSize(8)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         for column in range(len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        self._natural: list[int] = []
+        self._least: list[int] = []
+        self._widest = (0, 0, 0)
         self.fit_columns()
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
 
     def fit_columns(self) -> None:
         """Rows and columns sized to the type (zoom and presentation mode change it)."""
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         # fixed widths: ResizeToContents would ask every row on each new layout
+        self._natural = self._natural_widths()
+        self._least = self._least_widths()
+        self._fit_to_viewport()
+
+    def _natural_widths(self) -> list[int]:
+        """Each column's width where there is room (all but the last, which stretches)."""
         digits = self.fontMetrics().horizontalAdvance("0000000")
         widths = {
             "#": 0.6,
@@ -220,8 +270,48 @@ class ChunkTable(QTableView):
             "tokens": 0.75,
             "placed": 0.95,
         }
-        for column, name in enumerate(COLUMNS[:-1]):
-            self.setColumnWidth(column, int(digits * widths[name]) + 8)
+        return [int(digits * widths[name]) + 8 for name in COLUMNS[:-1]]
+
+    def _least_widths(self) -> list[int]:
+        """Each column's width where room is short: the numbers of the layout shown whole,
+        a kind cut to its first letters (the tooltip has it), the placed mark."""
+        metrics = self.fontMetrics()
+        digit, pad = metrics.horizontalAdvance("0"), CELL_PADDING
+        number, offset, size = (len(str(v)) for v in self._widest)
+        bytes_digits = len(str(self._widest[2] * 3))  # up to 3 UTF-8 bytes a code point
+        least = {
+            "#": number * digit + pad,
+            "kind": self.iconSize().width() + metrics.horizontalAdvance("code…") + pad,
+            "start": offset * digit + pad,
+            "end": offset * digit + pad,
+            "chars": size * digit + pad,
+            "bytes": bytes_digits * digit + pad,
+            "tokens": size * digit + pad,
+            "placed": metrics.horizontalAdvance("≈") + pad,
+        }
+        return [min(least[name], most) for name, most in zip(COLUMNS[:-1], self._natural)]
+
+    def _fit_to_viewport(self) -> None:
+        """The columns at their natural widths when they fit the table's width with room
+        for the first words; else each cut towards its least by the same share."""
+        first_words = self.fontMetrics().horizontalAdvance("first wo")
+        room = self.viewport().width() - first_words
+        natural, least = self._natural, self._least
+        if sum(natural) <= room:
+            widths = natural
+        else:
+            slack = sum(natural) - sum(least)
+            share = min(max((room - sum(least)) / slack, 0.0), 1.0) if slack else 0.0
+            widths = [lo + int((hi - lo) * share) for lo, hi in zip(least, natural)]
+        # the first words take the rest (Qt's stretched last section keeps 100 px at least)
+        widths = [*widths, max(first_words, self.viewport().width() - sum(widths))]
+        for column, width in enumerate(widths):
+            if self.columnWidth(column) != width:  # each change lays the header out again
+                self.setColumnWidth(column, width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_to_viewport()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -238,6 +328,11 @@ class ChunkTable(QTableView):
         (header, rows and scroll bars)."""
         if self.chunk_model.set_result(result):
             self.doItemsLayout()
+        widest = self.chunk_model.widest_values()
+        if widest != self._widest:  # the numbers' digits decide the least widths
+            self._widest = widest
+            self._least = self._least_widths()
+            self._fit_to_viewport()
 
     def dataChanged(self, top_left: Index, bottom_right: Index, roles: Any = ()) -> None:
         # QAbstractItemView repaints the whole viewport for any range of changed cells:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -19,7 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app import theme
+from chunkview.app.hang_hint import HangHint
+from chunkview.app.markup import as_rich_text, options_json
 from chunkview.core import registry
+from chunkview.core.batch.hang_suggestion import HangSuggestion
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
 from chunkview.core.plugins.load import is_function_id
@@ -206,6 +210,11 @@ class ChunkerPanel(QWidget):
         model.subscribe(ModelEvent.DOCUMENT, self._fit_sliders)
         model.subscribe(ModelEvent.RESULT, lambda _result: self._show_result())
         model.subscribe(ModelEvent.RESULT, lambda _result: self._refit_after_edits())
+        # after a Hang, the option change that would return (searched in the background;
+        # subscribed before the failure box, so the box knows a search is under way)
+        self.hang_hint = HangHint(model)
+        self.hang_hint.found.connect(self._hang_hint_found)
+        self._hang_suggestion: tuple[int, HangSuggestion | None] | None = None
         model.subscribe(ModelEvent.FAILED, self._show_failure)
         model.subscribe(ModelEvent.PINNED, lambda _pinned: self._show_comparison())
 
@@ -258,6 +267,9 @@ class ChunkerPanel(QWidget):
             self.toggle_traceback()
         elif link == "load-traceback":
             self._toggle_load_traceback()
+        elif link.startswith("set:"):  # a value the Hang suggestion found to return
+            name, _, value = link[4:].partition("=")
+            self.params.set_value(name, json.loads(value))
 
     def toggle_traceback(self) -> None:
         """Show or hide the failure's full traceback under the failure box."""
@@ -341,6 +353,8 @@ class ChunkerPanel(QWidget):
         else:
             text = f"<b>{escape(failure.entry_id)} threw {escape(failure.name)}</b>"
         text += f"<br>{escape(failure.message)}"
+        if failure.name == "Hang":
+            text += self._hang_hint_text(failure.generation)
         if failure.position is not None:
             text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
         if failure.traceback:
@@ -358,6 +372,38 @@ class ChunkerPanel(QWidget):
         else:
             text += "<br><small>No chunks: this document has no good run yet.</small>"
         self.show_error(text)
+
+    def _hang_hint_text(self, generation: int) -> str:
+        """The suggestion's line for the failure box: each bound a link that sets it."""
+        found = self._hang_suggestion
+        self.error_label.setToolTip("")
+        if found is not None and found[0] == generation:
+            suggestion = found[1]
+            if suggestion is None or not suggestion.runs:  # nothing the search could try
+                return ""
+            self.error_label.setToolTip(as_rich_text("Values tried:\n" + suggestion.details()))
+            if not suggestion.bounds:
+                return f"<br><i>{escape(suggestion.text().capitalize())}.</i>"
+            links = " or ".join(
+                f'<a href="set:{b.option}={json.dumps(b.returns_at)}">'
+                f"{escape(b.phrase()).replace(' ', '&nbsp;')}</a>"
+                for b in suggestion.bounds
+            )
+            return f"<br><b>Returns with</b> {links} <small>(tried; click to use)</small>"
+        if self.hang_hint.searching == generation:
+            return "<br><i>Trying other values for one that returns…</i>"
+        return ""
+
+    def _hang_hint_found(self, generation: int, suggestion: HangSuggestion | None) -> None:
+        self._hang_suggestion = (generation, suggestion)
+        self.hang_hint.searching = None
+        failure = self.model.failure
+        if failure is None or failure.generation != generation:
+            return
+        if not self.error_label.isHidden():
+            self._show_failure(failure)
+        if suggestion is not None and suggestion.bounds:
+            self.status.emit(f"Hang: {suggestion.text()}")
 
     def show_error(self, rich_text: str) -> None:
         self.error_label.setText(rich_text)
@@ -400,8 +446,9 @@ class ChunkerPanel(QWidget):
             )
         else:
             request, diff = comparison.pinned.request, comparison.diff
+            b_entry, b_options = request.entry_id, options_json(request.options)
             self.compare_label.setText(
-                f"<small><b>B</b>: {escape(request.entry_id)} {escape(str(request.options))}, "
+                f"<small><b>B</b>: {escape(b_entry)} {escape(b_options)}, "
                 f"{len(comparison.pinned.layout.spans)} chunks. <b>A (now)</b>: "
                 f"{len(comparison.current.layout.spans)} chunks.<br>Boundaries from A to B: "
                 f"{diff.summary()} (F8: next difference)</small>"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
+from chunkview.app.markup import options_json
 from chunkview.app.params import ParamsPanel
 from chunkview.app.worker import ChunkWorker
 from chunkview.core import registry
@@ -81,10 +82,11 @@ class ComparePanel(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.legend = QLabel(f"<small>{legend_html()}</small>")
         self.legend.setWordWrap(True)
-        self.previous_button = QPushButton("◀ Previous difference")
-        self.next_button = QPushButton("Next difference ▶")
-        self.previous_button.setToolTip("Shift+F8")
-        self.next_button.setToolTip("F8")
+        # short words: the pane is narrow beside an editor that keeps half the window
+        self.previous_button = QPushButton("◀ Previous")
+        self.next_button = QPushButton("Next ▶")
+        self.previous_button.setToolTip("The previous difference (Shift+F8)")
+        self.next_button.setToolTip("The next difference (F8)")
         self.previous_button.clicked.connect(lambda: self.step(forward=False))
         self.next_button.clicked.connect(lambda: self.step(forward=True))
         self.side_by_side = QCheckBox("Side by side: B in a second editor")
@@ -128,9 +130,28 @@ class ComparePanel(QWidget):
         self.model.pin(True)
 
     def _stop(self) -> None:
-        self.pinned_radio.setChecked(True)
+        """Stop comparing, every control back as it first was: B = a pinned layout, B's
+        configuration back to the shown chunker's options, side by side off, no
+        difference stepped to."""
+        self.pinned_radio.setChecked(True)  # disables B's configuration, frees Pin
         self.side_by_side.setChecked(False)
         self.model.stop_comparing()
+        self._reset_b_config()
+        self._show()
+
+    def _reset_b_config(self) -> None:
+        """B's chunker and options as the shown chunker's, without running anything."""
+        entry_id = self.model.entry_id
+        if not entry_id:
+            return
+        self.entry_combo.blockSignals(True)
+        self.entry_combo.setCurrentIndex(self.entry_combo.findData(entry_id))
+        self.entry_combo.blockSignals(False)
+        self.params.blockSignals(True)
+        try:
+            self.params.set_params(registry.get(entry_id).params, self.model.options)
+        finally:
+            self.params.blockSignals(False)
 
     def _source_changed(self, config: bool) -> None:
         self.config_box.setEnabled(config)
@@ -206,6 +227,9 @@ class ComparePanel(QWidget):
         for button in (self.previous_button, self.next_button):
             button.setEnabled(active and bool(comparison.diff.differences()))  # type: ignore[union-attr]
         self._show_current(None)  # a new comparison: no difference stepped to yet
+        # nothing to stop while B is no layout and no configuration
+        comparing = comparison is not None or self.config_radio.isChecked()
+        self.stop_button.setEnabled(comparing or self.side_by_side.isChecked())
         if comparison is None:
             self.summary.setText("Pin a layout, or choose another configuration, to compare.")
             self.legend.setText(f"<small>{legend_html()}</small>")
@@ -216,7 +240,7 @@ class ComparePanel(QWidget):
         else:
             b, diff = comparison.pinned.request, comparison.diff
             self.summary.setText(
-                f"<b>B</b>: {escape(b.entry_id)} <small>{escape(str(b.options))}</small>, "
+                f"<b>B</b>: {escape(b.entry_id)} <small>{escape(options_json(b.options))}</small>, "
                 f"{len(comparison.pinned.layout.spans)} chunks; <b>A</b> (shown): "
                 f"{len(comparison.current.layout.spans)} chunks.<br>"
                 f"<b>From A to B: {diff.summary()}</b>"
@@ -230,6 +254,8 @@ class ComparePanel(QWidget):
         point = editor.to_point(editor.textCursor().position()) if editor else 0
         found = self.model.step("difference", point, forward)
         if found is not None:
+            # the inspector follows: A's chunk there, selected before the cursor moves
+            self.model.select_chunk(self.model.chunk_at(found))
             self.show_position.emit(found)
         self._show_current(found)
         return found
@@ -256,6 +282,20 @@ class ComparePanel(QWidget):
         self.a_editor = a_editor
         a_editor.verticalScrollBar().valueChanged.connect(lambda _v: self._sync(a_editor))
         self.b_editor.verticalScrollBar().valueChanged.connect(lambda _v: self._sync_back())
+        # B's editor is laid out only once shown (its column appears after the toggle):
+        # it is scrolled to where A is then, and again when its width changes the wraps
+        self.b_editor.installEventFilter(self)
+        # a long text reaches B's editor in pieces: each piece lets it scroll further
+        self.b_editor.verticalScrollBar().rangeChanged.connect(lambda *_: self._sync(a_editor))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.b_editor
+            and event.type() in (QEvent.Type.Show, QEvent.Type.Resize)
+            and self.a_editor is not None
+        ):
+            self._sync(self.a_editor)
+        return False
 
     def _side_by_side(self, on: bool) -> None:
         self.b_editor.setVisible(on)

@@ -8,11 +8,11 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy
 
 from chunkview.app import theme
-from chunkview.app.stats import UNIT_NAMES
+from chunkview.core.model.kinds import UNIT_NAMES
 
 BINS = 24
 LIMIT_COLOURS = {"target": "#009E73", "max": "#D55E00", "min": "#0072B2"}
@@ -65,10 +65,44 @@ class Histogram(pg.PlotWidget):
         for name in ("left", "bottom"):
             plot.getAxis(name).enableAutoSIPrefix(False)
         plot.setLabel("left", "chunks")
-        self.legend = plot.addLegend(offset=(-8, 8), labelTextSize="8pt")
+        # the legend stands in the title's row, above the plot: inside it, it covered the
+        # limits' labels (they sit at the top too) and the tallest bars
+        self.legend = pg.LegendItem(labelTextSize="8pt")
+        self.legend.mouseDragEvent = lambda event: None  # it stays in its row
+        plot.layout.removeItem(plot.titleLabel)  # no title: "no chunks" is said in the plot
+        plot.titleLabel.hide()
+        plot.layout.addItem(self.legend, 0, 1)
 
     def sizeHint(self) -> QSize:
         return QSize(260, 180)
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        super().resizeEvent(event)
+        if "legend" in self.__dict__:  # pyqtgraph resizes while it builds the widget
+            self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """As many of the legend's entries to a row as the plot's width holds, and the
+        row above the plot as tall as the legend."""
+        legend, plot = self.legend, self.getPlotItem()
+        if not legend.items:
+            plot.layout.setRowFixedHeight(0, 0)
+            return
+        # the text's own width (a label's is stretched to its cell's)
+        widest = (
+            max(
+                sample.width() + label.item.boundingRect().width() for sample, label in legend.items
+            )
+            + 12
+        )
+        columns = max(1, min(len(legend.items), int(max(self.width() - 60, 0) // widest)))
+        legend.setColumnCount(columns)
+        rows = -(-len(legend.items) // columns)
+        height = rows * max(s.height() for s, _ in legend.items) + 4
+        # its own size, at the left of its row (stretched, its entries spread apart)
+        legend.setMaximumSize(columns * widest, height)
+        plot.layout.setAlignment(legend, Qt.AlignmentFlag.AlignLeft)
+        plot.layout.setRowFixedHeight(0, height)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -104,15 +138,20 @@ class Histogram(pg.PlotWidget):
         self.bars, self.lines = {}, {}
         palette = self.palette()
         ink = palette.color(QPalette.ColorRole.Text)
+        self.legend.setLabelTextColor(ink)
         self.setBackground(palette.color(QPalette.ColorRole.Base))
         for name in ("left", "bottom"):
             plot.getAxis(name).setTextPen(ink)
             plot.getAxis(name).setPen(ink)
         plot.setLabel("bottom", f"chunk size ({UNIT_NAMES.get(self.unit, self.unit)})")
         if not self.sizes:
-            plot.setTitle("no chunks", color=ink)
+            plot.setXRange(0, 1, padding=0)
+            plot.setYRange(0, 1, padding=0)
+            words = pg.TextItem("no chunks", color=ink, anchor=(0.5, 0.5))
+            words.setPos(0.5, 0.5)
+            plot.addItem(words)
+            self._fit_legend()
             return
-        plot.setTitle(None)
         shown_limits = {r: v for r, v in self.limits.items() if r in LIMIT_COLOURS and v > 0}
         top = max(max(self.sizes), *shown_limits.values(), 1) * 1.04
         edges, stacks = stacked_counts(self.sizes, self.kinds, top)
@@ -156,3 +195,4 @@ class Histogram(pg.PlotWidget):
             )
             plot.addItem(line)
             self.lines[role] = line
+        self._fit_legend()

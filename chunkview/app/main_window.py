@@ -33,6 +33,7 @@ from chunkview.app.icon import app_icon
 from chunkview.app.markup import as_rich_text
 from chunkview.app.menus import Menus
 from chunkview.app.outside_changes import FileWatch
+from chunkview.app.panel_sizes import FirstPanelSizes
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import SAMPLE_PREFIX, AppSettings
 from chunkview.app.status_line import StatusLine
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self._debounce.timeout.connect(self.submit)
 
         self.chunker = ChunkerPanel(self.model)
+        self.chunker.hang_hint.time_budget = lambda: self.worker.service.timeout
         self.view = DocumentView(self.model)
         self.tabs = ResultTabs(self.model)
         splitter = QSplitter()
@@ -225,6 +227,10 @@ class MainWindow(QMainWindow):
         self._drops = FileDrops(self, self.open_path)
         self.setAcceptDrops(True)
         self.remembered.restore_window(self, splitter)
+        # the panels' widths from the window's, the editor at least half (panel_sizes.py)
+        self.panel_sizes = FirstPanelSizes(
+            self, splitter, active=not self.settings.contains("window/splitter")
+        )
         if budget_notes:
             self.statusBar().showMessage("; ".join(budget_notes), 20000)
 

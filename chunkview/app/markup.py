@@ -10,6 +10,9 @@ escaped here. tests/test_app_markup.py checks the app for f-strings that skip bo
 from __future__ import annotations
 
 import html
+import json
+from collections.abc import Mapping
+from typing import Any
 
 
 def escape(text: object) -> str:
@@ -22,3 +25,9 @@ def as_rich_text(text: str) -> str:
     static questions, tool tips): surely taken as rich text, each character shown as it
     is, line breaks kept."""
     return "<p>" + escape(text).replace("\n", "<br>") + "</p>"
+
+
+def options_json(options: Mapping[str, Any]) -> str:
+    """Options as the JSON a user types and ``chunkview run --options`` takes (true, null,
+    double quotes), not Python's repr; a value JSON has no word for is shown as text."""
+    return json.dumps(dict(options), separators=(", ", ": "), ensure_ascii=False, default=str)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,8 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from chunkview.app.markup import as_rich_text
 from chunkview.core.chunkers.entry import Param
 
+#: a number box's frame and arrows beside its digits
+NUMBER_BOX_EXTRA = 36
+#: a text field's box is taken to be this wide before it is shown (its tooltip shows a
+#: longer value whole)
+LINE_SHOWN_WHOLE = 120
 SLIDER_CAP = 8000  # sliders cover the everyday range; the number box takes any number
 #: the number boxes' bounds: any number a user types goes to the port, as it would in JS
 ANY_NUMBER = 1e12
@@ -127,6 +134,20 @@ class ScaleSlider(QSlider):
         event.accept()
 
 
+class WhenResized(QObject):
+    """Calls ``then`` each time ``widget`` is resized."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.then()
+        return False
+
+
 class NumberBox(QDoubleSpinBox):
     """A number field that shows whole numbers without decimals and takes fractions and
     negatives too (JS options are numbers: the original takes 0.5 or -5 as well)."""
@@ -137,6 +158,16 @@ class NumberBox(QDoubleSpinBox):
 
     def textFromValue(self, value: float) -> str:
         return f"{value:.6f}".rstrip("0").rstrip(".")
+
+    def sizeHint(self) -> QSize:
+        """Room for seven digits (a 10 MB document's sizes), not for the range's ends (a
+        dozen digits): the slider beside it takes the rest of the row."""
+        hint = super().sizeHint()
+        digits = self.fontMetrics().horizontalAdvance("0000000")
+        return QSize(min(hint.width(), digits + NUMBER_BOX_EXTRA), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
 
 class _Field:
@@ -157,8 +188,6 @@ class _Field:
             self.spin.setKeyboardTracking(False)
             if param.special:
                 self.spin.setSpecialValueText(param.special)
-            self.spin.setMinimumWidth(84)
-            self.spin.setMaximumWidth(120)  # its range is any number: do not size to 1e12
             self.slider = ScaleSlider(self._scale(None))
             self.slider.valueChanged.connect(self._slider_moved)
             self.slider.stepped.connect(self.spin.setValue)
@@ -199,9 +228,22 @@ class _Field:
             self.line = QLineEdit()
             self.line.setPlaceholderText("JSON" if kind == "json" else "")
             self.line.editingFinished.connect(on_change)
+            self.line.textEdited.connect(lambda _text: self._show_whole_line())
+            # whether the value fits is known once the box has its width
+            self._tip_on_resize = WhenResized(self.line, self._show_whole_line)
             layout.addWidget(self.line, 1)
         self.widget.setToolTip(param.help)
         self.set(param.default)
+
+    def _show_whole_line(self) -> None:
+        """A text field longer than its box shows whole in its tooltip, under the
+        option's help."""
+        line = self.line
+        text = line.text()
+        room = line.contentsRect().width() - 8 if line.isVisible() else LINE_SHOWN_WHOLE
+        cut = line.fontMetrics().horizontalAdvance(text) > room
+        tip = f"{self.param.help}\n\n{text}" if cut and self.param.help else text if cut else ""
+        line.setToolTip(as_rich_text(tip) if tip else "")
 
     def _scale(self, document_length: int | None) -> SliderScale:
         """The slider's scale: sizes from the floor to the document's length (in the
@@ -259,6 +301,9 @@ class _Field:
                 self.line.setText("" if value is None else json.dumps(value))
             else:  # strings show their escapes, so "\n\n" is visible and typeable
                 self.line.setText("" if value is None else json.dumps(value)[1:-1])
+            if kind not in ("int", "float", "bool", "choice"):
+                self.line.setCursorPosition(0)  # its start in view, not its end
+                self._show_whole_line()
         finally:
             for widget in self._widgets():
                 widget.blockSignals(False)

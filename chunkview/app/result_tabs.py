@@ -3,8 +3,10 @@ joins them from views.py; sweep and eval are docks the View menu opens)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, Signal
-from PySide6.QtWidgets import QStyle, QStyleOptionTabWidgetFrame, QTabWidget
+from typing import Any
+
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QProxyStyle, QStyle, QStyleOptionTabWidgetFrame, QTabWidget
 
 from chunkview.app.chunk_table import ChunkTable
 from chunkview.app.lists import RowsModel, RowsView
@@ -14,6 +16,21 @@ from chunkview.app.warnings_panel import WarningsPanel
 from chunkview.core.analysis.search import SearchHit
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
+
+
+class CompactTabs(QProxyStyle):
+    """The app's style (Fusion) with half the room beside a tab's name."""
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+
+    def pixelMetric(
+        self, metric: QStyle.PixelMetric, option: Any = None, widget: Any = None
+    ) -> int:
+        value = super().pixelMetric(metric, option, widget)
+        if metric == QStyle.PixelMetric.PM_TabBarTabHSpace:
+            return value // 2
+        return value
 
 
 class ResultTabs(QTabWidget):
@@ -49,6 +66,15 @@ class ResultTabs(QTabWidget):
         ):
             self.setTabToolTip(self.addTab(widget, name), tip)
         self.setMinimumWidth(280)  # small screens: the window must still fit
+        # the pane is narrow (the editor keeps half the window): tabs with less room
+        # beside their names, and where even so they do not fit the names cut short
+        # (each whole in its tooltip) rather than the last tabs behind scroll arrows
+        bar = self.tabBar()
+        self._compact = CompactTabs()
+        self._compact.setParent(bar)
+        bar.setStyle(self._compact)
+        bar.setElideMode(Qt.TextElideMode.ElideRight)
+        bar.setUsesScrollButtons(False)
         model.subscribe(ModelEvent.RESULT, self._show_result)
         model.subscribe(ModelEvent.TOKENS, lambda _tokens: self._show_stats())
         model.subscribe(ModelEvent.DETAILS, lambda _result: self._show_stats())  # after the layout

@@ -9,12 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from chunkview.core.model.kinds import UNIT_NAMES
 from chunkview.core.text.tokenizer_files import is_tokenizer_file, tokenizer_label
 
 if TYPE_CHECKING:
     from chunkview.app.histogram import Histogram
 
-UNIT_NAMES = {"units": "UTF-16 code units", "bytes": "UTF-8 bytes"}
 #: above this many chunks the bars are not split by kind (reading every kind costs)
 KINDS_UP_TO = 20_000
 

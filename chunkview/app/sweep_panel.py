@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.background import BackgroundJob
 from chunkview.app.job_panel import lay_out_job_panel
-from chunkview.app.stats import UNIT_NAMES
 from chunkview.core.analysis.eval import Question
 from chunkview.core.batch.sweep import (
     SweepPlan,
@@ -41,6 +40,7 @@ from chunkview.core.batch.sweep import (
     run_sweep,
     suggested_values,
 )
+from chunkview.core.model.kinds import UNIT_NAMES
 from chunkview.core.session import InspectorModel, ModelEvent
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up

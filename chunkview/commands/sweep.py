@@ -9,7 +9,15 @@ from typing import Any
 from chunkview.commands.chunk_input import read_input
 from chunkview.commands.common import REPORTED, Parser, UsageError, json_object, report
 from chunkview.core import registry
-from chunkview.core.batch.sweep import FIGURES, SweepPlan, numeric_params, parse_values, sweep
+from chunkview.core.batch.sweep import (
+    FIGURES,
+    SweepPlan,
+    column_heads,
+    figure_text,
+    numeric_params,
+    parse_values,
+    sweep,
+)
 from chunkview.core.model.document import KINDS
 from chunkview.core.text.jsonout import dumps
 
@@ -51,14 +59,10 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(dumps(rows, indent=None))
         return 0
-    print("\t".join([args.param, *FIGURES]))
+    print("\t".join([args.param, *column_heads(registry.get(args.entry).size_unit)]))
     for row in rows:
         if row["error"]:
             print(f"{row['value']}\t{row['error']['name']}: {row['error']['message']}")
         else:
-            print(
-                "\t".join(
-                    f"{row[k]:.3g}" if k == "over_max" else f"{row[k]}" for k in ["value", *FIGURES]
-                )
-            )
+            print("\t".join([f"{row['value']}", *(figure_text(k, row[k]) for k in FIGURES)]))
     return 0

@@ -20,18 +20,24 @@ from chunkview.core.build import chunk_layout
 from chunkview.core.chunkers.entry import Entry, Param, RunContext
 from chunkview.core.errors import Cancelled
 from chunkview.core.model.document import Document
+from chunkview.core.model.kinds import UNIT_NAMES
 from chunkview.core.model.spans import Layout
 from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool, Job
 
-#: the figures of a row, with the words the plots and the CLI label them with
+#: the figures of a row, with the words the command line's table heads them with (the
+#: sizes in the entry's unit, named as Stats names it: ``column_heads``). A share is a
+#: fraction in the data (``--json``, ``summarize``) and a percent wherever a person reads
+#: it (this table, the Sweep plots, Stats)
 FIGURES = {
     "chunks": "chunks",
-    "median": "median size (the entry's unit)",
-    "p95": "95th percentile size (the entry's unit)",
-    "over_max": "share of chunks over maxSize",
+    "median": "median size ({unit})",
+    "p95": "95th percentile size ({unit})",
+    "over_max": "over maxSize (% of chunks)",
     "lost": "text lost (chars)",
     "warnings": "warnings",
 }
+#: the figures that are shares: shown as percents
+SHARES = {"over_max"}
 
 #: the retrieval means a row carries when the sweep has questions (core/eval.py's Chroma
 #: definitions: the mean over the questions of recall, precision and IoU at top-k)
@@ -148,6 +154,18 @@ def summarize(
         "warnings": len(warnings),
         "error": None,
     }
+
+
+def column_heads(unit: str) -> list[str]:
+    """The table's heads of the figures, the sizes in ``unit`` (an entry's size unit)."""
+    return [words.format(unit=UNIT_NAMES.get(unit, unit)) for words in FIGURES.values()]
+
+
+def figure_text(figure: str, value: Any) -> str:
+    """A figure as a person reads it: a share as a percent (0.25 is 25%)."""
+    if figure in SHARES and isinstance(value, int | float):
+        return f"{100 * value:.3g}%"
+    return f"{value}"
 
 
 def failed_row(value: float, name: str, message: str) -> dict[str, Any]:

@@ -36,3 +36,10 @@ StageName: TypeAlias = Literal["gathered", "split", "merged", "cut", "overlapped
 LOCATED: tuple[Located, ...] = get_args(Located)
 #: the values of ``SizeUnit``
 SIZE_UNITS: tuple[SizeUnit, ...] = get_args(SizeUnit)
+#: how each unit is named to a user (Stats, the histogram, Sweep, the command line)
+UNIT_NAMES: dict[str, str] = {
+    "chars": "chars",
+    "units": "UTF-16 code units",
+    "bytes": "UTF-8 bytes",
+    "tokens": "tokens",
+}
