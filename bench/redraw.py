@@ -72,25 +72,25 @@ class StallMeter:
 
     def __init__(self) -> None:
         self.ticks: list[float] = []
-        self.cpu: list[float] = []
+        self.cpu_times: list[float] = []
         self.timer = QTimer()
         self.timer.setInterval(5)
-        self.timer.timeout.connect(self._tick)
+        self.timer.timeout.connect(self._mark)
 
-    def _tick(self) -> None:
+    def _mark(self) -> None:
         self.ticks.append(time.perf_counter())
-        self.cpu.append(time.thread_time())
+        self.cpu_times.append(time.thread_time())
 
     def __enter__(self) -> StallMeter:
         self.ticks.clear()
-        self.cpu.clear()
-        self._tick()
+        self.cpu_times.clear()
+        self._mark()
         self.timer.start()
         return self
 
     def __exit__(self, *_: object) -> None:
         self.timer.stop()
-        self._tick()
+        self._mark()
 
     @property
     def longest(self) -> float:
@@ -98,7 +98,7 @@ class StallMeter:
 
     @property
     def longest_cpu(self) -> float:
-        return max((b - a for a, b in zip(self.cpu, self.cpu[1:])), default=0.0)
+        return max((b - a for a, b in zip(self.cpu_times, self.cpu_times[1:])), default=0.0)
 
 
 def spin_until(done: Callable[[], bool], timeout: float = 300) -> None:
