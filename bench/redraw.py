@@ -13,7 +13,8 @@ For 100 KB, 1 MB and 10 MB documents built from the corpus (agentos SemanticChun
   from the change to its paint (median), which a loaded machine does not inflate.
 - drag: targetSize dragged (a value every 60 ms): from the last value to its layout
   painted (the wait before a change is sent included), each change landing while work
-  for the one before is still running; and the longest stall.
+  for the one before is still running; where that time goes (``drag_hop_*_ms``); and the
+  longest stall.
 - every ``*_longest_stall_ms`` has a ``*_longest_stall_cpu_ms`` beside it: the most CPU
   time the UI thread spent between two ticks of the timer, the app's own part of the
   stall (on a loaded machine the gap also holds the wait for a CPU).
@@ -312,11 +313,13 @@ def measure_others(window: MainWindow, text: str, meter: StallMeter) -> dict[str
 
 
 def measure_drag(window: MainWindow, meter: StallMeter) -> dict[str, float]:
-    """targetSize dragged: a new value every 60 ms (the 30 ms debounce lets each
-    through), so each change lands while the last one's layout, details or token counts
-    are still being made and must be stopped; the time from the last value to its layout
-    painted (the debounce included), and the longest stall meanwhile."""
-    ends, stalls, stalls_cpu = [], [], []
+    """targetSize dragged: a new value every 60 ms, so each change lands while the last
+    one's layout, details or token counts may still be being made and must be stopped;
+    the time from the last value to its layout painted (the wait before it is sent
+    included), where that time goes hop by hop (``drag_hop_*_ms``, as ``change_hop_*``:
+    ``to_worker`` holds the wait and the stopping of the work before), and the longest
+    stall meanwhile."""
+    ends, stalls, stalls_cpu, hops = [], [], [], []
     for start in (600, 601, 602):
         with meter:
             for target in range(start, start + 700, 100):
@@ -325,7 +328,10 @@ def measure_drag(window: MainWindow, meter: StallMeter) -> dict[str, float]:
             began = time.perf_counter()
             window.params.set_value("targetSize", start + 700)
             wait_painted(window)
-            ends.append(time.perf_counter() - began)
+            painted_at = time.perf_counter()
+            ends.append(painted_at - began)
+        assert window.result is not None
+        hops.append(hop_times(window.result.stamps, began, painted_at))
         stalls.append(meter.longest)
         stalls_cpu.append(meter.longest_cpu)
         wait_idle(window)
@@ -333,6 +339,10 @@ def measure_drag(window: MainWindow, meter: StallMeter) -> dict[str, float]:
         "drag_last_change_painted_ms": statistics.median(ends) * 1e3,
         "drag_longest_stall_ms": max(stalls) * 1e3,
         "drag_longest_stall_cpu_ms": max(stalls_cpu) * 1e3,
+        **{
+            f"drag_hop_{name}_ms": statistics.median(h.get(name, 0.0) for h in hops) * 1e3
+            for name, _ in HOPS
+        },
     }
 
 
