@@ -106,6 +106,7 @@ class CpuMeter(redraw.StallMeter):
         now = time.perf_counter()
         self.cpu[now] = time.thread_time()
         self.ticks.append(now)
+        self.cpu_times.append(self.cpu[now])  # redraw's longest_cpu
 
     def __enter__(self) -> CpuMeter:
         super().__enter__()

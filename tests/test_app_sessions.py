@@ -17,6 +17,13 @@ from chunkview.app.main_window import MainWindow
 from chunkview.app.question_memory import QUESTIONS_FOLDER
 from chunkview.core.analysis.eval import Question, Reference
 from chunkview.core.model.document import Document
+from chunkview.core.saved.document_questions import (
+    HASH_SLICE,
+    DocumentQuestions,
+    document_key,
+    save_document_questions,
+    text_sha256,
+)
 
 
 def a_document(tmp_path: Path) -> Path:
@@ -253,3 +260,19 @@ def test_questions_the_data_folder_would_not_take_are_written_at_quit(qtbot, new
     second.restore_session()
     settle(qtbot, second)
     assert second.views.eval_panel.questions == questions
+
+
+def test_a_long_text_without_a_file_gets_its_questions_once_hashed(qtbot, new_window, tmp_path):
+    settings = tmp_path / "settings.ini"
+    text = (CORPUS / "acorn-readme.md").read_text(encoding="utf-8")
+    long_text = "\n\n".join([text] * (HASH_SLICE * 2 // len(text) + 1))
+    key = document_key(None, long_text)
+    marked = tuple(questions_on(long_text))
+    folder = tmp_path / "settings-data" / QUESTIONS_FOLDER
+    save_document_questions(folder, DocumentQuestions(key, text_sha256(long_text), marked))
+    window = new_window(settings)
+    window.set_document(Document(long_text))
+    # the hash is made a slice per turn of the event loop, not while opening
+    assert window.question_memory.key is None
+    qtbot.waitUntil(lambda: window.question_memory.key == key, timeout=20000)
+    assert tuple(window.views.eval_panel.questions) == marked

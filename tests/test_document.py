@@ -2,7 +2,7 @@ import pytest
 
 from chunkview.core.errors import DocumentError
 from chunkview.core.io.read import load_document
-from chunkview.core.model.document import Document, newline_style
+from chunkview.core.model.document import Document, may_hold_astral, newline_style
 
 
 def test_newline_styles():
@@ -18,6 +18,24 @@ def test_unit_and_point_offsets():
     assert [doc.points_to_units(p) for p in range(6)] == [0, 1, 3, 4, 6, 7]
     assert [doc.units_to_points(u) for u in (0, 1, 3, 4, 6, 7)] == [0, 1, 2, 3, 4, 5]
     assert doc.units_to_points(2) == 1  # inside the pair: the emoji's start
+
+
+@pytest.mark.parametrize(
+    ("text", "astral"),
+    [
+        ("plain ascii " * 1000, []),
+        ("déją vu " * 1000, []),  # two bytes a character: none, found without a scan
+        ("\u4e00\ud800" * 3000, []),  # a lone surrogate is one UTF-16 unit
+        ("é" * 5000 + "😀" + "é", [5000]),
+        ("a😀" * 3000, list(range(1, 6000, 2))),
+        ("😀", [0]),
+    ],
+)
+def test_long_texts_find_their_astral_characters(text, astral):
+    assert may_hold_astral(text) == bool(astral)
+    doc = Document(text)
+    assert doc._astral_points == astral
+    assert doc.points_to_units(len(text)) == len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def test_load_errors_name_the_file(tmp_path):

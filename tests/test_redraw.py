@@ -4,12 +4,12 @@ chunk table hands rows over in batches, a long text loads in pieces."""
 
 import pytest
 from conftest import settle
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
 from chunkview.app import chunk_table, editor, searcher
-from chunkview.app.main_window import MainWindow
+from chunkview.app.main_window import DEBOUNCE_MS, MainWindow
 from chunkview.core.model.document import Document
 from chunkview.core.session import ModelEvent
 
@@ -357,3 +357,25 @@ def test_the_warnings_follow_the_painted_layout(qtbot, window):
         local.sizes,
     )
     assert sum(window.tabs.warnings_panel.counts().values()) == len(local.warnings)
+
+
+def test_an_option_change_goes_out_at_once_and_typing_waits_for_a_pause(qtbot, window):
+    # a slider step is sent on the next turn of the event loop (a drag's last value does
+    # not wait for a debounce: a newer one supersedes the run in flight); steps made in
+    # one slot go as one run
+    open_text(qtbot, window, PARAGRAPH * 6)
+    generation = window.generation
+    window.params.set_value("targetSize", 70)
+    window.params.set_value("targetSize", 80)
+    assert window.generation == generation  # not inside the slot
+    QCoreApplication.processEvents()  # the next turn: no timer of tens of ms to wait for
+    assert window.generation == generation + 1
+    assert window.model._submitted.options["targetSize"] == 80
+    settle(qtbot, window)
+    # a keystroke still waits for a pause in the typing
+    generation = window.generation
+    type_at(qtbot, window, 0, "x")  # (stops the timer: started again below)
+    window.editor.edited.emit()
+    assert window._debounce.isActive() and window._debounce.interval() >= DEBOUNCE_MS
+    QCoreApplication.processEvents()
+    assert window.generation == generation

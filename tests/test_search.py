@@ -2,7 +2,7 @@
 
 import pytest
 
-from chunkview.core.analysis.search import HitSearch, SearchHit, search
+from chunkview.core.analysis.search import FoldedBlocks, HitSearch, SearchHit, search
 from chunkview.core.build import build_layout
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Span
@@ -109,3 +109,25 @@ def test_a_chunk_is_read_from_where_a_query_word_first_occurs_with_the_same_hits
             compared += 1
             hits += len(expected)
     assert compared == 1200 and hits > 1000
+
+
+def test_a_word_is_found_in_the_folded_blocks_as_in_the_joined_text():
+    # the folded text stays in the blocks it was folded in (each ending after a line
+    # feed): a word without one is found in them where the joined text has it
+    import random
+
+    rng = random.Random(5)
+    atoms = ["ab", "b", "a", "ba", " ", "x"]
+    for _ in range(2000):
+        blocks = [
+            "".join(rng.choice(atoms) for _ in range(rng.randrange(0, 6))) + "\n"
+            for _ in range(rng.randrange(1, 5))
+        ]
+        blocks[-1] = blocks[-1].rstrip("\n") if rng.random() < 0.5 else blocks[-1]
+        folded = FoldedBlocks(blocks)
+        joined = folded.joined()
+        assert joined == "".join(blocks)
+        word = rng.choice(["a", "ab", "ba", "bab", "x"])
+        start = rng.randrange(0, len(joined) + 2)
+        stop = rng.randrange(0, len(joined) + 3)
+        assert folded.find(word, start, stop) == joined.find(word, start, stop)

@@ -20,6 +20,8 @@ from chunkview.core.saved.document_questions import (
     load_document_questions,
     save_document_questions,
     store_path,
+    text_sha256,
+    text_sha256_in_slices,
 )
 from chunkview.core.saved.session_file import (
     DocumentRef,
@@ -240,3 +242,12 @@ def test_a_broken_questions_file_is_said_and_an_unwritable_folder_too(tmp_path):
     blocked.write_text("")
     with pytest.raises(StoreError, match="cannot be written"):
         save_document_questions(blocked / "questions", DocumentQuestions("k", "", QUESTIONS))
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 1000])
+def test_a_text_hashed_in_slices_hashes_as_the_whole(size):
+    text = "a😀é\ud800z" * 20
+    steps = list(text_sha256_in_slices(text, size))
+    assert steps[-1] == text_sha256(text)
+    assert steps[:-1] == [None] * (len(steps) - 1)
+    assert len(steps) == max(1, -(-len(text) // size))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import islice
 
 from PySide6.QtCore import Qt, Signal
@@ -19,6 +20,8 @@ from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.outside_changes import OutsideChangeBar
 from chunkview.core.model.document import KINDS
+from chunkview.core.model.span_table import SpanTable
+from chunkview.core.model.spans import Span
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.views.decorations import DIFF_STYLES, boundary_label
@@ -180,7 +183,7 @@ class DocumentView(QWidget):
             )
         title = "boundary"
         if result is not None:
-            explained = any(s.reason is not None for s in islice(result.layout.spans, 64))
+            explained = _any_reason(result.layout.spans, 64)
             # reasons may follow the layout (details): till then the title keeps its link,
             # so the legend does not lose a line and get it back (the editor jumping)
             if explained or result.layout.complete:
@@ -196,3 +199,11 @@ class DocumentView(QWidget):
             if kinds
             else "<small>&nbsp;</small>"
         )
+
+
+def _any_reason(spans: Sequence[Span], first: int) -> bool:
+    """True when one of the ``first`` spans has a reason: read from a table's column,
+    without building the spans (each new layout asks it, before its paint)."""
+    if isinstance(spans, SpanTable):
+        return any(spans.reasons.get(i) is not None for i in range(min(first, len(spans))))
+    return any(s.reason is not None for s in islice(spans, first))

@@ -51,6 +51,10 @@ from chunkview.core.session import InspectorModel, ModelEvent
 __all__ = ["DEFAULT_SAMPLE", "MainWindow", "launch"]
 
 DEBOUNCE_MS = 30
+#: an option change is sent on the next turn of the event loop (changes made in one slot
+#: go as one): a newer change supersedes the run in flight (the worker: latest wins,
+#: cancelled at once), so waiting longer would only delay the last change of a drag
+OPTION_CHANGE_MS = 0
 SWITCH_INTERVAL = 0.0005
 
 
@@ -159,7 +163,7 @@ class MainWindow(QMainWindow):
         self.tabs.show_position.connect(self._show_position)
         for panel in (self.chunker, self.view):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.model.subscribe(ModelEvent.STALE, lambda: self._debounce.start(DEBOUNCE_MS))
+        self.model.subscribe(ModelEvent.STALE, lambda: self._debounce.start(OPTION_CHANGE_MS))
         # typing: the layout follows the edits meanwhile, so a long text is re-chunked
         # after a longer pause (reading 10 MB out of the editor costs tens of ms)
         self.editor.edited.connect(

@@ -6,23 +6,27 @@ the status bar says so, and closing the window tries again, then asks."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QStandardPaths
+from PySide6.QtCore import QEvent, QObject, QSettings, QStandardPaths, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.files import DocumentFiles
 from chunkview.app.markup import as_rich_text
+from chunkview.core.model.document import Document
 from chunkview.core.saved.document_questions import (
+    HASH_SLICE,
     DocumentQuestions,
     StoreError,
     document_key,
     load_document_questions,
     save_document_questions,
+    text_key,
     text_sha256,
+    text_sha256_in_slices,
 )
 from chunkview.core.session import InspectorModel, ModelEvent
 
@@ -63,6 +67,10 @@ class QuestionMemory(QObject):
         #: the last change could not be written (said where the user sees it)
         self.unsaved = False
         self._loading = False
+        #: a long text's hash being made: the document and the steps left
+        self._hashing: tuple[Document, Iterator[str | None]] | None = None
+        self._hash_timer = QTimer(self, singleShot=True, interval=0)
+        self._hash_timer.timeout.connect(self._hash_step)
         model.subscribe(ModelEvent.DOCUMENT, self._document_shown)
         panel.questions_changed.connect(self.save)
         files.disk_listeners.append(self._document_written)  # Save As: a new name
@@ -74,10 +82,39 @@ class QuestionMemory(QObject):
         return document_key(document.path, document.text, sample=self.files.sample)
 
     def _document_shown(self) -> None:
-        """Another document (or the same one read again): its own questions, or none."""
+        """Another document (or the same one read again): its own questions, or none.
+        A long text without a file is known by its hash, made a slice per turn of the
+        event loop (``_hash_step``) so that opening it does not freeze the window; its
+        questions come when the hash is done, and till then it has none."""
+        self._hashing = None
+        document = self.model.document
+        if document.path is None and len(document.text) > HASH_SLICE:
+            self.key = None
+            self._show_kept(None)
+            self._hashing = (document, text_sha256_in_slices(document.text))
+            self._hash_timer.start()
+            return
         self.key = self.current_key()
+        self._show_kept(self.key)
+
+    def _hash_step(self) -> None:
+        if self._hashing is None:
+            return
+        _document, steps = self._hashing
+        digest = next(steps)
+        if digest is None:
+            self._hash_timer.start()
+            return
+        self._hashing = None
+        if self.key is None:  # not made meanwhile by a save
+            self.key = text_key(digest)
+            self._show_kept(self.key, digest)
+
+    def _show_kept(self, key: str | None, text_hash: str | None = None) -> None:
+        """Show the questions kept for ``key`` (None: none yet); ``text_hash``: the text's
+        hash, when known."""
         try:
-            kept = load_document_questions(self.folder, self.key)
+            kept = load_document_questions(self.folder, key) if key is not None else None
         except StoreError as error:
             kept = None
             self.tell(f"The questions kept for {self.model.document.name} cannot be read: {error}")
@@ -86,7 +123,7 @@ class QuestionMemory(QObject):
             self.panel.set_questions(list(kept.questions) if kept else [])
         finally:
             self._loading = False
-        if kept and kept.text_sha256 != text_sha256(self.model.document.text):
+        if kept and kept.text_sha256 != (text_hash or text_sha256(self.model.document.text)):
             self.tell(
                 f"{len(kept.questions)} questions brought back for {self.model.document.name}, "
                 "marked on an earlier version of its text: their answers may have moved"

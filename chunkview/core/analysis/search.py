@@ -8,6 +8,7 @@ agentos ``lexicalTokens`` + ``snippetAround`` on each chunk's text, in chunk ord
 
 from __future__ import annotations
 
+import bisect
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -43,21 +44,56 @@ def folded_text(text: str) -> str | None:
 _FOLD_BLOCK = 1 << 19
 
 
+class FoldedBlocks:
+    """A folded text as the blocks it was folded in, each ending after a line feed:
+    joined, 10 MB took 15-20 ms of the UI thread at once. A query word (letters, digits
+    and marks) never holds a line feed, so it never crosses from one block to the next,
+    and ``find`` in the blocks finds what it would in the joined text."""
+
+    def __init__(self, blocks: list[str]) -> None:
+        self.blocks = blocks
+        self.starts: list[int] = []
+        at = 0
+        for block in blocks:
+            self.starts.append(at)
+            at += len(block)
+
+    def find(self, word: str, start: int, stop: int) -> int:
+        """``joined().find(word, start, stop)`` for a word without a line feed."""
+        blocks, starts = self.blocks, self.starts
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        while i < len(blocks) and starts[i] < stop:
+            base = starts[i]
+            at = blocks[i].find(word, max(start - base, 0), stop - base)
+            if at >= 0:
+                return base + at
+            i += 1
+        return -1
+
+    def joined(self) -> str:
+        return "".join(self.blocks)
+
+
 class Folding:
     """``folded_text`` a block at a time, so the UI thread folds 10 MB (about 50 ms)
     between paints. Each block ends after a line feed: neither NFC composition nor the
     final sigma's context (what ``lower`` looks at around a sigma) reaches across one,
-    so the blocks fold as the whole text does."""
+    so the blocks fold as the whole text does. ``blocks`` is the result as those blocks
+    (None: folding would move offsets); ``folded`` the same joined."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.folded: str | None = None
+        self.blocks: FoldedBlocks | None = None
         folded = kept_for(FOLDED, text)
         self.done = folded is not None
         if self.done:
-            (self.folded,) = folded
+            (self.blocks,) = folded
         self._at = 0
         self._blocks: list[str] = []
+
+    @property
+    def folded(self) -> str | None:
+        return None if self.blocks is None else self.blocks.joined()
 
     def step(self, deadline: float) -> bool:
         """Fold on until ``deadline`` (perf_counter seconds); True once done."""
@@ -73,9 +109,10 @@ class Folding:
                 self._blocks.append(lowered)
                 self._at = end
             if self._at >= len(text):
-                self.folded = "".join(self._blocks) if self._at == len(text) else None
+                if self._at == len(text):
+                    self.blocks = FoldedBlocks(self._blocks)
                 self.done = True
-                keep(FOLDED, text, (self.folded,))
+                keep(FOLDED, text, (self.blocks,))
             elif time.perf_counter() > deadline:
                 break
         return self.done
@@ -90,10 +127,10 @@ class HitSearch:
         self.words = lexical_tokens(query)
         self.hits: list[SearchHit] = []
         self._next = 0
-        self._folded: str | None = None
+        self._folded: FoldedBlocks | None = None
         self._prefiltered = False
         self._folding: Folding | None = None
-        self._columns: tuple[Sequence[int], Sequence[int], Sequence[bool], Sequence[int]] | None
+        self._columns: tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int]] | None
         self._columns = None
 
     @property
@@ -115,12 +152,12 @@ class HitSearch:
                     self._folding = Folding(text)
                 if not self._folding.step(deadline):
                     return []  # folding the text takes this step: the search goes on next
-                self._folded = self._folding.folded
+                self._folded = self._folding.blocks
             self._prefiltered = True
         folded, words = self._folded, self.words
         if self._columns is None:
             self._columns = _span_columns(self.layout.spans)
-        starts, ends, missing, indexes = self._columns
+        starts, ends, located, indexes = self._columns
         found: list[SearchHit] = []
         first = i = self._next
         count = len(starts)
@@ -129,7 +166,7 @@ class HitSearch:
                 break
             start, end = starts[i], ends[i]
             i += 1
-            if missing[i - 1]:
+            if located[i - 1] == _MISSING:
                 continue
             near = 0  # no matching word starts before this offset in the chunk
             if folded is not None:
@@ -153,18 +190,17 @@ class HitSearch:
 
 def _span_columns(
     spans: Sequence[Span],
-) -> tuple[Sequence[int], Sequence[int], Sequence[bool], Sequence[int]]:
-    """Each span's start, end, whether it is missing, and index: read from a table's
-    columns without building a Span (a search of 25,000 would make as many objects for
-    the UI thread's collector to walk), or from the spans."""
+) -> tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int]]:
+    """Each span's start, end, placement (``_MISSING``: missing) and index: read from a
+    table's columns without building a Span (a search of 25,000 would make as many
+    objects for the UI thread's collector to walk), or from the spans."""
     if isinstance(spans, SpanTable):
-        missing = [located == _MISSING for located in spans.located_ids]
         indexes = spans.indexes if spans.indexes is not None else range(len(spans))
-        return spans.starts, spans.ends, missing, indexes
+        return spans.starts, spans.ends, spans.located_ids, indexes
     return (
         [s.start for s in spans],
         [s.end for s in spans],
-        [s.located == "missing" for s in spans],
+        [_MISSING if s.located == "missing" else -1 for s in spans],
         [s.index for s in spans],
     )
 

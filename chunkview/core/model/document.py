@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -70,6 +71,8 @@ class Document:
     @cached_property
     def _astral_points(self) -> list[int]:
         """Code-point offsets of the characters that take two UTF-16 units."""
+        if not may_hold_astral(self.text):
+            return []  # a long text's scan took 40-60 ms of the window's thread
         return [m.start() for m in _ASTRAL_RE.finditer(self.text)]
 
     def units_to_points(self, unit_offset: int) -> int:
@@ -90,6 +93,18 @@ class Document:
     def points_to_units(self, point_offset: int) -> int:
         """Convert a code-point offset to a UTF-16 offset."""
         return point_offset + bisect.bisect_left(self._astral_points, point_offset)
+
+
+def may_hold_astral(text: str) -> bool:
+    """False when ``text`` holds no character past U+FFFF, found without a scan where
+    it can be: CPython keeps a string in the narrowest of one, two or four bytes per
+    character that fits its largest one (PEP 393), so a long string of under three bytes
+    per character has none."""
+    if text.isascii():
+        return False
+    if len(text) > 4096 and sys.implementation.name == "cpython":
+        return sys.getsizeof(text) >= 3 * len(text)
+    return True
 
 
 #: what a NUL byte is shown as when a file holding them is opened anyway
