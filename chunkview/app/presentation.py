@@ -202,6 +202,7 @@ class ZoomAndPresentation(QObject):
             ]
         for column in self._hidden_columns:
             table.setColumnHidden(column, hide)
+        table.fit_columns()  # the columns left share the room
         for index in self._hidden_tabs:
             self.tabs.setTabVisible(index, not hide)
         return [w for w in self.set_aside_when_presenting if w.isVisible()] if hide else []
