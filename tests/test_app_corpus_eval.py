@@ -172,3 +172,15 @@ def test_a_missing_questions_file_is_one_line(qtbot, window, tmp_path):
     assert not audit.evaluation.start()
     assert "nope.jsonl" in audit.evaluation.message.text()
     assert not audit.evaluation.running
+
+
+def test_a_failed_document_is_named_in_one_line(qtbot, window, tmp_path):
+    window.select_entry("mastra.chunk", OPTIONS)
+    settle(qtbot, window)
+    folder, questions = make_corpus(tmp_path)
+    (folder / "broken.txt").write_bytes(b"\x00\x01 not text \x00")
+    panel = evaluate(qtbot, window, folder, questions)
+    text = panel.message.text()
+    assert "1 documents failed; the first: " in text, text
+    assert text.split("the first: ", 1)[1].startswith(str(folder / "broken.txt"))
+    assert "['" not in text

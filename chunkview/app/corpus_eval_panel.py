@@ -93,6 +93,8 @@ class EvalRequest:
 
 @dataclass(frozen=True)
 class EvalOutcome:
+    """An evaluation run to its end: each setting's result, in the request's order."""
+
     request: EvalRequest
     results: list[CorpusResult]
 
@@ -411,7 +413,7 @@ class CorpusEvalPanel(QWidget):
         if self._plots_widget is not None:
             self._plots_widget.setVisible(swept)
         first = outcome.results[0]
-        failed = sum(len(r.failed) for r in outcome.results)
+        failures = [line for result in outcome.results for line in result.failed]
         text = (
             f"{first.files} documents, {len(first.scored)} of {len(first.questions)} "
             f"questions scored, retriever {outcome.request.retriever or 'none'}"
@@ -422,8 +424,9 @@ class CorpusEvalPanel(QWidget):
             )
             + "."
         )
-        if failed:
-            text += f" {failed} documents failed: {outcome.results[0].failed[:1]}"
+        if failures:  # each line names its document, status and message
+            over = f" over the {len(outcome.results)} settings" if len(outcome.results) > 1 else ""
+            text += f" {len(failures)} documents failed{over}; the first: {failures[0]}"
         self.message.setText(text)
 
     def means_shown(self) -> list[dict[str, str]]:

@@ -64,11 +64,11 @@ def format_corpus(result: CorpusResult, title: str) -> str:
             continue
         lines.append(
             f"    {_means_line(doc['means'])}  {doc['chunks']:>6}  {doc['corpus_id']} "
-            f"({doc['questions']} questions)"
+            f"({doc['questions']} question{'' if doc['questions'] == 1 else 's'})"
         )
     lines.append(
         f"\n    {_means_line(result.means)}  {result.chunks:>6}  corpus mean of "
-        f"{len(result.scored)} questions"
+        f"{len(result.scored)} question{'' if len(result.scored) == 1 else 's'}"
     )
     return "\n".join(lines)
 
