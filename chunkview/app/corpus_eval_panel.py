@@ -108,11 +108,6 @@ class _CorpusEvalJob(BackgroundJob):
     failed = Signal(int, str)  # the run itself broke (or its questions did not fit)
     done = Signal(int)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._pool: ChunkPool | None = None
-        self._pool_lock = threading.Lock()
-
     def start(self, number: int, request: EvalRequest) -> None:
         self.launch(self._run, number, request)
 
@@ -123,10 +118,8 @@ class _CorpusEvalJob(BackgroundJob):
             count = sum(1 for _ in corpus_documents(paths))
             self.deliver(self.counted, number, count * len(request.settings))
             pool = ChunkPool(request.jobs, timeout=request.timeout, max_memory=request.max_memory)
-            with self._pool_lock:
-                if cancel.is_set():
-                    return
-                self._pool = pool
+            if not self.hold_pool(pool, cancel):  # stopped before it began
+                return
 
             def progress() -> None:
                 if cancel.is_set():
@@ -153,19 +146,10 @@ class _CorpusEvalJob(BackgroundJob):
             if not cancel.is_set():
                 self.deliver(self.failed, number, f"{type(error).__name__}: {error}")
         finally:
-            with self._pool_lock:
-                self._pool = None
             if pool is not None:
+                self.release_pool(pool)
                 pool.close()
             self.deliver(self.done, number)
-
-    def kill_pool(self) -> None:
-        """End the processes of the run (any thread): a stop between documents would wait
-        for the ones being chunked."""
-        with self._pool_lock:
-            pool = self._pool
-        if pool is not None:
-            pool.kill()
 
 
 class CorpusEvalPanel(QWidget):
@@ -352,7 +336,7 @@ class CorpusEvalPanel(QWidget):
 
     def stop(self) -> None:
         self._job.cancel.set()
-        self._job.kill_pool()
+        self._job.kill_pools()
 
     def _counted(self, number: int, total: int) -> None:
         if number == self.number:
