@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app.background import BackgroundJob
-from chunkview.app.sweep_panel import CURVE_COLOURS, CURVE_SYMBOLS
+from chunkview.app.sweep_panel import CURVE_SYMBOLS
 from chunkview.core.analysis.corpus import FIGURES, CorpusResult
 from chunkview.core.analysis.eval import RETRIEVERS, Question, QuestionsError, load_questions
 from chunkview.core.batch.corpus_eval import Setting, corpus_documents, corpus_eval, only_document
@@ -45,34 +45,27 @@ from chunkview.core.batch.sweep import numeric_params, parse_values
 from chunkview.core.errors import Cancelled, DocumentError
 from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool
 from chunkview.core.session import InspectorModel, ModelEvent
-from chunkview.core.views.corpus_report import build_report
+from chunkview.core.views.corpus_report import (
+    FIGURE_COLOURS,
+    FIGURE_NAMES,
+    build_report,
+    figure_shown,
+)
 from chunkview.corpus_report import render_report, save_report
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
 
-#: the columns of the means table: title, figure (None: the setting's label, chunks)
-NAMES = {
-    "recall": "recall",
-    "precision": "precision",
-    "iou": "IoU",
-    "precision_omega": "precision Ω",
-    "iou_omega": "IoU Ω",
-}
-HEADERS = ("setting", *NAMES.values(), "whole", "chunks")
+#: the columns of the means table
+HEADERS = ("setting", *FIGURE_NAMES.values(), "whole", "chunks")
 #: the plots, as the Sweep dock draws them: (title, figures)
 PLOTS = (
     ("recall · precision · IoU (corpus mean)", ("recall", "precision", "iou")),
     ("precision Ω · IoU Ω (corpus mean)", ("precision_omega", "iou_omega")),
 )
-#: the Ω pair drawn as the top-k pair: the first solid, the second dashed with a triangle
+#: the Ω pair drawn as the top-k pair: the first solid, the second dashed, their symbols
 STYLE_OF = {"precision_omega": "precision", "iou_omega": "iou"}
 DASHED = {"iou", "iou_omega"}
-
-
-def figure(value: float | None) -> str:
-    """A figure as ``chunkview eval`` prints it (three decimals), '-' when not computed."""
-    return "-" if value is None else f"{value:.3f}"
 
 
 @dataclass(frozen=True)
@@ -380,7 +373,7 @@ class CorpusEvalPanel(QWidget):
             whole = means.get("whole")
             cells = [
                 label,
-                *(figure(means[name]) for name in FIGURES),
+                *(figure_shown(means[name]) for name in FIGURES),
                 "-" if whole is None else f"{100 * whole:.0f}%",
                 str(result.chunks),
             ]
@@ -438,8 +431,7 @@ class CorpusEvalPanel(QWidget):
             plot.setMenuEnabled(False)
             plot.setYRange(0, 1.04, padding=0)
             names = " · ".join(
-                f'<span style="color:{CURVE_COLOURS[STYLE_OF.get(f, f)]}">{NAMES[f]}</span>'
-                for f in figures
+                f'<span style="color:{FIGURE_COLOURS[f]}">{FIGURE_NAMES[f]}</span>' for f in figures
             )
             plot.setTitle(
                 f'<span style="color:{ink.name()}">{title}</span>&nbsp; {names}', size="8pt"
@@ -454,10 +446,10 @@ class CorpusEvalPanel(QWidget):
                 self.curves[name] = plot.plot(
                     [],
                     [],
-                    pen=pg.mkPen(CURVE_COLOURS[style_of], width=2, style=style),
+                    pen=pg.mkPen(FIGURE_COLOURS[name], width=2, style=style),
                     symbol=CURVE_SYMBOLS.get(style_of, "o"),
                     symbolSize=7,
-                    symbolBrush=CURVE_COLOURS[style_of],
+                    symbolBrush=FIGURE_COLOURS[name],
                     symbolPen=None,
                 )
             self.plots[title] = plot
