@@ -199,7 +199,7 @@ COLUMN_HELP = {
     "end": "where the chunk ends (code points)",
     "chars": "the chunk's length in code points",
     "bytes": "the chunk's length in UTF-8 bytes",
-    "tokens": "the chunk's length in cl100k tokens",
+    "tokens": "the chunk's length in tokens: cl100k's, or those of View › Count Tokens With",
     "placed": "= exact, ≈ normalized (the library rewrote the text), ✗ missing",
     "first words": "the chunk's first words",
 }
