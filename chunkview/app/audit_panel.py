@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableView,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -311,15 +312,25 @@ class AuditPanel(QWidget):
         self.evaluation = CorpusEvalPanel(model, self.folder_edit.text)
         self.evaluation.time_budget = lambda: self.time_budget()
         self.evaluation.memory_budget = lambda: self.memory_budget()
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.table, "Files")
-        self.tabs.addTab(self.evaluation, "Evaluate with questions")
-        self.evaluation.started.connect(lambda: self.tabs.setCurrentWidget(self.evaluation))
+        # each tab has its own buttons, progress bar and message (two of each in one view
+        # read as one run's); the folder above is both tabs'
+        files = QWidget()
         buttons = (self.run_button, self.stop_button)
         lay_out_job_panel(
-            self, where, buttons, self.progress, self.message, self.tabs, (self.save_button,)
-        )
+            files, QHBoxLayout(), buttons, self.progress, self.message, self.table,
+            (self.save_button,),
+        )  # fmt: skip
+        files_layout = files.layout()
+        assert files_layout is not None
+        files_layout.setContentsMargins(0, 4, 0, 0)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(files, "Files")
+        self.tabs.addTab(self.evaluation, "Evaluate with questions")
+        self.evaluation.started.connect(lambda: self.tabs.setCurrentWidget(self.evaluation))
+        layout = QVBoxLayout(self)
+        layout.addLayout(where)
+        layout.addWidget(self.tabs, 1)
         self._job = _AuditJob()
         self._job.listed.connect(self._listed)
         self._job.record.connect(self._add_record)

@@ -161,6 +161,8 @@ class CorpusEvalPanel(QWidget):
         self.running = False
         self.outcome: EvalOutcome | None = None
         self.failure = ""
+        #: the settings of the run going or shown (a sweep's values, else one)
+        self.settings_run = 1
         self.questions_edit = QLineEdit()
         self.questions_edit.setPlaceholderText("questions (JSONL, each naming its document)")
         self.questions_edit.returnPressed.connect(self.start)
@@ -319,6 +321,10 @@ class CorpusEvalPanel(QWidget):
         self.outcome = None
         self.table.setRowCount(0)
         self.progress.setRange(0, 0)  # busy until the documents are counted
+        # a sweep runs each document once a value: the bar counts those runs
+        self.settings_run = len(request.settings)
+        runs = "documents" if self.settings_run == 1 else "documents × values"
+        self.progress.setFormat(f"%v / %m {runs}")
         self.message.setText(f"Listing the documents under {request.folder}…")
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
@@ -335,7 +341,9 @@ class CorpusEvalPanel(QWidget):
         if number == self.number:
             self.progress.setRange(0, max(total, 1))
             self.progress.setValue(0)
-            self.message.setText(f"Evaluating {total} documents and settings…")
+            documents = total // max(self.settings_run, 1)
+            at = f" at {self.settings_run} values" if self.settings_run > 1 else ""
+            self.message.setText(f"Evaluating {documents} documents{at}…")
 
     def _step(self, number: int) -> None:
         if number == self.number:
