@@ -15,12 +15,11 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QSplitter,
-    QTableView,
     QTabWidget,
     QWidget,
 )
 
-from chunkview.app.chunk_table import COLUMNS
+from chunkview.app.chunk_table import COLUMNS, ChunkTable
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.settings import AppSettings
 
@@ -80,7 +79,7 @@ class ZoomAndPresentation(QObject):
         result_views: list[QWidget],
         step_through_action: QAction,
         tabs: QTabWidget,
-        table: QTableView,
+        table: ChunkTable,
         set_aside_when_presenting: list[QWidget],
         splitter: QSplitter,
     ) -> None:
