@@ -45,6 +45,22 @@ def rss_mb() -> float:
         return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+def write_cut(folder: Path, text: str, number: int, size: int, chance: random.Random) -> str:
+    """``size`` characters of ``text`` from a random start, written as document ``number``
+    (``document_id``: 1,000 a folder); the text written."""
+    start = chance.randrange(0, len(text) - size)
+    path = folder / document_id(number)
+    path.parent.mkdir(exist_ok=True)
+    body = text[start : start + size]
+    path.write_text(body, encoding="utf-8")
+    return body
+
+
+def document_id(number: int) -> str:
+    """Document ``number``'s path under the corpus folder, as questions name it."""
+    return f"d{number // 1000:03d}/doc{number:06d}.md"
+
+
 def write_corpus(folder: Path, count: int) -> tuple[int, list[Question]]:
     """``count`` files of 2 KB to 1 MB (log-skewed: most a few KB) and their questions."""
     text = corpus_text(2 * LARGEST)
@@ -53,17 +69,12 @@ def write_corpus(folder: Path, count: int) -> tuple[int, list[Question]]:
     questions = []
     for i in range(count):
         size = int(SMALLEST * (LARGEST / SMALLEST) ** (chance.random() ** 4))
-        start = chance.randrange(0, len(text) - size)
-        sub = folder / f"d{i // 1000:03d}"
-        sub.mkdir(exist_ok=True)
-        body = text[start : start + size]
-        (sub / f"doc{i:06d}.md").write_text(body, encoding="utf-8")
+        body = write_cut(folder, text, i, size, chance)
         total += len(body.encode("utf-8"))
         if i % 10 == 0:
             at = size // 3
-            corpus_id = f"{sub.name}/doc{i:06d}.md"
             words = " ".join(body[at : at + 80].split())
-            questions.append(Question(words, (Reference("", at, at + 300),), corpus_id))
+            questions.append(Question(words, (Reference("", at, at + 300),), document_id(i)))
     return total, questions
 
 
@@ -74,12 +85,7 @@ def write_small_corpus(folder: Path, count: int) -> int:
     total = 0
     for i in range(count):
         size = chance.randrange(1_000, 4_000)
-        start = chance.randrange(0, len(text) - size)
-        sub = folder / f"d{i // 1000:03d}"
-        sub.mkdir(exist_ok=True)
-        body = text[start : start + size]
-        (sub / f"doc{i:06d}.md").write_text(body, encoding="utf-8")
-        total += len(body.encode("utf-8"))
+        total += len(write_cut(folder, text, i, size, chance).encode("utf-8"))
     return total
 
 

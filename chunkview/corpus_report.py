@@ -18,23 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkview.core.errors import DocumentError
-from chunkview.core.views.corpus_report import Column, CorpusReport, WorstQuestion
+from chunkview.core.views.corpus_report import (
+    FIGURE_COLOURS,
+    FIGURE_NAMES,
+    Column,
+    CorpusReport,
+    WorstQuestion,
+    figure_shown,
+)
 
-NAMES = {
-    "recall": "recall",
-    "precision": "precision",
-    "iou": "IoU",
-    "precision_omega": "precision Ω",
-    "iou_omega": "IoU Ω",
-}
-#: the Sweep dock's colours (app/sweep_panel.py), one per figure, colour-blind safe
-COLOURS = {
-    "recall": "#0072B2",
-    "precision": "#D55E00",
-    "iou": "#009E73",
-    "precision_omega": "#D55E00",
-    "iou_omega": "#009E73",
-}
 WIDTH, HEIGHT = 460, 240
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 28, 62
 
@@ -53,11 +45,6 @@ pre { white-space: pre-wrap; font: 12px/1.45 ui-monospace, monospace; margin: 2p
 pre.excerpt { border-color: #E69F00; } pre.own { border-color: #0072B2; }
 .q { margin-bottom: 18px; } .muted { color: #666; } .fail { color: #D55E00; }
 """
-
-
-def _figure(value: float | None) -> str:
-    """As the command prints a figure (three decimals), '-' when not computed."""
-    return "-" if value is None else f"{value:.3f}"
 
 
 def _e(text: object) -> str:
@@ -133,7 +120,7 @@ def means_plot(title: str, labels: Sequence[str], series: Sequence[Series], axis
     (``axis`` names it), else side by side in each column (settings are not a scale)."""
     frame = _Frame(title, labels, axis)
     for k, line in enumerate(series):
-        colour = COLOURS[line.figure]
+        colour = FIGURE_COLOURS[line.figure]
         shift = 0.0 if axis else (k - (len(series) - 1) / 2) * 9
         points = [
             (round(frame.x(i) + shift, 1), v, labels[i])
@@ -147,8 +134,8 @@ def means_plot(title: str, labels: Sequence[str], series: Sequence[Series], axis
                 f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>'
             )
         for x, v, label in points:
-            frame.dot(x, v, colour, f"{NAMES[line.figure]} at {label}: {_figure(v)}")
-    return frame.svg([(NAMES[s.figure], COLOURS[s.figure], s.dashed) for s in series])
+            frame.dot(x, v, colour, f"{FIGURE_NAMES[line.figure]} at {label}: {figure_shown(v)}")
+    return frame.svg([(FIGURE_NAMES[s.figure], FIGURE_COLOURS[s.figure], s.dashed) for s in series])
 
 
 def spread_plot(title: str, columns: Sequence[Column], figure: str, axis: str = "") -> str:
@@ -156,14 +143,14 @@ def spread_plot(title: str, columns: Sequence[Column], figure: str, axis: str = 
     values stay visible), with the corpus mean as a bar."""
     frame = _Frame(title, [c.label for c in columns], axis)
     step = (WIDTH - LEFT - RIGHT) / max(len(columns), 1)
-    colour = COLOURS[figure]
+    colour = FIGURE_COLOURS[figure]
     for i, col in enumerate(columns):
         x = frame.x(i)
         values = [(d.corpus_id, getattr(d, figure)) for d in col.documents]
         shown = [(c, v) for c, v in values if v is not None]
         for n, (corpus_id, value) in enumerate(shown):
             offset = ((n * 7) % 11 - 5) / 5 * step * 0.25
-            tip = f"{corpus_id}: {_figure(value)}"
+            tip = f"{corpus_id}: {figure_shown(value)}"
             frame.dot(round(x + offset, 1), value, colour, tip, r=2.5)
         mean = col.means.get(figure)
         if mean is not None:
@@ -171,21 +158,21 @@ def spread_plot(title: str, columns: Sequence[Column], figure: str, axis: str = 
             half = step * 0.35
             frame.parts.append(
                 f'<line x1="{x - half:.1f}" x2="{x + half:.1f}" y1="{y}" y2="{y}" '
-                f'stroke="#222" stroke-width="2"><title>corpus mean: {_figure(mean)}'
+                f'stroke="#222" stroke-width="2"><title>corpus mean: {figure_shown(mean)}'
                 "</title></line>"
             )
     return frame.svg(
-        [(f"{NAMES[figure]} per document", colour, False), ("corpus mean", "#222", False)]
+        [(f"{FIGURE_NAMES[figure]} per document", colour, False), ("corpus mean", "#222", False)]
     )
 
 
 def _means_table(report: CorpusReport) -> str:
     columns = report.columns + ([report.compared] if report.compared else [])
-    head = "".join(f"<th>{_e(NAMES[n])}</th>" for n in NAMES)
+    head = "".join(f"<th>{_e(FIGURE_NAMES[n])}</th>" for n in FIGURE_NAMES)
     rows = []
     for col in columns:
         whole = col.means.get("whole")
-        cells = "".join(f"<td>{_figure(col.means.get(n))}</td>" for n in NAMES)
+        cells = "".join(f"<td>{figure_shown(col.means.get(n))}</td>" for n in FIGURE_NAMES)
         compared = col is report.compared and col.label != "compared"
         label = f"compared: {col.label}" if compared else col.label
         rows.append(
@@ -211,7 +198,7 @@ def _settings_table(settings: dict[str, object]) -> str:
 
 
 def _question(q: WorstQuestion) -> str:
-    figures = " · ".join(f"{NAMES[n]} {_figure(v)}" for n, v in q.figures.items())
+    figures = " · ".join(f"{FIGURE_NAMES[n]} {figure_shown(v)}" for n, v in q.figures.items())
     excerpts = "".join(f'<pre class="excerpt">{_e(t)}</pre>' for t in q.excerpts)
     kind = "retrieved (top k, over the corpus)" if q.retrieved else "holding the excerpts"
     chunks = "".join(
@@ -252,7 +239,7 @@ def _plots(report: CorpusReport) -> str:
     plots.append(means_plot("mean precision Ω · IoU Ω", labels, omega, axis))
     spread = report.columns + ([report.compared] if report.compared else [])
     for figure in ["iou"] * bool(figures) + ["iou_omega"]:
-        plots.append(spread_plot(f"{NAMES[figure]} per document", spread, figure, axis))
+        plots.append(spread_plot(f"{FIGURE_NAMES[figure]} per document", spread, figure, axis))
     return f'<div class="plots">{"".join(plots)}</div>'
 
 
@@ -271,7 +258,7 @@ def render_report(report: CorpusReport, title: str = "chunkview corpus evaluatio
         f"<h1>{_e(title)}</h1><h2>Settings</h2>{_settings_table(report.settings)}"
         f"<h2>Corpus means</h2>{_means_table(report)}{_plots(report)}{failures}"
         f"<h2>The worst questions</h2><p class=muted>the {len(report.worst)} lowest in "
-        f"{_e(NAMES[report.worst_by])} at {_e(report.worst_of)}</p>{worst}"
+        f"{_e(FIGURE_NAMES[report.worst_by])} at {_e(report.worst_of)}</p>{worst}"
         "</body></html>\n"
     )
 

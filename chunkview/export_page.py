@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,41 +21,8 @@ from chunkview.core import registry
 from chunkview.core.batch.page_values import PagePlan, PageRun, page_values
 from chunkview.core.batch.sweep import Runner
 from chunkview.core.model.document import Document
+from chunkview.core.views.kind_colours import kind_colours
 from chunkview.core.views.page_data import CompareSide, PageValue, ValueView, page_data
-
-#: Okabe-Ito and the eighth colour, as app/theme.py colours boundary kinds (a test holds
-#: them equal): the page colours each kind as the window does
-OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
-EIGHTH_COLOUR = "#7F7F7F"
-KIND_COLOURS = {
-    "heading": "#CC79A7",
-    "paragraph": "#56B4E9",
-    "sentence": "#009E73",
-    "code-block": "#D55E00",
-    "code": "#D55E00",
-    "fixed": "#E69F00",
-    "table": "#F0E442",
-    "semantic": "#0072B2",
-    "hierarchical": "#CC79A7",
-    "layout": "#009E73",
-}
-
-
-def kind_colours(kinds: Iterable[str]) -> dict[str, str]:
-    """A colour of its own for each kind, as the window gives an entry's kinds: the kind's
-    usual colour unless an earlier kind took it, else the first free palette colour (the
-    palette again past eight kinds)."""
-    palette = [*OKABE_ITO, EIGHTH_COLOUR]
-    taken: list[str] = []
-    colours: dict[str, str] = {}
-    for kind in kinds:
-        wanted = KIND_COLOURS.get(kind)
-        if wanted is None or wanted in taken:
-            free = [c for c in palette if c not in taken]
-            wanted = free[0] if free else palette[len(taken) % len(palette)]
-        taken.append(wanted)
-        colours[kind] = wanted
-    return colours
 
 
 def _resource(name: str) -> str:

@@ -92,6 +92,7 @@ def test_the_dock_shows_the_corpus_means_of_chunkview_eval(qtbot, window, tmp_pa
     assert [row[name] for name in FIGURES] == shown(expected["means"])
     assert row["chunks"] == str(expected["chunks"]) and row["setting"] == "mastra.chunk"
     assert panel.progress.value() == panel.progress.maximum() == 3
+    assert panel.progress.text() == "3 / 3 documents"
     assert "3 documents, 5 of 5 questions scored" in panel.message.text()
     # the Ω figures alone without a retriever, as --retriever none gives them
     panel = evaluate(qtbot, window, folder, questions, retriever="none")
@@ -122,6 +123,7 @@ def test_a_swept_option_shows_and_plots_the_means_per_value(qtbot, window, tmp_p
         assert [row[name] for name in FIGURES] == shown(cli_row)
         assert row["chunks"] == str(cli_row["chunks"])
     assert panel.progress.value() == panel.progress.maximum() == 9
+    assert panel.progress.text() == "9 / 9 documents × values"  # 3 documents at 3 values
     for key in KEYS:
         xs, ys = panel.plotted(key)
         assert xs == [20.0, 40.0, 80.0]
@@ -172,3 +174,15 @@ def test_a_missing_questions_file_is_one_line(qtbot, window, tmp_path):
     assert not audit.evaluation.start()
     assert "nope.jsonl" in audit.evaluation.message.text()
     assert not audit.evaluation.running
+
+
+def test_a_failed_document_is_named_in_one_line(qtbot, window, tmp_path):
+    window.select_entry("mastra.chunk", OPTIONS)
+    settle(qtbot, window)
+    folder, questions = make_corpus(tmp_path)
+    (folder / "broken.txt").write_bytes(b"\x00\x01 not text \x00")
+    panel = evaluate(qtbot, window, folder, questions)
+    text = panel.message.text()
+    assert "1 documents failed; the first: " in text, text
+    assert text.split("the first: ", 1)[1].startswith(str(folder / "broken.txt"))
+    assert "['" not in text

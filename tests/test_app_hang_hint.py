@@ -73,4 +73,4 @@ def test_a_second_hang_replaces_the_first_search(qtbot, window):
     overlap = next(b for b in found[0][1].bounds if b.option == "chunkOverlap")
     assert overlap.returns_at < 70 and found[0][1].options["chunkOverlap"] == 70
     hint.wait(10)
-    assert hint._pool is None  # its processes are gone with it
+    assert hint.idle  # its processes are gone with it

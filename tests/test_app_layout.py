@@ -181,3 +181,19 @@ def test_warning_rows_are_elided_with_the_whole_message_in_their_tooltip(qtbot, 
     message = rows.rows.item(0).message
     tip = rows.rows.data(index, Qt.ItemDataRole.ToolTipRole)
     assert message.replace("&", "&amp;").replace("<", "&lt;") in tip
+
+
+def test_presentation_mode_gives_the_columns_left_their_full_width(qtbot, laptop):
+    assert laptop.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, laptop)
+    table = laptop.table
+    table.parentWidget().parentWidget().setCurrentWidget(table)
+    laptop.presentation.presentation.trigger()
+    qtbot.wait(50)
+    assert laptop.presentation.presenting
+    shown = [c for c in range(len(COLUMNS)) if not table.isColumnHidden(c)]
+    assert len(shown) < len(COLUMNS)
+    # the hidden columns take no room: the few left are not cut short
+    for column in shown[:-1]:
+        assert table.columnWidth(column) == table._natural[column], COLUMNS[column]
+    assert sum(table.columnWidth(c) for c in shown) >= table.viewport().width() - 2

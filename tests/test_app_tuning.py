@@ -308,13 +308,14 @@ def test_presentation_mode_is_large_with_the_options_panel_and_step_through(qtbo
 def test_every_boundary_kind_of_an_entry_has_its_own_colour(qtbot, window):
     from chunkview.app import theme
     from chunkview.core import registry
+    from chunkview.core.views.kind_colours import kind_colours
 
     window.select_entry("smartchunk")
     colours = {theme.kind_colour(k).name() for k in registry.get("smartchunk").boundary_kinds}
     assert len(colours) == len(registry.get("smartchunk").boundary_kinds)
     assert theme.kind_colour("paragraph") != theme.kind_colour("grapheme")
     for entry in registry.entries():
-        chosen = theme.entry_kind_colours(entry.boundary_kinds)
+        chosen = kind_colours(entry.boundary_kinds)
         assert len(set(chosen.values())) == len(entry.boundary_kinds), entry.id
 
 

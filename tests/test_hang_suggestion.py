@@ -98,10 +98,11 @@ def test_no_value_found_says_so_and_a_cancel_stops_the_search():
 def test_the_options_named_come_first_then_the_size_roles():
     engine = registry.get(ENGINE)
     message = "a run within its first 64 units (chunkOverlap) follows"
-    picked = [(p.name, d) for p, d in options_to_try(engine, DEFAULTS, message)]
+    picked = [(o.param.name, o.direction) for o in options_to_try(engine, DEFAULTS, message)]
     assert picked == [("chunkOverlap", "down"), ("chunkSize", "up")]
     # naming none, the entry's order
-    picked = [(p.name, d) for p, d in options_to_try(engine, DEFAULTS, "no option named")]
+    tried = options_to_try(engine, DEFAULTS, "no option named")
+    picked = [(o.param.name, o.direction) for o in tried]
     assert picked == [("chunkSize", "up"), ("chunkOverlap", "down")]
 
 
@@ -117,7 +118,7 @@ def test_mastra_token_windows_that_never_advance_get_both_ways_out():
     mastra = registry.get("mastra.chunk")
     options = {"strategy": "token", "maxSize": 200, "overlap": 200}
     message = "overlap 200 equals maxSize: the windows never advance"
-    picked = [(p.name, d) for p, d in options_to_try(mastra, options, message)]
+    picked = [(o.param.name, o.direction) for o in options_to_try(mastra, options, message)]
     assert picked[:2] == [("maxSize", "up"), ("overlap", "down")]
 
     def run(tries):  # the library's own rule for this hang: overlap == maxSize

@@ -10,6 +10,7 @@ from chunkview.commands import page as page_command
 from chunkview.core.analysis.compare import compare_layouts
 from chunkview.core.batch.page_values import PagePlan, page_values
 from chunkview.core.model.document import Document
+from chunkview.core.views.kind_colours import kind_colours
 from chunkview.core.views.page_data import (
     FailedValue,
     ValueView,
@@ -17,14 +18,7 @@ from chunkview.core.views.page_data import (
     decode_value,
     page_data,
 )
-from chunkview.export_page import (
-    EIGHTH_COLOUR,
-    KIND_COLOURS,
-    OKABE_ITO,
-    kind_colours,
-    render_page,
-    script_json,
-)
+from chunkview.export_page import render_page, script_json
 from tests.test_sweep import in_place
 
 TEXT = "One sentence here. Another one there.\n\n" * 30
@@ -97,11 +91,17 @@ def test_astral_characters_and_script_safety():
 
 
 def test_kind_colours_are_the_apps():
-    assert OKABE_ITO == theme.OKABE_ITO
-    assert EIGHTH_COLOUR == theme.EIGHTH_COLOUR
-    assert KIND_COLOURS == theme.KIND_COLOURS
-    kinds = ["heading", "paragraph", "table", "fence", "heading-2", "list"]
-    assert kind_colours(kinds) == theme.entry_kind_colours(kinds)
+    # past the palette's eight colours too: every kind its own, in the page as in the window
+    kinds = ["heading", "paragraph", "table", "fence", "heading-2", "list", *"abcdefgh"]
+    colours = kind_colours(kinds)
+    assert len(set(colours.values())) == len(kinds)
+    theme.use_entry_kinds(kinds)
+    try:
+        assert {k: theme.kind_colour(k).name() for k in kinds} == {
+            k: c.lower() for k, c in colours.items()
+        }
+    finally:
+        theme.use_entry_kinds([])
 
 
 def test_the_command_writes_a_page_with_failed_values_kept(tmp_path, capsys):

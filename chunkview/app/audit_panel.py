@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableView,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -182,11 +183,6 @@ class _AuditJob(BackgroundJob):
     failed = Signal(int, str)  # the audit itself broke
     done = Signal(int)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._pools: list[Any] = []  # the ChunkPools of the audits running
-        self._pools_lock = threading.Lock()
-
     def start(self, number: int, folder: str, include: list[str], run: Mapping[str, Any]) -> None:
         self.launch(self._run, number, folder, include, dict(run))
 
@@ -215,10 +211,8 @@ class _AuditJob(BackgroundJob):
             self.deliver(self.listed, number, len(files), more)
             timeout, memory = run.pop("timeout"), run.pop("max_memory")
             pool = ChunkPool(run.pop("jobs"), timeout=timeout, max_memory=memory)
-            with self._pools_lock:
-                if cancel.is_set():  # stopped before it began: nothing to kill
-                    return
-                self._pools.append(pool)
+            if not self.hold_pool(pool, cancel):  # stopped before it began
+                return
             records = audit_records(files, **run, pool=pool)
             try:
                 for record in records:
@@ -232,25 +226,9 @@ class _AuditJob(BackgroundJob):
                 self.deliver(self.failed, number, f"{type(error).__name__}: {error}")
         finally:
             if pool is not None:
-                with self._pools_lock:
-                    if pool in self._pools:
-                        self._pools.remove(pool)
+                self.release_pool(pool)
                 pool.close()
             self.deliver(self.done, number)
-
-    def kill_pools(self) -> None:
-        """End the processes of the audits running (any thread): a stop between records
-        would wait for the files being chunked to finish."""
-        with self._pools_lock:
-            pools = list(self._pools)
-        for pool in pools:
-            pool.kill()
-
-    @property
-    def idle(self) -> bool:
-        """True when no audit holds chunking processes."""
-        with self._pools_lock:
-            return not self._pools
 
 
 def _name(record: Mapping[str, Any], folder: str) -> str:
@@ -334,15 +312,25 @@ class AuditPanel(QWidget):
         self.evaluation = CorpusEvalPanel(model, self.folder_edit.text)
         self.evaluation.time_budget = lambda: self.time_budget()
         self.evaluation.memory_budget = lambda: self.memory_budget()
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.table, "Files")
-        self.tabs.addTab(self.evaluation, "Evaluate with questions")
-        self.evaluation.started.connect(lambda: self.tabs.setCurrentWidget(self.evaluation))
+        # each tab has its own buttons, progress bar and message (two of each in one view
+        # read as one run's); the folder above is both tabs'
+        files = QWidget()
         buttons = (self.run_button, self.stop_button)
         lay_out_job_panel(
-            self, where, buttons, self.progress, self.message, self.tabs, (self.save_button,)
-        )
+            files, QHBoxLayout(), buttons, self.progress, self.message, self.table,
+            (self.save_button,),
+        )  # fmt: skip
+        files_layout = files.layout()
+        assert files_layout is not None
+        files_layout.setContentsMargins(0, 4, 0, 0)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(files, "Files")
+        self.tabs.addTab(self.evaluation, "Evaluate with questions")
+        self.evaluation.started.connect(lambda: self.tabs.setCurrentWidget(self.evaluation))
+        layout = QVBoxLayout(self)
+        layout.addLayout(where)
+        layout.addWidget(self.tabs, 1)
         self._job = _AuditJob()
         self._job.listed.connect(self._listed)
         self._job.record.connect(self._add_record)

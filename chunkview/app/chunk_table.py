@@ -199,7 +199,7 @@ COLUMN_HELP = {
     "end": "where the chunk ends (code points)",
     "chars": "the chunk's length in code points",
     "bytes": "the chunk's length in UTF-8 bytes",
-    "tokens": "the chunk's length in cl100k tokens",
+    "tokens": "the chunk's length in tokens: cl100k's, or those of View › Count Tokens With",
     "placed": "= exact, ≈ normalized (the library rewrote the text), ✗ missing",
     "first words": "the chunk's first words",
 }
@@ -292,20 +292,27 @@ class ChunkTable(QTableView):
         return [min(least[name], most) for name, most in zip(COLUMNS[:-1], self._natural)]
 
     def _fit_to_viewport(self) -> None:
-        """The columns at their natural widths when they fit the table's width with room
-        for the first words; else each cut towards its least by the same share."""
+        """The columns shown at their natural widths when they fit the table's width with
+        room for the last one (the first words, or the last left in presentation mode);
+        else each cut towards its least by the same share. Hidden columns take no room."""
+        shown = [c for c in range(len(COLUMNS)) if not self.isColumnHidden(c)]
+        if not shown:
+            return
+        *sized, last = shown
         first_words = self.fontMetrics().horizontalAdvance("first wo")
-        room = self.viewport().width() - first_words
-        natural, least = self._natural, self._least
+        last_least = first_words if last == len(COLUMNS) - 1 else self._least[last]
+        room = self.viewport().width() - last_least
+        natural = [self._natural[c] for c in sized]
+        least = [self._least[c] for c in sized]
         if sum(natural) <= room:
             widths = natural
         else:
             slack = sum(natural) - sum(least)
             share = min(max((room - sum(least)) / slack, 0.0), 1.0) if slack else 0.0
             widths = [lo + int((hi - lo) * share) for lo, hi in zip(least, natural)]
-        # the first words take the rest (Qt's stretched last section keeps 100 px at least)
-        widths = [*widths, max(first_words, self.viewport().width() - sum(widths))]
-        for column, width in enumerate(widths):
+        # the last column takes the rest (not Qt's stretched last section: it keeps 100 px)
+        widths = [*widths, max(last_least, self.viewport().width() - sum(widths))]
+        for column, width in zip(shown, widths):
             if self.columnWidth(column) != width:  # each change lays the header out again
                 self.setColumnWidth(column, width)
 

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app.background import BackgroundJob
-from chunkview.app.sweep_panel import CURVE_COLOURS, CURVE_SYMBOLS
+from chunkview.app.sweep_panel import CURVE_SYMBOLS
 from chunkview.core.analysis.corpus import FIGURES, CorpusResult
 from chunkview.core.analysis.eval import RETRIEVERS, Question, QuestionsError, load_questions
 from chunkview.core.batch.corpus_eval import Setting, corpus_documents, corpus_eval, only_document
@@ -45,34 +45,27 @@ from chunkview.core.batch.sweep import numeric_params, parse_values
 from chunkview.core.errors import Cancelled, DocumentError
 from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool
 from chunkview.core.session import InspectorModel, ModelEvent
-from chunkview.core.views.corpus_report import build_report
+from chunkview.core.views.corpus_report import (
+    FIGURE_COLOURS,
+    FIGURE_NAMES,
+    build_report,
+    figure_shown,
+)
 from chunkview.corpus_report import render_report, save_report
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
 
-#: the columns of the means table: title, figure (None: the setting's label, chunks)
-NAMES = {
-    "recall": "recall",
-    "precision": "precision",
-    "iou": "IoU",
-    "precision_omega": "precision Ω",
-    "iou_omega": "IoU Ω",
-}
-HEADERS = ("setting", *NAMES.values(), "whole", "chunks")
+#: the columns of the means table
+HEADERS = ("setting", *FIGURE_NAMES.values(), "whole", "chunks")
 #: the plots, as the Sweep dock draws them: (title, figures)
 PLOTS = (
     ("recall · precision · IoU (corpus mean)", ("recall", "precision", "iou")),
     ("precision Ω · IoU Ω (corpus mean)", ("precision_omega", "iou_omega")),
 )
-#: the Ω pair drawn as the top-k pair: the first solid, the second dashed with a triangle
+#: the Ω pair drawn as the top-k pair: the first solid, the second dashed, their symbols
 STYLE_OF = {"precision_omega": "precision", "iou_omega": "iou"}
 DASHED = {"iou", "iou_omega"}
-
-
-def figure(value: float | None) -> str:
-    """A figure as ``chunkview eval`` prints it (three decimals), '-' when not computed."""
-    return "-" if value is None else f"{value:.3f}"
 
 
 @dataclass(frozen=True)
@@ -93,6 +86,8 @@ class EvalRequest:
 
 @dataclass(frozen=True)
 class EvalOutcome:
+    """An evaluation run to its end: each setting's result, in the request's order."""
+
     request: EvalRequest
     results: list[CorpusResult]
 
@@ -106,11 +101,6 @@ class _CorpusEvalJob(BackgroundJob):
     failed = Signal(int, str)  # the run itself broke (or its questions did not fit)
     done = Signal(int)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._pool: ChunkPool | None = None
-        self._pool_lock = threading.Lock()
-
     def start(self, number: int, request: EvalRequest) -> None:
         self.launch(self._run, number, request)
 
@@ -121,10 +111,8 @@ class _CorpusEvalJob(BackgroundJob):
             count = sum(1 for _ in corpus_documents(paths))
             self.deliver(self.counted, number, count * len(request.settings))
             pool = ChunkPool(request.jobs, timeout=request.timeout, max_memory=request.max_memory)
-            with self._pool_lock:
-                if cancel.is_set():
-                    return
-                self._pool = pool
+            if not self.hold_pool(pool, cancel):  # stopped before it began
+                return
 
             def progress() -> None:
                 if cancel.is_set():
@@ -151,19 +139,10 @@ class _CorpusEvalJob(BackgroundJob):
             if not cancel.is_set():
                 self.deliver(self.failed, number, f"{type(error).__name__}: {error}")
         finally:
-            with self._pool_lock:
-                self._pool = None
             if pool is not None:
+                self.release_pool(pool)
                 pool.close()
             self.deliver(self.done, number)
-
-    def kill_pool(self) -> None:
-        """End the processes of the run (any thread): a stop between documents would wait
-        for the ones being chunked."""
-        with self._pool_lock:
-            pool = self._pool
-        if pool is not None:
-            pool.kill()
 
 
 class CorpusEvalPanel(QWidget):
@@ -182,6 +161,8 @@ class CorpusEvalPanel(QWidget):
         self.running = False
         self.outcome: EvalOutcome | None = None
         self.failure = ""
+        #: the settings of the run going or shown (a sweep's values, else one)
+        self.settings_run = 1
         self.questions_edit = QLineEdit()
         self.questions_edit.setPlaceholderText("questions (JSONL, each naming its document)")
         self.questions_edit.returnPressed.connect(self.start)
@@ -340,6 +321,10 @@ class CorpusEvalPanel(QWidget):
         self.outcome = None
         self.table.setRowCount(0)
         self.progress.setRange(0, 0)  # busy until the documents are counted
+        # a sweep runs each document once a value: the bar counts those runs
+        self.settings_run = len(request.settings)
+        runs = "documents" if self.settings_run == 1 else "documents × values"
+        self.progress.setFormat(f"%v / %m {runs}")
         self.message.setText(f"Listing the documents under {request.folder}…")
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
@@ -350,13 +335,15 @@ class CorpusEvalPanel(QWidget):
 
     def stop(self) -> None:
         self._job.cancel.set()
-        self._job.kill_pool()
+        self._job.kill_pools()
 
     def _counted(self, number: int, total: int) -> None:
         if number == self.number:
             self.progress.setRange(0, max(total, 1))
             self.progress.setValue(0)
-            self.message.setText(f"Evaluating {total} documents and settings…")
+            documents = total // max(self.settings_run, 1)
+            at = f" at {self.settings_run} values" if self.settings_run > 1 else ""
+            self.message.setText(f"Evaluating {documents} documents{at}…")
 
     def _step(self, number: int) -> None:
         if number == self.number:
@@ -394,7 +381,7 @@ class CorpusEvalPanel(QWidget):
             whole = means.get("whole")
             cells = [
                 label,
-                *(figure(means[name]) for name in FIGURES),
+                *(figure_shown(means[name]) for name in FIGURES),
                 "-" if whole is None else f"{100 * whole:.0f}%",
                 str(result.chunks),
             ]
@@ -411,7 +398,7 @@ class CorpusEvalPanel(QWidget):
         if self._plots_widget is not None:
             self._plots_widget.setVisible(swept)
         first = outcome.results[0]
-        failed = sum(len(r.failed) for r in outcome.results)
+        failures = [line for result in outcome.results for line in result.failed]
         text = (
             f"{first.files} documents, {len(first.scored)} of {len(first.questions)} "
             f"questions scored, retriever {outcome.request.retriever or 'none'}"
@@ -422,8 +409,9 @@ class CorpusEvalPanel(QWidget):
             )
             + "."
         )
-        if failed:
-            text += f" {failed} documents failed: {outcome.results[0].failed[:1]}"
+        if failures:  # each line names its document, status and message
+            over = f" over the {len(outcome.results)} settings" if len(outcome.results) > 1 else ""
+            text += f" {len(failures)} documents failed{over}; the first: {failures[0]}"
         self.message.setText(text)
 
     def means_shown(self) -> list[dict[str, str]]:
@@ -451,8 +439,7 @@ class CorpusEvalPanel(QWidget):
             plot.setMenuEnabled(False)
             plot.setYRange(0, 1.04, padding=0)
             names = " · ".join(
-                f'<span style="color:{CURVE_COLOURS[STYLE_OF.get(f, f)]}">{NAMES[f]}</span>'
-                for f in figures
+                f'<span style="color:{FIGURE_COLOURS[f]}">{FIGURE_NAMES[f]}</span>' for f in figures
             )
             plot.setTitle(
                 f'<span style="color:{ink.name()}">{title}</span>&nbsp; {names}', size="8pt"
@@ -467,10 +454,10 @@ class CorpusEvalPanel(QWidget):
                 self.curves[name] = plot.plot(
                     [],
                     [],
-                    pen=pg.mkPen(CURVE_COLOURS[style_of], width=2, style=style),
+                    pen=pg.mkPen(FIGURE_COLOURS[name], width=2, style=style),
                     symbol=CURVE_SYMBOLS.get(style_of, "o"),
                     symbolSize=7,
-                    symbolBrush=CURVE_COLOURS[style_of],
+                    symbolBrush=FIGURE_COLOURS[name],
                     symbolPen=None,
                 )
             self.plots[title] = plot

@@ -36,8 +36,6 @@ class HangHint(BackgroundJob):
         #: the window's time budget a run (None: none set); a try takes the lesser of it
         #: and TRY_BUDGET
         self.time_budget: Callable[[], float | None] = lambda: None
-        self._pool: ChunkPool | None = None
-        self._pool_lock = threading.Lock()
         model.subscribe(ModelEvent.FAILED, self._failed)
         model.subscribe(ModelEvent.STALE, self.stop)
         app = QCoreApplication.instance()
@@ -79,14 +77,12 @@ class HangHint(BackgroundJob):
         mine: list[ChunkPool] = []  # this search's pool
 
         def hold(pool: ChunkPool | None) -> None:
-            with self._pool_lock:
-                if pool is not None:
-                    mine.append(pool)
-                    self._pool = pool
-                    if cancel.is_set():  # cancelled before its pool was there to kill
-                        pool.kill()
-                elif mine and self._pool is mine[0]:  # not a newer search's pool
-                    self._pool = None
+            if pool is not None:
+                mine.append(pool)
+                if not self.hold_pool(pool, cancel):  # cancelled before it was there
+                    pool.kill()
+            elif mine:
+                self.release_pool(mine[0])  # a newer search's pool stays held
 
         try:
             suggestion: HangSuggestion | None = suggest(
@@ -109,6 +105,4 @@ class HangHint(BackgroundJob):
         """Cancel the running search (any settings change): its processes end now."""
         self.cancel.set()
         self.searching = None
-        with self._pool_lock:
-            if self._pool is not None:
-                self._pool.kill()
+        self.kill_pools()

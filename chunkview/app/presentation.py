@@ -15,12 +15,11 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QSplitter,
-    QTableView,
     QTabWidget,
     QWidget,
 )
 
-from chunkview.app.chunk_table import COLUMNS
+from chunkview.app.chunk_table import COLUMNS, ChunkTable
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.settings import AppSettings
 
@@ -80,7 +79,7 @@ class ZoomAndPresentation(QObject):
         result_views: list[QWidget],
         step_through_action: QAction,
         tabs: QTabWidget,
-        table: QTableView,
+        table: ChunkTable,
         set_aside_when_presenting: list[QWidget],
         splitter: QSplitter,
     ) -> None:
@@ -202,6 +201,7 @@ class ZoomAndPresentation(QObject):
             ]
         for column in self._hidden_columns:
             table.setColumnHidden(column, hide)
+        table.fit_columns()  # the columns left share the room
         for index in self._hidden_tabs:
             self.tabs.setTabVisible(index, not hide)
         return [w for w in self.set_aside_when_presenting if w.isVisible()] if hide else []

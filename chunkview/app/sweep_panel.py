@@ -42,6 +42,7 @@ from chunkview.core.batch.sweep import (
 )
 from chunkview.core.model.kinds import UNIT_NAMES
 from chunkview.core.session import InspectorModel, ModelEvent
+from chunkview.core.views.corpus_report import FIGURE_COLOURS
 
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
@@ -63,9 +64,8 @@ CURVE_COLOURS = {
     "over_max": "#D55E00",
     "lost": "#E69F00",
     "warnings": "#56B4E9",
-    "recall": "#0072B2",
-    "precision": "#D55E00",
-    "iou": "#009E73",
+    # as the corpus evaluation's plots draw them
+    **{figure: FIGURE_COLOURS[figure] for figure in ("recall", "precision", "iou")},
 }
 CURVE_NAMES = {
     "median": "median",

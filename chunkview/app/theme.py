@@ -10,27 +10,14 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication
 
 from chunkview.core.views.decorations import DIFF_STYLES
+from chunkview.core.views.kind_colours import KIND_COLOURS, OKABE_ITO, kind_colours
 
 #: the window's colours: follow the desktop's scheme, or always light, or always dark
 ThemeMode: TypeAlias = Literal["system", "light", "dark"]
 THEMES: tuple[ThemeMode, ...] = get_args(ThemeMode)
 
-# Okabe-Ito: distinguishable under the common colour-vision deficiencies.
-OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
 # Alternating chunk backgrounds: two clearly different hues, so neighbours never blend.
 CHUNK_HUES = ["#56B4E9", "#E69F00"]
-KIND_COLOURS = {
-    "heading": "#CC79A7",
-    "paragraph": "#56B4E9",
-    "sentence": "#009E73",
-    "code-block": "#D55E00",
-    "code": "#D55E00",
-    "fixed": "#E69F00",
-    "table": "#F0E442",
-    "semantic": "#0072B2",
-    "hierarchical": "#CC79A7",
-    "layout": "#009E73",
-}
 WARNING_COLOUR = "#D55E00"
 SEARCH_COLOUR = "#FFD400"
 
@@ -46,39 +33,14 @@ def chunk_colour(index: int, dark: bool) -> QColor:
     return colour
 
 
-#: the eighth colour, after Okabe-Ito's seven hues: a mid grey (Okabe-Ito's own eighth,
-#: black, would vanish on the dark theme)
-EIGHTH_COLOUR = "#7F7F7F"
 #: the colours of the chosen entry's boundary kinds, each its own (``use_entry_kinds``)
 _entry_colours: dict[str, str] = {}
-
-
-def entry_kind_colours(kinds: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """A colour of its own for each of an entry's boundary kinds: the kind's usual colour
-    when no earlier kind of the entry took it, else the first Okabe-Ito colour free, then
-    darker shades of them when an entry has more kinds than the palette colours."""
-    palette = [*OKABE_ITO, EIGHTH_COLOUR]
-    taken: set[str] = set()
-    colours: dict[str, str] = {}
-    for kind in kinds:
-        wanted = KIND_COLOURS.get(kind)
-        if wanted is None or wanted in taken:
-            free = [c for c in palette if c not in taken]
-            shade = len(taken) // len(palette)
-            wanted = (
-                free[0]
-                if free
-                else QColor(palette[len(taken) % len(palette)]).darker(140 + 40 * shade).name()
-            )
-        taken.add(wanted)
-        colours[kind] = wanted
-    return colours
 
 
 def use_entry_kinds(kinds: tuple[str, ...] | list[str]) -> None:
     """The chosen entry's kinds: from now on each is drawn in a colour of its own."""
     _entry_colours.clear()
-    _entry_colours.update(entry_kind_colours(kinds))
+    _entry_colours.update(kind_colours(kinds))
 
 
 def kind_colour(kind: str) -> QColor:

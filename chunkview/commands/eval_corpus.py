@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunkview.commands.common import UsageError, json_object
+from chunkview.commands.swept_option import stepped_values
 from chunkview.core import registry
 from chunkview.core.analysis.corpus import CorpusResult
 from chunkview.core.analysis.eval import Question
@@ -20,7 +21,6 @@ from chunkview.core.batch.corpus_eval import (
     only_document,
 )
 from chunkview.core.batch.engine import open_pool
-from chunkview.core.batch.sweep import parse_values
 from chunkview.core.text.jsonout import dumps
 from chunkview.core.views.corpus_report import build_report
 from chunkview.corpus_report import render_report, save_report
@@ -64,11 +64,11 @@ def format_corpus(result: CorpusResult, title: str) -> str:
             continue
         lines.append(
             f"    {_means_line(doc['means'])}  {doc['chunks']:>6}  {doc['corpus_id']} "
-            f"({doc['questions']} questions)"
+            f"({doc['questions']} question{'' if doc['questions'] == 1 else 's'})"
         )
     lines.append(
         f"\n    {_means_line(result.means)}  {result.chunks:>6}  corpus mean of "
-        f"{len(result.scored)} questions"
+        f"{len(result.scored)} question{'' if len(result.scored) == 1 else 's'}"
     )
     return "\n".join(lines)
 
@@ -102,25 +102,13 @@ def format_sweep(param: str, rows: list[dict[str, Any]], best: dict[str, Any]) -
     return "\n".join(lines)
 
 
-def _values(args: argparse.Namespace) -> list[float]:
-    param = registry.get(args.entry).param(args.param)
-    if param is None or param.kind not in ("int", "float"):
-        raise UsageError(f"--param: {args.entry} has no number option {args.param!r}")
-    if not args.values:
-        raise UsageError("--param needs --values (start:stop:step or a,b,c)")
-    try:
-        return parse_values(args.values, integer=param.kind == "int")
-    except ValueError as exc:
-        raise UsageError(f"--values: {exc}") from None
-
-
 def settings_of(args: argparse.Namespace, options: dict[str, Any]) -> list[Setting]:
     """The configurations to run: the entry (at each value of --param), then the compared
     one when --compare-entry is given."""
     if args.param:
         settings = [
             Setting(args.entry, {**options, args.param: v}, f"{args.param}={v:g}")
-            for v in _values(args)
+            for v in stepped_values(args.entry, options, args.param, args.values)
         ]
     else:
         settings = [Setting(args.entry, options, args.entry)]

@@ -11,6 +11,7 @@ from typing import Any
 from chunkview import api
 from chunkview.commands import eval_corpus
 from chunkview.commands.common import Parser, UsageError, capped_jobs, json_object, most_jobs
+from chunkview.commands.swept_option import stepped_values
 from chunkview.core import registry
 from chunkview.core.analysis.eval import (
     RETRIEVERS,
@@ -22,7 +23,6 @@ from chunkview.core.analysis.eval import (
 )
 from chunkview.core.batch.eval_point import eval_point
 from chunkview.core.batch.ray_pool import RayUnavailable
-from chunkview.core.batch.sweep import parse_values
 from chunkview.core.errors import ChunkerError, DocumentError
 from chunkview.core.io.read import load_document
 from chunkview.core.model.document import KINDS, Document, kind_for_path
@@ -159,15 +159,7 @@ def sweep_rows(
     retriever: str | None,
 ) -> list[dict[str, Any]]:
     """One row of means per value, computed on the chunking pool."""
-    param = registry.get(args.entry).param(args.param)
-    if param is None or param.kind not in ("int", "float"):
-        raise UsageError(f"--param: {args.entry} has no number option {args.param!r}")
-    if not args.values:
-        raise UsageError("--param needs --values (start:stop:step or a,b,c)")
-    try:
-        values = parse_values(args.values, integer=param.kind == "int")
-    except ValueError as exc:
-        raise UsageError(f"--values: {exc}") from None
+    values = stepped_values(args.entry, options, args.param, args.values)
     jobs = [
         Job(
             eval_point,

@@ -8,10 +8,10 @@ import argparse
 import sys
 
 from chunkview.commands.chunk_input import checked_options, read_input
-from chunkview.commands.common import REPORTED, Parser, UsageError, report
-from chunkview.core import registry
+from chunkview.commands.common import REPORTED, Parser, report
+from chunkview.commands.swept_option import stepped_values
 from chunkview.core.batch.page_values import PagePlan
-from chunkview.core.batch.sweep import numeric_params, parse_values, pool_runner
+from chunkview.core.batch.sweep import pool_runner
 from chunkview.core.model.document import KINDS
 from chunkview.core.runtime.limits import timeout_argument
 from chunkview.core.views.page_data import FailedValue
@@ -46,15 +46,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def plan_of(args: argparse.Namespace) -> PagePlan:
     """The page's plan, after checking the option it steps and the values it takes."""
     options = checked_options(args.entry, args.options)
-    entry = registry.get(args.entry)
-    params = {p.name: p for p in entry.params}
-    if args.param not in params or params[args.param].kind not in ("int", "float"):
-        names = ", ".join(p.name for p in numeric_params(entry, options))
-        raise UsageError(f"{args.entry} has no numeric option {args.param!r} (it has: {names})")
-    try:
-        values = parse_values(args.values, params[args.param].kind == "int")
-    except ValueError as exc:
-        raise UsageError(f"--values: {exc}") from None
+    values = stepped_values(args.entry, options, args.param, args.values)
     b_entry = args.entry_b or (args.entry if args.options_b is not None else None)
     b_options = checked_options(b_entry, args.options_b) if b_entry is not None else {}
     document = read_input(args.file, args.doc)

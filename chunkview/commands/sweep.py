@@ -7,15 +7,14 @@ import argparse
 from typing import Any
 
 from chunkview.commands.chunk_input import read_input
-from chunkview.commands.common import REPORTED, Parser, UsageError, json_object, report
+from chunkview.commands.common import REPORTED, Parser, json_object, report
+from chunkview.commands.swept_option import stepped_values
 from chunkview.core import registry
 from chunkview.core.batch.sweep import (
     FIGURES,
     SweepPlan,
     column_heads,
     figure_text,
-    numeric_params,
-    parse_values,
     sweep,
 )
 from chunkview.core.model.document import KINDS
@@ -36,16 +35,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def _rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The sweep's rows, after checking the option it steps and the values it takes."""
-    entry = registry.get(args.entry)
     options = json_object("--options", args.options)
-    params = {p.name: p for p in entry.params}
-    if args.param not in params or params[args.param].kind not in ("int", "float"):
-        names = ", ".join(p.name for p in numeric_params(entry, options))
-        raise UsageError(f"{args.entry} has no numeric option {args.param!r} (it has: {names})")
-    try:
-        values = parse_values(args.values, params[args.param].kind == "int")
-    except ValueError as exc:
-        raise UsageError(f"--values: {exc}") from None
+    values = stepped_values(args.entry, options, args.param, args.values)
     document = read_input(args.file, args.doc)
     return sweep(SweepPlan(args.entry, document, options, args.param, values))
 

@@ -126,20 +126,26 @@ def returns_there(
     return True
 
 
-def options_to_try(
-    entry: Entry, options: Mapping[str, Any], message: str
-) -> list[tuple[Param, Direction]]:
+@dataclass(frozen=True)
+class OptionToTry:
+    """A number option to search after a Hang, and the way it moves away from the hang."""
+
+    param: Param
+    direction: Direction
+
+
+def options_to_try(entry: Entry, options: Mapping[str, Any], message: str) -> list[OptionToTry]:
     """The number options to search and which way: those the Hang's message names, then
     the entry's size and overlap options (by role), at most MOST_OPTIONS."""
     numbers = [p for p in entry.params if p.kind in ("int", "float") and p.applies(options)]
     named = [p for p in numbers if re.search(rf"(?<![\w$]){re.escape(p.name)}(?![\w$])", message)]
-    chosen: list[tuple[Param, Direction]] = []
+    chosen: list[OptionToTry] = []
     seen: set[str] = set()  # by name: a Param holding a ``when`` mapping cannot be hashed
     for param in named + [p for p in numbers if p.role is not None]:
         direction = _direction(param, _value_of(param, options))
         if direction is not None and param.name not in seen:
             seen.add(param.name)
-            chosen.append((param, direction))
+            chosen.append(OptionToTry(param, direction))
     return chosen[:MOST_OPTIONS]
 
 
@@ -277,9 +283,9 @@ def search_bounds(
     try of each per round, run together); ``cancel`` stops between rounds (the
     suggestion then holds what was found so far)."""
     searches = [
-        BoundSearch(param, direction, float(_value_of(param, options)))
-        for param, direction in options_to_try(entry, options, message)
-        if _is_number(_value_of(param, options))
+        BoundSearch(tried.param, tried.direction, float(_value_of(tried.param, options)))
+        for tried in options_to_try(entry, options, message)
+        if _is_number(_value_of(tried.param, options))
     ]
     while not (cancel is not None and cancel.is_set()):
         round_ = [(s, d) for s in searches if (d := s.next_distance()) is not None]

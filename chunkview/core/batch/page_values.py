@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chunkview.core import registry
-from chunkview.core.batch.sweep import Runner, pool_runner
+from chunkview.core.batch.sweep import Runner, chosen_options, pool_runner
 from chunkview.core.build import chunk_layout
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.document import Document
@@ -25,11 +25,6 @@ from chunkview.core.views.page_data import (
     ValueView,
     value_view,
 )
-
-
-def chosen_options(options: Mapping[str, Any], param: str, value: float) -> dict[str, Any]:
-    """The options one value runs with: ``options`` with ``param`` set to ``value``."""
-    return {k: v for k, v in {**options, param: value}.items() if v is not None}
 
 
 def page_point(

@@ -185,6 +185,12 @@ def retrieval_means(
     return {name: means[name] for name in RETRIEVAL_FIGURES}
 
 
+def chosen_options(options: Mapping[str, Any], param: str, value: float) -> dict[str, Any]:
+    """The options one value runs with: ``options`` with ``param`` set to ``value``, the
+    options left unset (None) left out."""
+    return {k: v for k, v in {**options, param: value}.items() if v is not None}
+
+
 def sweep_point(
     entry_id: str,
     document: Document,
@@ -202,7 +208,7 @@ def sweep_point(
     ``chunkview spans`` runs without them); with ``questions``, the retrieval means of
     that layout too."""
     entry = registry.get(entry_id)
-    chosen = {k: v for k, v in {**options, param: value}.items() if v is not None}
+    chosen = chosen_options(options, param, value)
     entry.check_options(chosen)
     ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
     layout = chunk_layout(entry, document, chosen, ctx)[1]

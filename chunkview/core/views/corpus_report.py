@@ -13,6 +13,28 @@ from chunkview.core.analysis.corpus import CorpusResult
 
 #: how many questions the report shows as the worst
 WORST = 10
+#: each figure's name in the tables and plots (the report's and the Audit dock's)
+FIGURE_NAMES = {
+    "recall": "recall",
+    "precision": "precision",
+    "iou": "IoU",
+    "precision_omega": "precision Ω",
+    "iou_omega": "IoU Ω",
+}
+#: each figure's colour (Okabe-Ito), as the Sweep dock draws recall, precision and IoU;
+#: the Ω pair in the colours of the top-k pair
+FIGURE_COLOURS = {
+    "recall": "#0072B2",
+    "precision": "#D55E00",
+    "iou": "#009E73",
+    "precision_omega": "#D55E00",
+    "iou_omega": "#009E73",
+}
+
+
+def figure_shown(value: float | None) -> str:
+    """A mean as ``chunkview eval`` prints it (three decimals), '-' when not computed."""
+    return "-" if value is None else f"{value:.3f}"
 
 
 @dataclass(frozen=True)
