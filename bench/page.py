@@ -8,8 +8,10 @@ For a 100 KB document built from the corpus and 20 values of Mastra's recursive 
 - redraw: the slider moved (each value to the next, across the range and back, three
   times): ``redraw_*_ms`` is the redraw itself, from the move to the chunks laid out
   (``performance.now()`` around the redraw and a forced layout); ``frame_*_ms`` goes on to
-  the next frame's ``requestAnimationFrame`` callback, and ``painted_*_ms`` to a task after
-  that frame (its paint is in). Medians and 95th percentiles. Goal: frame p95 < 50 ms.
+  the next frame's ``requestAnimationFrame`` callback, ``painted_*_ms`` to a task after
+  that frame (its paint is in), and ``drawn_*_ms`` to the whole value drawn (the blocks off
+  screen are drawn in idle time after the frame; the next move waits for it). Medians and
+  95th percentiles. Goal: painted p95 < 50 ms.
 - build: the seconds ``chunkview page`` takes to chunk the 20 values and write the page.
 
 Run: python bench/page.py [--json]
@@ -122,7 +124,7 @@ def main() -> int:
         print(json.dumps(figures))
         return 0
     size_ok = figures["page_bytes"] < GOAL_BYTES
-    speed_ok = figures["frame_p95_ms"] < GOAL_MS
+    speed_ok = figures["painted_p95_ms"] < GOAL_MS
     print(
         f"page for {figures['document_bytes'] / 1000:.0f} KB, {figures['values']} values "
         f"({figures['chunks_min']}-{figures['chunks_max']} chunks each): "
@@ -132,9 +134,10 @@ def main() -> int:
     print(
         f"slider redraw over {figures['moves']} moves: to layout median "
         f"{figures['redraw_median_ms']} ms, p95 {figures['redraw_p95_ms']} ms; to the next "
-        f"frame median {figures['frame_median_ms']} ms, p95 {figures['frame_p95_ms']} ms "
-        f"(goal < {GOAL_MS:.0f} ms: {'met' if speed_ok else 'MISSED'}); painted median "
-        f"{figures['painted_median_ms']} ms, p95 {figures['painted_p95_ms']} ms"
+        f"frame median {figures['frame_median_ms']} ms, p95 {figures['frame_p95_ms']} ms; "
+        f"painted median {figures['painted_median_ms']} ms, p95 {figures['painted_p95_ms']} ms "
+        f"(goal < {GOAL_MS:.0f} ms: {'met' if speed_ok else 'MISSED'}); the whole value drawn "
+        f"median {figures['drawn_median_ms']} ms, p95 {figures['drawn_p95_ms']} ms"
     )
     return 0
 
