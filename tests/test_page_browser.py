@@ -218,3 +218,52 @@ def test_compare_marks_each_change_from_b(browser, tmp_path, capsys):
     assert [same for same, _marked in kept] == [not marked for _same, marked in kept]
     assert any(same for same, _marked in kept) and not all(same for same, _marked in kept)
     page.close()
+
+
+def test_a_crlf_text_is_shown_as_it_is_with_each_cr_marked(browser, tmp_path, capsys):
+    source = tmp_path / "crlf.md"
+    guide = GUIDE.read_text(encoding="utf-8")
+    # CRLF line ends, and a few lone CRs (old Mac line ends) among them
+    text = guide.replace("\n", "\r\n").replace(".\r\n", ".\r", 3)
+    assert "\r\n" in text and text.replace("\r\n", "").count("\r") >= 1
+    source.write_bytes(text.encode("utf-8"))
+    assert source.read_bytes().decode("utf-8") == text
+    url = write_page(tmp_path / "crlf.html", source, "300,900", capsys)
+    page = browser.new_page()
+    for value in (300, 900):
+        page.goto(f"{url}#maxSize={value}")
+        chunks = page.evaluate(CHUNKS_JS)
+        assert chunks == spans_of(source, value, capsys)
+        # the browser keeps every CR: each chunk's text, and the whole, are the document's
+        own_texts = page.evaluate(OWN_TEXTS_JS)
+        assert own_texts == [text[start:end] for _i, start, end in chunks]
+        assert page.evaluate(DRAWN_TEXT_JS) == text
+    # each CR is marked, as the inspector marks it (in a box), and a lone CR breaks its line
+    assert page.locator("#doc .cr").count() == text.count("\r")
+    mark = page.evaluate("getComputedStyle(document.querySelector('#doc .cr'), '::before').content")
+    assert mark == '"CR"'
+    assert page.locator("#doc br").count() == text.replace("\r\n", "").count("\r")
+    assert "carriage return" in page.text_content("#legend")
+    page.close()
+
+
+def test_one_very_long_line_is_cut_in_blocks_with_exact_offsets(browser, tmp_path, capsys):
+    source = tmp_path / "long.txt"
+    text = " ".join(f"word{i} is here, and so on." for i in range(7200))  # 200 KB, one line
+    assert "\n" not in text and len(text) > 200_000
+    source.write_text(text, encoding="utf-8")
+    url = write_page(tmp_path / "long.html", source, "1000,4000", capsys)
+    page = browser.new_page()
+    for value in (1000, 4000):
+        page.goto(f"{url}#maxSize={value}")
+        chunks = page.evaluate(CHUNKS_JS)
+        assert chunks == spans_of(source, value, capsys)
+        assert page.locator("#doc .blk").count() > 50  # the line is cut in blocks
+        own_texts = page.evaluate(OWN_TEXTS_JS)
+        assert own_texts == [text[start:end] for _i, start, end in chunks]
+        assert page.evaluate(DRAWN_TEXT_JS) == text
+    # the slider redraws it too
+    page.keyboard.press("ArrowLeft")
+    wait_drawn(page, "1000")
+    assert page.evaluate(CHUNKS_JS) == spans_of(source, 1000, capsys)
+    page.close()
