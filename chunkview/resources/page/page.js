@@ -234,7 +234,7 @@
   let queue = []; // the blocks left to draw, nearest the screen first
   let scheduled = false;
   let waiters = [];
-  const BATCH_MS = 6; // the longest the page is busy in one idle step
+  const BATCH_MS = 4; // the longest the page is busy in one idle step
   const later = window.requestIdleCallback
     ? (step) => requestIdleCallback(step, { timeout: 100 })
     : (step) => setTimeout(step, 0);
@@ -532,6 +532,16 @@
   const start = indexFromHash();
   show(start >= 0 ? start : data.initial || 0, start >= 0); // the hash only when it had one
   drawRest(); // the first value whole: nothing is on screen to start with
+  // the other values decoded in idle time, one at a time, so that a move costs a redraw only
+  let toDecode = 0;
+  const decodeNext = () => {
+    while (toDecode < values.length && decoded[toDecode]) toDecode++;
+    if (toDecode < values.length) {
+      decode(toDecode);
+      later(decodeNext);
+    }
+  };
+  later(decodeNext);
   // for tools and tests: the redraw, the value shown, and when it is all drawn
   // the whole value drawn: a promise of its label, as document.body.dataset.drawn says
   const drawn = () => document.body.dataset.drawn !== undefined
