@@ -262,8 +262,19 @@ def test_one_very_long_line_is_cut_in_blocks_with_exact_offsets(browser, tmp_pat
         own_texts = page.evaluate(OWN_TEXTS_JS)
         assert own_texts == [text[start:end] for _i, start, end in chunks]
         assert page.evaluate(DRAWN_TEXT_JS) == text
-    # the slider redraws it too
-    page.keyboard.press("ArrowLeft")
-    wait_drawn(page, "1000")
+    # the slider redraws it too; a warning clicked at once (in the same task, before the
+    # blocks off screen are drawn) goes to its chunk of this value
+    chunk, drawn_before = page.evaluate(
+        """() => { window.chunkview.show(window.chunkview.shown() - 1);
+          const drawn = document.body.dataset.drawn;
+          const li = Array.from(document.querySelectorAll('#warnings li[data-chunk]')).pop();
+          li.click(); return [Number(li.dataset.chunk), drawn ?? null]; }"""
+    )
+    assert drawn_before is None and chunk > 10
+    flashed = page.locator("#doc .flash")
+    assert flashed.count() == 1 and flashed.get_attribute("data-i") == str(chunk)
+    own_start = dict((i, start) for i, start, _end in spans_of(source, 1000, capsys))[chunk]
+    assert flashed.get_attribute("data-chunk-start") == str(own_start)
+    assert page.evaluate("document.body.dataset.drawn") == "1000"
     assert page.evaluate(CHUNKS_JS) == spans_of(source, 1000, capsys)
     page.close()
