@@ -8,8 +8,11 @@ For a 100 KB document built from the corpus and 20 values of Mastra's recursive 
 - redraw: the slider moved (each value to the next, across the range and back, three
   times): ``redraw_*_ms`` is the redraw itself, from the move to the chunks laid out
   (``performance.now()`` around the redraw and a forced layout); ``frame_*_ms`` goes on to
-  the next frame's ``requestAnimationFrame`` callback, and ``painted_*_ms`` to a task after
-  that frame (its paint is in). Medians and 95th percentiles. Goal: frame p95 < 50 ms.
+  the next frame's ``requestAnimationFrame`` callback, ``painted_*_ms`` to a task after
+  that frame (its paint is in), and ``drawn_*_ms`` to the whole value drawn (the blocks off
+  screen are drawn in idle time after the frame; the next move waits for it, and for a
+  frame after it, so that each move starts from a settled page). Medians and 95th
+  percentiles. Goal: painted p95 < 50 ms.
 - build: the seconds ``chunkview page`` takes to chunk the 20 values and write the page.
 
 Run: python bench/page.py [--json]
@@ -49,7 +52,12 @@ MOVE_JS = """async (i) => {
   const laid = performance.now();
   const frame = await new Promise((done) => requestAnimationFrame(() => done(performance.now())));
   await new Promise((done) => setTimeout(done, 0));
-  return [laid - t0, frame - t0, performance.now() - t0];
+  const painted = performance.now();
+  await window.chunkview.drawn();
+  const drawn = performance.now();
+  // the next move starts from a settled page: the blocks drawn in idle time laid out
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  return [laid - t0, frame - t0, painted - t0, drawn - t0];
 }"""
 
 
@@ -77,13 +85,14 @@ def measure() -> dict[str, float]:
             tab.wait_for_function("window.chunkview !== undefined")
             opened = time.perf_counter() - began
             order = list(range(1, len(values))) + list(range(len(values) - 2, -1, -1))
-            redraw, frame, painted = [], [], []
+            redraw, frame, painted, drawn = [], [], [], []
             for _ in range(3):
                 for index in order:
                     times = tab.evaluate(MOVE_JS, index)
                     redraw.append(times[0])
                     frame.append(times[1])
                     painted.append(times[2])
+                    drawn.append(times[3])
     return {
         "document_bytes": len(text.encode("utf-8")),
         "values": len(values),
@@ -100,6 +109,8 @@ def measure() -> dict[str, float]:
         "frame_p95_ms": round(percentile(frame, 0.95), 1),
         "painted_median_ms": round(statistics.median(painted), 1),
         "painted_p95_ms": round(percentile(painted, 0.95), 1),
+        "drawn_median_ms": round(statistics.median(drawn), 1),
+        "drawn_p95_ms": round(percentile(drawn, 0.95), 1),
         "goal_ms": GOAL_MS,
     }
 
@@ -117,7 +128,7 @@ def main() -> int:
         print(json.dumps(figures))
         return 0
     size_ok = figures["page_bytes"] < GOAL_BYTES
-    speed_ok = figures["frame_p95_ms"] < GOAL_MS
+    speed_ok = figures["painted_p95_ms"] < GOAL_MS
     print(
         f"page for {figures['document_bytes'] / 1000:.0f} KB, {figures['values']} values "
         f"({figures['chunks_min']}-{figures['chunks_max']} chunks each): "
@@ -127,9 +138,10 @@ def main() -> int:
     print(
         f"slider redraw over {figures['moves']} moves: to layout median "
         f"{figures['redraw_median_ms']} ms, p95 {figures['redraw_p95_ms']} ms; to the next "
-        f"frame median {figures['frame_median_ms']} ms, p95 {figures['frame_p95_ms']} ms "
-        f"(goal < {GOAL_MS:.0f} ms: {'met' if speed_ok else 'MISSED'}); painted median "
-        f"{figures['painted_median_ms']} ms, p95 {figures['painted_p95_ms']} ms"
+        f"frame median {figures['frame_median_ms']} ms, p95 {figures['frame_p95_ms']} ms; "
+        f"painted median {figures['painted_median_ms']} ms, p95 {figures['painted_p95_ms']} ms "
+        f"(goal < {GOAL_MS:.0f} ms: {'met' if speed_ok else 'MISSED'}); the whole value drawn "
+        f"median {figures['drawn_median_ms']} ms, p95 {figures['drawn_p95_ms']} ms"
     )
     return 0
 

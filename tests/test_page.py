@@ -15,6 +15,7 @@ from chunkview.core.views.page_data import (
     FailedValue,
     ValueView,
     astral_positions,
+    block_starts,
     decode_value,
     page_data,
 )
@@ -206,3 +207,26 @@ def test_the_tokenizer_the_window_shows_counts_the_sizes():
     cl100k = api.spans(entry, document, {"maxTokenSize": 60}, tokenizer="cl100k")
     plain = api.spans(entry, document, {"maxTokenSize": 60})
     assert view.sizes == cl100k.sizes and cl100k.sizes != plain.sizes
+
+
+def test_blocks_start_after_line_ends_and_never_between_cr_and_lf():
+    text = "".join(f"line {i} " + "w" * (i % 7) + ("\r\n" if i % 3 else "\r") for i in range(400))
+    starts = block_starts(text, 100)
+    assert starts[0] == 0 and starts == sorted(set(starts)) and len(starts) > 20
+    for start in starts[1:]:
+        assert text[start - 1] in "\r\n", start  # after a line end
+        assert text[start - 1 : start + 1] != "\r\n", start  # not inside a CRLF
+        assert start - starts[starts.index(start) - 1] >= 100
+
+
+def test_a_very_long_line_is_cut_in_blocks_after_a_space():
+    words = "".join(f"word{i} " for i in range(40_000))  # 320 K code points, one line
+    starts = block_starts(words)
+    assert len(starts) > 100
+    sizes = [b - a for a, b in zip(starts, starts[1:])]
+    assert all(2000 <= size <= 4000 for size in sizes)
+    assert all(words[start - 1] == " " for start in starts[1:])
+    # with no space at all, at the size itself
+    assert block_starts("x" * 9000) == [0, 2000, 4000, 6000, 8000]
+    # a line end ahead within twice the size is waited for, as before
+    assert block_starts("a" * 3500 + "\n" + "b" * 100) == [0, 3501]

@@ -64,6 +64,7 @@ def main() -> int:
                 device_scale_factor=1,
             )
             tab.goto(f"{path.as_uri()}#{args.param}={args.value}")
+            tab.wait_for_function("window.chunkview.drawn()")  # every block drawn
             if args.hover >= 0:
                 box = tab.locator(f'[data-chunk-start][data-i="{args.hover}"]').bounding_box()
                 if box is not None:

@@ -183,17 +183,31 @@ def astral_positions(text: str) -> list[int]:
 #: only the blocks on screen (CSS content-visibility), so a redraw costs a screenful
 BLOCK_POINTS = 2000
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_SPACE = re.compile(r"\s")
+
 
 def block_starts(text: str, size: int = BLOCK_POINTS) -> list[int]:
-    """Where the page's blocks of text start (code points): after a line end, once at
-    least ``size`` code points from the last start (a block never cuts a line, so a
-    text of one long line is one block)."""
+    """Where the page's blocks of text start (code points): after a line end (LF, CRLF or
+    CR, never between CR and LF), once at least ``size`` code points from the last start.
+    A line running on past twice ``size`` is cut too, after the first white space past
+    ``size`` (or at ``size`` with none within another ``size``), so a text of one long
+    line is cut in blocks as well. The blocks only display the text: offsets stay exact."""
     starts = [0]
+    length = len(text)
     while True:
-        cut = text.find("\n", starts[-1] + size)
-        if cut < 0 or cut + 1 >= len(text):
+        start = starts[-1]
+        far = start + 2 * size
+        # (up to far + 1, so that a CR at far - 1 is read with the LF after it)
+        line_end = _LINE_END.search(text, start + size, far + 1)
+        if line_end is not None and line_end.start() < far:
+            cut = line_end.end()
+        else:
+            space = _SPACE.search(text, start + size, far)
+            cut = space.end() if space is not None else start + size
+        if cut >= length:
             return starts
-        starts.append(cut + 1)
+        starts.append(cut)
 
 
 def page_data(

@@ -28,7 +28,18 @@
   }
   const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
   const escape = (s) => s.replace(/[&<>"]/g, (c) => ESC[c]);
-  const slice = (a, b) => escape(text.slice(utf16(a), utf16(b)));
+  // A carriage return is kept (the HTML parser would turn a CR or CRLF written as such
+  // into LF, so it is written as &#13;, which it keeps), in a span that marks it ␍ as the
+  // inspector does; the text the page holds is then the document's, offsets and all. A
+  // lone CR (no LF after it) ends a line, so a <br> (no text) breaks the line there.
+  const CR = '<span class="cr">&#13;</span>';
+  const hasCR = text.includes("\r");
+  function slice(a, b) {
+    const from = utf16(a), piece = text.slice(from, utf16(b));
+    if (!hasCR) return escape(piece);
+    return piece.replace(/[&<>"\r]/g, (c, at) => c !== "\r" ? ESC[c]
+      : text[from + at + 1] === "\n" ? CR : CR + "<br>");
+  }
 
   // each kind's colour class, once
   const kindIndex = {};
@@ -108,33 +119,40 @@
   }
 
   // ---- the document -----------------------------------------------------------------
-  // The text is cut in blocks at line ends (data.blocks), each laid out by the browser
-  // only when on screen (CSS content-visibility): a redraw lays out a screenful, not the
-  // whole text. A chunk running over a block's end goes on in the next block in a span
-  // of its own; its first span carries data-chunk-start and data-chunk-end.
+  // The text is cut in blocks (data.blocks: at line ends, and inside a very long line
+  // after a space), each laid out by the browser only when on screen (CSS
+  // content-visibility). A chunk running over a block's end goes on in the next block in
+  // a span of its own; its first span carries data-chunk-start and data-chunk-end. Each
+  // block's element stays; a redraw gives a block new HTML only where its HTML changed,
+  // the blocks on screen at once and the others in idle time (see "drawing" below).
   const blocks = data.blocks;
-  const blockOpen = blocks.map((start, b) => {
+  const lineEnds = /\r\n|\r|\n/;
+  doc.innerHTML = blocks.map((start, b) => {
     const end = b + 1 < blocks.length ? blocks[b + 1] : points;
     let rows = 0;
-    for (const line of text.slice(utf16(start), utf16(end)).split("\n")) {
+    for (const line of text.slice(utf16(start), utf16(end)).split(lineEnds)) {
       rows += Math.max(1, Math.ceil(line.length / 100));
     }
-    return '<div class="blk" style="contain-intrinsic-size:auto ' + Math.round(rows * 21) +
-      'px">';
-  });
+    return '<div class="blk" data-block="' + b + '" style="contain-intrinsic-size:auto ' +
+      Math.round(rows * 21) + 'px"></div>';
+  }).join("");
+  const blockEls = Array.from(doc.children);
   const NO_CHUNKS = { order: [], overlaps: [], missing: new Set(), marks: [] };
   let showB = Boolean(data.b && !data.b.error);
 
-  // One string per redraw, set once: the browser parses it faster than it builds nodes
-  // one by one (bench/page.py measures it).
+  // Each block's HTML as one string, set at once: the browser parses it faster than it
+  // builds nodes one by one (bench/page.py measures it).
   function paint(d) {
-    const out = [blockOpen[0]];
+    const html = new Array(blocks.length).fill("");
+    let out = [];
     const open = []; // the spans open now: [open tag, close tag, open tag in a new block]
     let next = 1; // the next block to start
     function cross(p) { // start every block that starts at or before p
       while (next < blocks.length && blocks[next] <= p) {
         for (let t = open.length - 1; t >= 0; t--) out.push(open[t][1]);
-        out.push("</div>", blockOpen[next++]);
+        html[next - 1] = out.join("");
+        out = [];
+        next++;
         for (let t = 0; t < open.length; t++) out.push(open[t][2]);
       }
     }
@@ -199,9 +217,82 @@
     }
     put(pos, points);
     flush(Infinity);
-    out.push("</div>");
-    return out.join("");
+    html[next - 1] = out.join("");
+    return html;
   }
+
+  // ---- drawing ----------------------------------------------------------------------
+  // A slider move redraws the blocks on screen (and a little around) at once; the other
+  // blocks follow in idle time, a few milliseconds at a time, nearest the screen first,
+  // so the next frame waits for a screenful only. When every block shows the value,
+  // document.body.dataset.drawn holds it and window.chunkview.drawn() resolves (tests and
+  // tools read the chunks then). A block whose HTML is the same keeps its elements.
+  const drawnHtml = new Array(blocks.length).fill(null);
+  const onScreen = new Set();
+  let wanted = null; // the HTML of each block for the value being drawn
+  let wantedLabel = "";
+  let queue = []; // the blocks left to draw, nearest the screen first
+  let scheduled = false;
+  let waiters = [];
+  const BATCH_MS = 4; // the longest the page is busy in one idle step
+  const later = window.requestIdleCallback
+    ? (step) => requestIdleCallback(step, { timeout: 100 })
+    : (step) => setTimeout(step, 0);
+
+  function setBlock(b) {
+    if (drawnHtml[b] !== wanted[b]) {
+      blockEls[b].innerHTML = wanted[b];
+      drawnHtml[b] = wanted[b];
+    }
+  }
+  function finished() {
+    document.body.dataset.drawn = wantedLabel;
+    const done = waiters;
+    waiters = [];
+    done.forEach((resolve) => resolve(wantedLabel));
+  }
+  function drawSome() {
+    scheduled = false;
+    const stop = performance.now() + BATCH_MS;
+    while (queue.length && performance.now() < stop) setBlock(queue.pop());
+    if (queue.length) schedule(); else finished();
+  }
+  function schedule() {
+    if (!scheduled) {
+      scheduled = true;
+      later(drawSome);
+    }
+  }
+  function drawRest() { // every block now (a warning clicked needs its chunk)
+    while (queue.length) setBlock(queue.pop());
+    if (wanted && document.body.dataset.drawn !== wantedLabel) finished();
+  }
+  function draw(html, label) {
+    delete document.body.dataset.drawn;
+    wanted = html;
+    wantedLabel = label;
+    onScreen.forEach(setBlock);
+    // the rest, nearest the screen first (the queue is popped from its end)
+    const near = onScreen.size ? Math.min(...onScreen) : 0;
+    queue = [];
+    for (let b = 0; b < blocks.length; b++) if (!onScreen.has(b)) queue.push(b);
+    queue.sort((x, y) => Math.abs(y - near) - Math.abs(x - near));
+    if (queue.length) schedule(); else finished();
+  }
+  // the blocks on screen, and a quarter of a screen around, as the reader scrolls: one
+  // coming on screen before its turn is drawn at once
+  const watcher = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const b = Number(entry.target.dataset.block);
+      if (entry.isIntersecting) {
+        onScreen.add(b);
+        if (wanted) setBlock(b);
+      } else {
+        onScreen.delete(b);
+      }
+    }
+  }, { root: doc.parentElement, rootMargin: "25% 0px" });
+  blockEls.forEach((el) => watcher.observe(el));
 
   // ---- the side panel -------------------------------------------------------------
   // one scale for every value, so the histograms compare as the slider moves
@@ -281,12 +372,12 @@
       $("failure").hidden = false;
       $("failure").innerHTML = "<b>" + escape(data.param) + " = " + escape(fmt(d.value)) +
         " failed.</b> " + escape(d.error.name) + ": " + escape(d.error.message);
-      doc.innerHTML = paint(NO_CHUNKS);
+      draw(paint(NO_CHUNKS), fmt(d.value));
       $("count").textContent = "failed";
       histogram([]);
     } else {
       $("failure").hidden = true;
-      doc.innerHTML = paint(d);
+      draw(paint(d), fmt(d.value));
       $("count").textContent = String(d.n);
       $("median").textContent = d.sizes.length
         ? median(d.sizes.slice().sort((a, b) => a - b)) + " " + d.unit : "–";
@@ -380,6 +471,7 @@
   $("warnings").addEventListener("click", (event) => {
     const li = event.target.closest("li[data-chunk]");
     if (!li) return;
+    drawRest();
     const el = doc.querySelector('[data-chunk-start][data-i="' + li.dataset.chunk + '"]');
     if (el) {
       el.scrollIntoView({ block: "center" });
@@ -413,6 +505,7 @@
   $("legend").innerHTML =
     '<span><i class="c0"></i>chunk</span><span><i class="c1"></i>next chunk</span>' +
     '<span><i class="ov"></i>overlap</span>' +
+    (hasCR ? '<span><i class="cr"></i>carriage return</span>' : "") +
     Object.keys(colours).filter((kind) => given.has(kind)).map((kind) =>
       '<span><i class="k k' + kindIndex[kind] + '"></i>' + escape(kind) + "</span>").join("");
 
@@ -438,6 +531,23 @@
 
   const start = indexFromHash();
   show(start >= 0 ? start : data.initial || 0, start >= 0); // the hash only when it had one
-  // for tools and tests: the redraw, and the value shown
-  window.chunkview = { show, shown: () => shown, values: values.map((v) => v.value) };
+  drawRest(); // the first value whole: nothing is on screen to start with
+  // the other values decoded in idle time, one at a time, so that a move costs a redraw only
+  let toDecode = 0;
+  const decodeNext = () => {
+    while (toDecode < values.length && decoded[toDecode]) toDecode++;
+    if (toDecode < values.length) {
+      decode(toDecode);
+      later(decodeNext);
+    }
+  };
+  later(decodeNext);
+  // for tools and tests: the redraw, the value shown, and when it is all drawn
+  // the whole value drawn: a promise of its label, as document.body.dataset.drawn says
+  const drawn = () => document.body.dataset.drawn !== undefined
+    ? Promise.resolve(document.body.dataset.drawn)
+    : new Promise((resolve) => waiters.push(resolve));
+  window.chunkview = {
+    show, shown: () => shown, values: values.map((v) => v.value), drawn, drawRest,
+  };
 })();
