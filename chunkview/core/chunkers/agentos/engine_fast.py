@@ -35,6 +35,7 @@ from bisect import bisect_right
 from typing import Any
 
 from chunkview.core.chunkers.agentos import engine_reference as reference
+from chunkview.core.chunkers.agentos.engine_hang import Watch
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
     FAR,
@@ -67,59 +68,174 @@ def fast_windows(
     back (``WHITE_THROUGH_RE``). Returns how many pieces there are after each
     range (one call for all the ranges of a run: a section's body or a prose block is
     often one or two windows)."""
+    if white is not None:
+        return _windows_indexed(units, ranges, white, run, pieces, places, shift)
+    ends = []
+    for lo, hi in ranges:
+        _windows_searched(units, lo, hi, lo, lo, None, run, pieces, places, shift)
+        ends.append(len(pieces))
+    return ends
+
+
+def _windows_indexed(
+    units: str,
+    ranges: list[tuple[int, int]],
+    white: WhiteIndex,
+    run: EngineRun,
+    pieces: list[str],
+    places: list[int],
+    shift: int,
+) -> list[int]:
+    """``fast_windows`` with the index: most windows are cut by one look-up each, in a
+    loop that does nothing else but slice, trim and append (with no overlap, a loop of
+    adjacent windows). The rest (a window the index cannot cut, a step back) are cut by
+    ``_windows_searched``, one window at a time."""
     size, overlap, placing = run.size, run.overlap, run.placing
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
-    through = WHITE_THROUGH_RE.match
-    back, narrow = (white.back, white.narrow) if white is not None else (None, None)
-    # the ASCII stretch of ``narrow`` looked at: from s_lo to s_hi
-    s_lo = s_hi = -1
+    back = white.back
+    pick = _Sources(units, white, size).pick
+    plain = white.narrow is None  # every window is sliced from the units
+    # a distance back below this is a soft cut the index alone finds
+    found = min(size, FAR)
     ends: list[int] = []
-    # with no overlap a soft cut's white space starts the next window: left out of it
-    skip = 1 if overlap == 0 else 0
     for lo, hi in ranges:
         pos = first = lo
         watch = None
-        while pos < hi:
-            end = pos + size
-            if end >= hi:
-                cut = hi
+        while True:
+            # the windows that one look-up each cuts, each a step forward, all sliced
+            # from one text (``source``: the narrow one while they lie in one of its
+            # ASCII stretches, else the units) and all ending before ``bound``
+            source, bound = (units, hi) if plain else pick(first, pos, hi)
+            if overlap == 0:  # each window starts where the last was cut
+                while (end := pos + size) < bound and (distance := back[end]) < found:
+                    pos = end - distance
+                    window = source[first:pos]
+                    piece = window.strip(chars)
+                    if piece:
+                        add_piece(piece)
+                        if placing:
+                            add_place(
+                                shift
+                                + (first if piece is window else first + window.find(piece[0]))
+                            )
+                    first = pos + 1  # the white space cut at: trimmed from the next window
             else:
-                if back is not None and (distance := back[end]) != FAR:
+                while (end := pos + size) < bound and (distance := back[end]) < found:
                     cut = end - distance
-                else:  # searched: the match ends one past the last white space in (pos, end]
-                    found = through(units, pos + 1, end + 1)
-                    cut = found.end() - 1 if found else pos
-                if cut > pos:
-                    lead = skip
-                else:  # no white space in the window: a hard cut
-                    cut = end
-                    lead = 0
-            if narrow is None:
-                window = units[first:cut]
-            else:
-                if first >= s_hi:  # past the stretch: the one that holds first, or the next
-                    s_lo, s_hi = _stretch(white, first, len(units))  # type: ignore[arg-type]
-                window = (narrow if s_lo <= first and cut <= s_hi else units)[first:cut]
-            piece = window.strip(chars)
-            if piece:
-                add_piece(piece)
-                if placing:
-                    at = first if piece is window else first + window.find(piece[0])
-                    add_place(shift + at)
-            if cut == hi:
+                    if cut - overlap <= pos:  # a step back (or to lo): cut below
+                        break
+                    window = source[pos:cut]
+                    piece = window.strip(chars)
+                    if piece:
+                        add_piece(piece)
+                        if placing:
+                            add_place(
+                                shift + (pos if piece is window else pos + window.find(piece[0]))
+                            )
+                    first = pos = cut - overlap
+            if bound <= end < hi:  # the windows past ``bound``: from the other text
+                continue
+            if end >= hi:  # the last window: the rest
+                window = (source if hi <= bound else units)[first:hi]
+                piece = window.strip(chars)
+                if piece:
+                    add_piece(piece)
+                    if placing:
+                        add_place(
+                            shift + (first if piece is window else first + window.find(piece[0]))
+                        )
                 break
-            following = cut - overlap
-            if following <= lo:
-                following = cut
-            if following <= pos:  # a step back: the hang rule's one question
-                if watch is None:
-                    watch = run.rule.watch(units, lo + shift, lo, hi)
-                watch.stepped_back(pos - lo, cut - lo)
-            pos = following
-            first = pos + lead
+            # a window the index does not cut, or a step back: as without the index
+            pos, first, watch = _windows_searched(
+                units, lo, hi, pos, first, watch, run, pieces, places, shift, back
+            )
         ends.append(len(pieces))
     return ends
+
+
+def _windows_searched(
+    units: str,
+    lo: int,
+    hi: int,
+    pos: int,
+    first: int,
+    watch: Watch | None,
+    run: EngineRun,
+    pieces: list[str],
+    places: list[int],
+    shift: int,
+    back: memoryview | None = None,
+) -> tuple[int, int, Watch | None]:
+    """F on the range [lo, hi) of ``units`` from the window at ``pos`` (sliced from
+    ``first``: past the white space a cut with no overlap was made at) to the end, each
+    window cut as F cuts it: back to the last white space (the index's look-up, or where
+    it says nothing, one match of ``WHITE_THROUGH_RE``), else a hard cut; each step back
+    asked of the hang rule (``watch``). With ``back`` (the index), only that one window.
+    Returns where the next window starts (``pos``, ``first``; ``hi`` after the last)
+    and the watch."""
+    size, overlap, placing = run.size, run.overlap, run.placing
+    chars = None if run.plain_strip else W_CHARS
+    # with no overlap a soft cut's white space starts the next window: left out of it
+    skip = 1 if overlap == 0 else 0
+    through = WHITE_THROUGH_RE.match
+    while True:
+        end = pos + size
+        if end >= hi:
+            cut = hi
+        else:
+            distance = back[end] if back is not None else FAR
+            if distance != FAR:
+                cut = end - distance
+            else:  # searched: the match ends one past the last white space in (pos, end]
+                found = through(units, pos + 1, end + 1)
+                cut = found.end() - 1 if found else pos
+            lead = skip
+            if cut <= pos:  # no white space in the window: a hard cut
+                cut, lead = end, 0
+        window = units[first:cut]
+        piece = window.strip(chars)
+        if piece:
+            pieces.append(piece)
+            if placing:
+                places.append(shift + (first if piece is window else first + window.find(piece[0])))
+        if cut == hi:
+            return hi, hi, watch
+        following = cut - overlap
+        if following <= lo:
+            following = cut
+        if following <= pos:  # a step back: the hang rule's one question
+            if watch is None:
+                watch = run.rule.watch(units, lo + shift, lo, hi)
+            watch.stepped_back(pos - lo, cut - lo)
+        pos = following
+        first = pos + lead
+        if back is not None:
+            return pos, first, watch
+
+
+class _Sources:
+    """Which text a run of windows is sliced from, and where that run stops: the units
+    (to the range's end, or to the next ASCII stretch of the index's ``narrow`` text),
+    or ``narrow`` within one of its stretches (the same units, copied as they are where
+    a slice of the wide text is converted unit by unit)."""
+
+    def __init__(self, units: str, white: WhiteIndex, size: int) -> None:
+        self.units, self.white, self.size = units, white, size
+        # the stretch looked at: from lo to hi
+        self.lo = self.hi = -1
+
+    def pick(self, first: int, pos: int, hi: int) -> tuple[str, int]:
+        """The text to slice the windows from ``first`` (at ``pos``) from, and the end
+        before which each window of the run ends (past it: the next run). A run can
+        always take its first window."""
+        if first >= self.hi:  # past the stretch: the one that holds first, or the next
+            self.lo, self.hi = _stretch(self.white, first, len(self.units))
+        if first < self.lo:  # the units up to the window that starts in the stretch
+            return self.units, min(hi, self.lo + self.size)
+        if pos + self.size < self.hi:  # the windows that end within the stretch
+            return self.white.narrow, min(hi, self.hi)  # type: ignore[return-value]
+        return self.units, min(hi, self.hi + self.size)  # the one across its end
 
 
 def _stretch(white: WhiteIndex, first: int, beyond: int) -> tuple[int, int]:
