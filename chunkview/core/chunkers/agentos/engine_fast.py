@@ -227,15 +227,18 @@ class _Sources:
 
     def pick(self, first: int, pos: int, hi: int) -> tuple[str, int]:
         """The text to slice the windows from ``first`` (at ``pos``) from, and the end
-        before which each window of the run ends (past it: the next run). A run can
-        always take its first window."""
+        before which each window of the run ends (past it: the next run; never past
+        ``hi``). A run can always take its first window."""
         if first >= self.hi:  # past the stretch: the one that holds first, or the next
             self.lo, self.hi = _stretch(self.white, first, len(self.units))
+        source = self.units
         if first < self.lo:  # the units up to the window that starts in the stretch
-            return self.units, min(hi, self.lo + self.size)
-        if pos + self.size < self.hi:  # the windows that end within the stretch
-            return self.white.narrow, min(hi, self.hi)  # type: ignore[return-value]
-        return self.units, min(hi, self.hi + self.size)  # the one across its end
+            bound = self.lo + self.size
+        elif pos + self.size < self.hi:  # the windows that end within the stretch
+            source, bound = self.white.narrow, self.hi  # type: ignore[assignment]
+        else:  # the one across its end
+            bound = self.hi + self.size
+        return source, bound if bound < hi else hi
 
 
 def _stretch(white: WhiteIndex, first: int, beyond: int) -> tuple[int, int]:
