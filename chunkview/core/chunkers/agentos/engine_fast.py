@@ -10,9 +10,15 @@ F's float arithmetic is its own). Why it is equal:
   run on one look-up, ``end - back[end]`` (how far back the last white space at or
   before each unit is: engine_text.last_white, an index of the whole text made once
   with numpy), gives the same unit, or one at or before pos; where that is ``FAR`` or
-  more, and on a first run, one match (``WHITE_THROUGH_RE``) finds it. A range [lo, hi) of the
-  units is F's content: positions count from lo, and ``end >= len(content)`` is
+  more, and on a first run, one match (``WHITE_THROUGH_RE``) finds it. A range [lo, hi)
+  of the units is F's content: positions count from lo, and ``end >= len(content)`` is
   ``end >= hi``.
+- Most windows the index cuts (a soft cut, a step forward) run in a loop that only looks
+  up, slices, trims and appends: O(1) Python work a window. The others (the last, a
+  hard or searched cut, a step back) take F's one-window step (``_windows_searched``).
+- With no overlap and no index (a text's first run) every window of F is one match of
+  one pattern (``_window_re``: the rest, else the most units white space follows, else
+  a hard cut), so all the windows come from one ``findall`` in C.
 - A window within an ASCII stretch of a text of two-byte units is sliced from the
   index's ASCII copy of the text: the same units.
 - A window's piece is its trim; with no overlap, after a soft cut the next window
@@ -31,7 +37,11 @@ F's float arithmetic is its own). Why it is equal:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+from functools import lru_cache
+from itertools import accumulate, compress, repeat
+from operator import add, sub
 from typing import Any
 
 from chunkview.core.chunkers.agentos import engine_reference as reference
@@ -47,7 +57,7 @@ from chunkview.core.chunkers.agentos.engine_text import (
     outline,
 )
 from chunkview.core.chunkers.entry import RunContext
-from chunkview.core.text.js import W_CHARS
+from chunkview.core.text.js import W_CHARS, W_CLASS
 
 
 def fast_windows(
@@ -70,11 +80,47 @@ def fast_windows(
     often one or two windows)."""
     if white is not None:
         return _windows_indexed(units, ranges, white, run, pieces, places, shift)
+    adjacent = run.overlap == 0 and run.size < _LONGEST_REPEAT
     ends = []
     for lo, hi in ranges:
-        _windows_searched(units, lo, hi, lo, lo, None, run, pieces, places, shift)
+        if adjacent:
+            _windows_matched(units, lo, hi, run, pieces, places, shift)
+        else:
+            _windows_searched(units, lo, hi, lo, lo, None, run, pieces, places, shift)
         ends.append(len(pieces))
     return ends
+
+
+#: a window pattern repeats ``.`` up to chunkSize + 1 times: below re's limit
+_LONGEST_REPEAT = 2**31
+
+
+@lru_cache(maxsize=8)
+def _window_re(size: int) -> re.Pattern[str]:
+    """F's windows with no overlap, each one match from where the last ended: the rest
+    when it is at most ``size`` units (``end >= length``; the lookahead costs O(1)),
+    else from the window's start the most units (1 to ``size``) that white space
+    follows (the step back to the last white space in (pos, end]), else ``size`` units
+    (a hard cut)."""
+    return re.compile(f"(?s)(?!.{{{size + 1}}}).+|.{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}")
+
+
+def _windows_matched(
+    units: str, lo: int, hi: int, run: EngineRun, pieces: list[str], places: list[int], shift: int
+) -> None:
+    """F on the range [lo, hi) with no overlap and no index (a text's first run, a
+    semantic group): every window is one match of ``_window_re`` (matched in C, all at
+    once), so the windows tile the range; each piece is a window's trim, placed where
+    its window starts plus the white space trimmed from its front. No overlap never
+    steps back: nothing for the hang rule to ask."""
+    windows = _window_re(run.size).findall(units, lo, hi)
+    chars = None if run.plain_strip else W_CHARS
+    trimmed = list(map(str.strip, windows, repeat(chars)))
+    if run.placing:
+        starts = accumulate(map(len, windows), initial=lo + shift)
+        fronts = map(sub, map(len, windows), map(len, map(str.lstrip, windows, repeat(chars))))
+        places.extend(compress(map(add, starts, fronts), trimmed))
+    pieces.extend(filter(None, trimmed))
 
 
 def _windows_indexed(
