@@ -8,7 +8,8 @@ calls each for at least two seconds (``_common.paired``): each side's best over 
 stretch of time, and the median of the turns' ratios.
 With --warm, also each side's best of 25 runs after 5 warm-up runs, each side alone
 (``_common.warm``), and that ratio beside the turns' ratios.
-Run: python bench/agentos.py [--quick] [--warm] [--json]
+With --only TEXT, only the cases whose label holds TEXT (e.g. --only fixed).
+Run: python bench/agentos.py [--quick] [--warm] [--json] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ def main() -> None:
     sizes = [1, 10] if "--quick" not in sys.argv else [1]
     as_json = "--json" in sys.argv
     with_warm = "--warm" in sys.argv
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     rows = []
 
     def measure(label, entry, options, text, mb, setup, quoted=None):
+        if only not in label:
+            return
         # node first: its process chunks 10 KB (loads, compiles) and then the whole text
         # once, its first run; it then waits to be timed in turns with the port
         peer = node_peer(setup, text)
