@@ -8,7 +8,7 @@ values, a share of chunkSize, null and booleans). A Hang must agree too."""
 
 from contextlib import contextmanager
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from chunkview import ChunkerError
@@ -18,7 +18,7 @@ from chunkview.core.chunkers.agentos.engine_hang import HangRule
 from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.observer import NOBODY, RunNotes
-from chunkview.core.text.js import strip_trims_as_js, to_units, trim
+from chunkview.core.text.js import W_CHARS, strip_trims_as_js, to_units, trim
 
 PIECES = st.sampled_from(
     [
@@ -273,3 +273,59 @@ def test_fast_windows_over_several_ranges(text, size, overlap, cuts, stretch, pl
     assert got_ends == ends
     assert pieces == [piece for piece, _ in expected]
     assert places == ([place for _, place in expected] if placing else [])
+
+
+WORDS = st.sampled_from(["a", "ab", "Word.", "😀", "e\u0301", "東京", "\ud800", "x" * 6, "|", "#"])
+WHITES = st.sampled_from([" ", "  ", "\n", "\r\n", "\n\n", "\t", "\u00a0", "\u3000", "\u2028"])
+
+
+@SETTINGS
+@given(
+    words=st.lists(st.tuples(WORDS, WHITES), min_size=1, max_size=120),
+    size=st.integers(2, 30),
+    lo_cut=st.integers(0, 5),
+    placing=st.booleans(),
+    plain=st.booleans(),
+)
+# a cut exactly chunkSize units before the end, and white space after it: F takes the rest
+@example(
+    words=[("abc", " "), ("de", " "), ("fg", " "), ("h", "")],
+    size=5,
+    lo_cut=0,
+    placing=True,
+    plain=False,
+)
+def test_after_cuts_equal_the_reference_f(words, size, lo_cut, placing, plain):
+    """engine_fast._after_cuts (no overlap, the windows after the first matched in one
+    findall) is the reference's F on the range: the same pieces and places; it declines
+    (False, nothing emitted) only where F makes a hard cut, and takes every text whose
+    words are all shorter than chunkSize - 1 units."""
+    units = to_units("".join(word + white for word, white in words))
+    lo = min(lo_cut, len(units))
+    run = EngineRun(units, size, 0, HangRule((size, 0), size, 0, units), Chunks(str), NOBODY)
+    run.plain_strip = plain and strip_trims_as_js(units)
+    run.placing = placing
+    pieces: list[str] = []
+    places: list[int] = []
+    taken = engine_fast._after_cuts(units, lo, len(units), run, pieces, places, 0)
+    expected = engine_reference.fixed_windows(units[lo:], run, 0, lo, NOBODY)
+    if taken:
+        assert pieces == [piece for piece, _ in expected]
+        assert places == ([place for _, place in expected] if placing else [])
+    else:
+        assert pieces == places == []
+        assert lo + size >= len(units) or _hard_cut(units, lo, size)
+    if len(units) - lo > size and all(len(to_units(word)) < size - 1 for word, _ in words):
+        assert taken
+
+
+def _hard_cut(units: str, lo: int, size: int) -> bool:
+    """F with no overlap from ``lo`` meets a window that is not the last and holds no
+    white space after its first unit."""
+    pos = lo
+    while pos + size < len(units):
+        cut = max((i for i in range(pos + 1, pos + size + 1) if units[i] in W_CHARS), default=pos)
+        if cut == pos:
+            return True
+        pos = cut
+    return False

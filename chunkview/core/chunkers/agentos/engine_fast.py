@@ -18,7 +18,9 @@ F's float arithmetic is its own). Why it is equal:
   hard or searched cut, a step back) take F's one-window step (``_windows_searched``).
 - With no overlap and no index (a text's first run) every window of F is one match of
   one pattern (``_window_re``: the rest, else the most units white space follows, else
-  a hard cut), so all the windows come from one ``findall`` in C.
+  a hard cut), so all the windows come from one ``findall`` in C; on a long range with
+  no hard cut, a simpler pattern from one unit past each cut (``_after_cuts``: the
+  trim drops the cut's white space) finds them faster.
 - A window within an ASCII stretch of a text of two-byte units is sliced from the
   index's ASCII copy of the text: the same units.
 - A window's piece is its trim; with no overlap, after a soft cut the next window
@@ -81,6 +83,12 @@ def fast_windows(
     if white is not None:
         return _windows_indexed(units, ranges, white, run, pieces, places, shift)
     adjacent = run.overlap == 0 and run.size < _LONGEST_REPEAT
+    if adjacent and run.size >= 2 and len(ranges) == 1:  # a long text's first run
+        lo, hi = ranges[0]
+        if hi - lo >= _MANY_WINDOWS * run.size and _after_cuts(
+            units, lo, hi, run, pieces, places, shift
+        ):
+            return [len(pieces)]
     ends = []
     for lo, hi in ranges:
         if adjacent:
@@ -89,6 +97,63 @@ def fast_windows(
             _windows_searched(units, lo, hi, lo, lo, None, run, pieces, places, shift)
         ends.append(len(pieces))
     return ends
+
+
+#: a range of at least this many windows' worth of units is cut by ``_after_cuts``
+_MANY_WINDOWS = 16
+
+
+@lru_cache(maxsize=8)
+def _after_cut_re(size: int) -> re.Pattern[str]:
+    """From one unit past a soft cut's white space (at ``pos``): the most units (0 to
+    ``size`` - 1, group 1) that white space follows, and that white space (the next
+    cut: the last white space in (pos, pos + size])."""
+    return re.compile(f"(?s)(.{{0,{size - 1}}})[{W_CLASS}]")
+
+
+def _after_cuts(
+    units: str, lo: int, hi: int, run: EngineRun, pieces: list[str], places: list[int], shift: int
+) -> bool:
+    """F on the range [lo, hi) with no overlap, a whole size >= 2, when every cut is a
+    soft one: each window after the first starts on the white space of the last cut,
+    which its trim drops, so its piece is the trim of one match of ``_after_cut_re``
+    from the unit after it, and the matches of one ``findall`` (in C) are the windows
+    in turn while they tile the range. F takes the rest from the first window whose
+    start is within ``size`` units of ``hi``: the windows matched past it are joined
+    into it. False, with nothing emitted, where F makes a hard cut: none in the first
+    window, a run of ``size`` units without white space (the matches stop tiling:
+    ``findall`` searched past it) or one before ``hi`` after the last white space."""
+    size = run.size
+    if lo + size >= hi:  # one window: the rest
+        return False
+    head = WHITE_THROUGH_RE.match(units, lo + 1, lo + size + 1)
+    tail = WHITE_THROUGH_RE.match(units, lo + 1, hi)
+    if head is None or tail is None:
+        return False
+    first_cut, last_white = head.end() - 1, tail.end() - 1
+    matched = _after_cut_re(size).findall(units, first_cut + 1, hi)
+    if first_cut + sum(map(len, matched)) + len(matched) != last_white:
+        return False  # they stop tiling: a hard cut
+    # the windows that start within size units of hi: the first takes the rest
+    count, start = len(matched), last_white
+    while count and start - len(matched[count - 1]) - 1 >= hi - size:
+        count -= 1
+        start -= len(matched[count]) + 1
+    if start + size < hi:  # no white space in the last window: a hard cut
+        return False
+    windows = [units[lo:first_cut], *matched[:count], units[start + 1 : hi]]
+    chars = None if run.plain_strip else W_CHARS
+    trimmed = list(map(str.strip, windows, repeat(chars)))
+    if run.placing:
+        # after the first, each window's text starts one unit past the cut before it
+        following = windows[1:]
+        starts = accumulate(map(add, map(len, following), repeat(1)), initial=first_cut + 1)
+        fronts = map(sub, map(len, following), map(len, map(str.lstrip, following, repeat(chars))))
+        head_front = len(windows[0]) - len(windows[0].lstrip(chars))
+        at = [lo + head_front, *map(add, starts, fronts)]
+        places.extend(compress(map(add, at, repeat(shift)), trimmed))
+    pieces.extend(filter(None, trimmed))
+    return True
 
 
 #: a window pattern repeats ``.`` up to chunkSize + 1 times: below re's limit
