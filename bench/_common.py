@@ -260,10 +260,15 @@ def report(
 @dataclass
 class Warm:
     """Each side's best of ``runs`` calls after ``warmup`` calls, each side timed alone
-    (the port first, then node): the fully warm figures, beside ``paired``'s turns."""
+    (the port first, then node): the fully warm figures, beside ``paired``'s turns.
+    ``back_to_back_seconds``: the port's best of ``runs`` calls made one after another
+    with no collection between them, as node's are (each ``timed_once`` call ends in a
+    full collection, a pass over every tracked object that leaves the next call's
+    caches cold)."""
 
     seconds: float
     peer_seconds: float | None
+    back_to_back_seconds: float | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -279,6 +284,7 @@ def warm(
     for _ in range(warmup):
         timed_once(fn)
     seconds = min(timed_once(fn) for _ in range(runs))
+    back_to_back = min(_timed_turn(fn, warmup + runs)[warmup:])
     peer_seconds = None
     if peer is not None:
         try:
@@ -286,4 +292,4 @@ def warm(
             peer_seconds = min(peer.times(runs))
         except RuntimeError as error:
             print(f"    ({error})")
-    return Warm(seconds=seconds, peer_seconds=peer_seconds)
+    return Warm(seconds=seconds, peer_seconds=peer_seconds, back_to_back_seconds=back_to_back)

@@ -7,8 +7,10 @@ document or edit, and runs the port on it for every option change), in turns of 
 calls each for at least two seconds (``_common.paired``): each side's best over the same
 stretch of time, and the median of the turns' ratios.
 With --warm, also each side's best of 25 runs after 5 warm-up runs, each side alone
-(``_common.warm``), and that ratio beside the turns' ratios.
-Run: python bench/agentos.py [--quick] [--warm] [--json]
+(``_common.warm``), and that ratio beside the turns' ratios; and the port's best of 25
+runs made back to back (no collection between them, as node's runs follow each other).
+With --only TEXT, only the cases whose label holds TEXT (e.g. --only fixed).
+Run: python bench/agentos.py [--quick] [--warm] [--json] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -38,9 +40,12 @@ def main() -> None:
     sizes = [1, 10] if "--quick" not in sys.argv else [1]
     as_json = "--json" in sys.argv
     with_warm = "--warm" in sys.argv
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     rows = []
 
     def measure(label, entry, options, text, mb, setup, quoted=None):
+        if only not in label:
+            return
         # node first: its process chunks 10 KB (loads, compiles) and then the whole text
         # once, its first run; it then waits to be timed in turns with the port
         peer = node_peer(setup, text)
@@ -85,6 +90,11 @@ def main() -> None:
                 round(mb / warmed.peer_seconds, 2) if warmed.peer_seconds else None
             )
             rows[-1]["warm_ratio"] = round(warmed.ratio, 2) if warmed.ratio else None
+            back_to_back = warmed.back_to_back_seconds
+            rows[-1]["warm_back_to_back_mb_per_s"] = round(mb / back_to_back, 2)
+            rows[-1]["warm_back_to_back_ratio"] = (
+                round(warmed.peer_seconds / back_to_back, 2) if warmed.peer_seconds else None
+            )
         if not as_json:
             report(label, mb, timing.seconds, "node original", peer_rate, quoted)
             if turn_ratio:
@@ -96,6 +106,11 @@ def main() -> None:
                     f"{'':44} warm (best of 25 after 5, each alone): "
                     f"{mb / warmed.seconds:7.1f} MB/s, node "
                     f"{mb / warmed.peer_seconds:7.1f} MB/s, ratio {warmed.ratio:5.2f}x"
+                )
+                print(
+                    f"{'':44} warm, the port's runs back to back as node's: "
+                    f"{mb / warmed.back_to_back_seconds:7.1f} MB/s, ratio "
+                    f"{warmed.peer_seconds / warmed.back_to_back_seconds:5.2f}x"
                 )
             if peer_first:
                 print(

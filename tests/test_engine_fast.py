@@ -8,7 +8,7 @@ values, a share of chunkSize, null and booleans). A Hang must agree too."""
 
 from contextlib import contextmanager
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from chunkview import ChunkerError
@@ -18,7 +18,7 @@ from chunkview.core.chunkers.agentos.engine_hang import HangRule
 from chunkview.core.chunkers.agentos.engine_places import Chunks, EngineRun
 from chunkview.core.chunkers.entry import RunContext
 from chunkview.core.model.observer import NOBODY, RunNotes
-from chunkview.core.text.js import to_units, trim
+from chunkview.core.text.js import W_CHARS, strip_trims_as_js, to_units, trim
 
 PIECES = st.sampled_from(
     [
@@ -127,19 +127,28 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
     lo_cut=st.integers(0, 10),
     hi_cut=st.integers(0, 10),
     stretch=st.sampled_from([1, 3, engine_text.ASCII_STRETCH]),
+    placing=st.booleans(),
+    plain=st.booleans(),
 )
-def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut, stretch):
+def test_fast_windows_equal_the_reference_f(
+    text, size, overlap, lo_cut, hi_cut, stretch, placing, plain
+):
     """engine_fast.fast_windows on a range of the units is the reference's F on that
-    slice: the same pieces, places and Hang."""
+    slice: the same pieces, places and Hang; with the places told or not, and trimmed
+    by ``str.strip()`` where that trims as JS does (``plain``)."""
     units = to_units(text)
     lo = min(lo_cut, len(units))
     hi = max(lo, len(units) - hi_cut)
     rule = HangRule((size, overlap), size, overlap, units)
     run = EngineRun(units, size, overlap, rule, Chunks(str), NOBODY)
+    run.plain_strip = plain and strip_trims_as_js(units)
+    run.placing = placing
     try:
         expected = engine_reference.fixed_windows(units[lo:hi], run, 0, lo, NOBODY)
     except ChunkerError as error:
         expected = ("Hang", error.message, error.position)
+    else:
+        expected = expected if placing else [piece for piece, _ in expected]
     pieces: list[str] = []
     places: list[int] = []
     # the index of every unit (its windows in ASCII stretches of ``stretch`` units or
@@ -149,7 +158,8 @@ def test_fast_windows_equal_the_reference_f(text, size, overlap, lo_cut, hi_cut,
         places.clear()
         try:
             engine_fast.fast_windows(units, [(lo, hi)], white, run, pieces, places)
-            got = list(zip(pieces, places))
+            got = list(zip(pieces, places)) if placing else pieces
+            assert placing or not places
         except ChunkerError as error:
             got = ("Hang", error.message, error.position)
         assert got == expected
@@ -222,3 +232,100 @@ def test_outline_equals_the_heading_by_heading_reading(text, measured):
     preamble = trim(units[: matches[0].start()])
     assert read.preamble == preamble
     assert not preamble or units.startswith(preamble, read.preamble_start)
+
+
+@SETTINGS
+@given(
+    text=TEXTS,
+    size=st.one_of(st.integers(1, 60), st.sampled_from([engine_text.FAR - 1, 300])),
+    overlap=st.one_of(st.integers(-5, 70), st.integers(0, 3)),
+    cuts=st.lists(st.integers(0, 400), max_size=4),
+    stretch=st.sampled_from([1, 3, engine_text.ASCII_STRETCH]),
+    placing=st.booleans(),
+)
+def test_fast_windows_over_several_ranges(text, size, overlap, cuts, stretch, placing):
+    """One call of engine_fast.fast_windows over several ranges of the units (as
+    'hierarchical' and 'layout' make it, with the index) is the reference's F on each
+    range's slice in turn: the same pieces, places, ends and Hang."""
+    units = to_units(text)
+    bounds = sorted({0, len(units), *(min(c, len(units)) for c in cuts)})
+    ranges = list(zip(bounds, bounds[1:]))
+    rule = HangRule((size, overlap), size, overlap, units)
+    run = EngineRun(units, size, overlap, rule, Chunks(str), NOBODY)
+    run.placing = placing
+    expected: list = []
+    ends: list[int] = []
+    try:
+        for lo, hi in ranges:
+            expected += engine_reference.fixed_windows(units[lo:hi], run, 0, lo, NOBODY)
+            ends.append(len(expected))
+    except ChunkerError as error:
+        expected = [("Hang", error.message, error.position)]
+    pieces: list[str] = []
+    places: list[int] = []
+    try:
+        got_ends = engine_fast.fast_windows(
+            units, ranges, engine_text.white_before(units, stretch), run, pieces, places
+        )
+    except ChunkerError as error:
+        assert expected == [("Hang", error.message, error.position)]
+        return
+    assert got_ends == ends
+    assert pieces == [piece for piece, _ in expected]
+    assert places == ([place for _, place in expected] if placing else [])
+
+
+WORDS = st.sampled_from(["a", "ab", "Word.", "😀", "e\u0301", "東京", "\ud800", "x" * 6, "|", "#"])
+WHITES = st.sampled_from([" ", "  ", "\n", "\r\n", "\n\n", "\t", "\u00a0", "\u3000", "\u2028"])
+
+
+@SETTINGS
+@given(
+    words=st.lists(st.tuples(WORDS, WHITES), min_size=1, max_size=120),
+    size=st.integers(2, 30),
+    lo_cut=st.integers(0, 5),
+    placing=st.booleans(),
+    plain=st.booleans(),
+)
+# a cut exactly chunkSize units before the end, and white space after it: F takes the rest
+@example(
+    words=[("abc", " "), ("de", " "), ("fg", " "), ("h", "")],
+    size=5,
+    lo_cut=0,
+    placing=True,
+    plain=False,
+)
+def test_after_cuts_equal_the_reference_f(words, size, lo_cut, placing, plain):
+    """engine_fast._after_cuts (no overlap, the windows after the first matched in one
+    findall) is the reference's F on the range: the same pieces and places; it declines
+    (False, nothing emitted) only where F makes a hard cut, and takes every text whose
+    words are all shorter than chunkSize - 1 units."""
+    units = to_units("".join(word + white for word, white in words))
+    lo = min(lo_cut, len(units))
+    run = EngineRun(units, size, 0, HangRule((size, 0), size, 0, units), Chunks(str), NOBODY)
+    run.plain_strip = plain and strip_trims_as_js(units)
+    run.placing = placing
+    pieces: list[str] = []
+    places: list[int] = []
+    taken = engine_fast._after_cuts(units, lo, len(units), run, pieces, places, 0)
+    expected = engine_reference.fixed_windows(units[lo:], run, 0, lo, NOBODY)
+    if taken:
+        assert pieces == [piece for piece, _ in expected]
+        assert places == ([place for _, place in expected] if placing else [])
+    else:
+        assert pieces == places == []
+        assert lo + size >= len(units) or _hard_cut(units, lo, size)
+    if len(units) - lo > size and all(len(to_units(word)) < size - 1 for word, _ in words):
+        assert taken
+
+
+def _hard_cut(units: str, lo: int, size: int) -> bool:
+    """F with no overlap from ``lo`` meets a window that is not the last and holds no
+    white space after its first unit."""
+    pos = lo
+    while pos + size < len(units):
+        cut = max((i for i in range(pos + 1, pos + size + 1) if units[i] in W_CHARS), default=pos)
+        if cut == pos:
+            return True
+        pos = cut
+    return False

@@ -10,9 +10,17 @@ F's float arithmetic is its own). Why it is equal:
   run on one look-up, ``end - back[end]`` (how far back the last white space at or
   before each unit is: engine_text.last_white, an index of the whole text made once
   with numpy), gives the same unit, or one at or before pos; where that is ``FAR`` or
-  more, and on a first run, one match (``WHITE_THROUGH_RE``) finds it. A range [lo, hi) of the
-  units is F's content: positions count from lo, and ``end >= len(content)`` is
+  more, and on a first run, one match (``WHITE_THROUGH_RE``) finds it. A range [lo, hi)
+  of the units is F's content: positions count from lo, and ``end >= len(content)`` is
   ``end >= hi``.
+- Most windows the index cuts (a soft cut, a step forward) run in a loop that only looks
+  up, slices, trims and appends: O(1) Python work a window. The others (the last, a
+  hard or searched cut, a step back) take F's one-window step (``_windows_searched``).
+- With no overlap and no index (a text's first run) every window of F is one match of
+  one pattern (``_window_re``: the rest, else the most units white space follows, else
+  a hard cut), so all the windows come from one ``findall`` in C; on a long range with
+  no hard cut, a simpler pattern from one unit past each cut (``_after_cuts``: the
+  trim drops the cut's white space) finds them faster.
 - A window within an ASCII stretch of a text of two-byte units is sliced from the
   index's ASCII copy of the text: the same units.
 - A window's piece is its trim; with no overlap, after a soft cut the next window
@@ -31,10 +39,15 @@ F's float arithmetic is its own). Why it is equal:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+from functools import lru_cache
+from itertools import accumulate, compress, repeat
+from operator import add, sub
 from typing import Any
 
 from chunkview.core.chunkers.agentos import engine_reference as reference
+from chunkview.core.chunkers.agentos.engine_hang import Watch
 from chunkview.core.chunkers.agentos.engine_places import EngineRun
 from chunkview.core.chunkers.agentos.engine_text import (
     FAR,
@@ -46,7 +59,7 @@ from chunkview.core.chunkers.agentos.engine_text import (
     outline,
 )
 from chunkview.core.chunkers.entry import RunContext
-from chunkview.core.text.js import W_CHARS
+from chunkview.core.text.js import W_CHARS, W_CLASS
 
 
 def fast_windows(
@@ -67,59 +80,276 @@ def fast_windows(
     back (``WHITE_THROUGH_RE``). Returns how many pieces there are after each
     range (one call for all the ranges of a run: a section's body or a prose block is
     often one or two windows)."""
+    if white is not None:
+        return _windows_indexed(units, ranges, white, run, pieces, places, shift)
+    adjacent = run.overlap == 0 and run.size < _LONGEST_REPEAT
+    if adjacent and run.size >= 2 and len(ranges) == 1:  # a long text's first run
+        lo, hi = ranges[0]
+        if hi - lo >= _MANY_WINDOWS * run.size and _after_cuts(
+            units, lo, hi, run, pieces, places, shift
+        ):
+            return [len(pieces)]
+    ends = []
+    for lo, hi in ranges:
+        if adjacent:
+            _windows_matched(units, lo, hi, run, pieces, places, shift)
+        else:
+            _windows_searched(units, lo, hi, lo, lo, None, run, pieces, places, shift)
+        ends.append(len(pieces))
+    return ends
+
+
+#: a range of at least this many windows' worth of units is cut by ``_after_cuts``
+_MANY_WINDOWS = 16
+
+
+@lru_cache(maxsize=8)
+def _after_cut_re(size: int) -> re.Pattern[str]:
+    """From one unit past a soft cut's white space (at ``pos``): the most units (0 to
+    ``size`` - 1, group 1) that white space follows, and that white space (the next
+    cut: the last white space in (pos, pos + size])."""
+    return re.compile(f"(?s)(.{{0,{size - 1}}})[{W_CLASS}]")
+
+
+def _after_cuts(
+    units: str, lo: int, hi: int, run: EngineRun, pieces: list[str], places: list[int], shift: int
+) -> bool:
+    """F on the range [lo, hi) with no overlap, a whole size >= 2, when every cut is a
+    soft one: each window after the first starts on the white space of the last cut,
+    which its trim drops, so its piece is the trim of one match of ``_after_cut_re``
+    from the unit after it, and the matches of one ``findall`` (in C) are the windows
+    in turn while they tile the range. F takes the rest from the first window whose
+    start is within ``size`` units of ``hi``: the windows matched past it are joined
+    into it. False, with nothing emitted, where F makes a hard cut: none in the first
+    window, a run of ``size`` units without white space (the matches stop tiling:
+    ``findall`` searched past it) or one before ``hi`` after the last white space."""
+    size = run.size
+    if lo + size >= hi:  # one window: the rest
+        return False
+    head = WHITE_THROUGH_RE.match(units, lo + 1, lo + size + 1)
+    tail = WHITE_THROUGH_RE.match(units, lo + 1, hi)
+    if head is None or tail is None:
+        return False
+    first_cut, last_white = head.end() - 1, tail.end() - 1
+    matched = _after_cut_re(size).findall(units, first_cut + 1, hi)
+    if first_cut + sum(map(len, matched)) + len(matched) != last_white:
+        return False  # they stop tiling: a hard cut
+    # the windows that start within size units of hi: the first takes the rest
+    count, start = len(matched), last_white
+    while count and start - len(matched[count - 1]) - 1 >= hi - size:
+        count -= 1
+        start -= len(matched[count]) + 1
+    if start + size < hi:  # no white space in the last window: a hard cut
+        return False
+    windows = [units[lo:first_cut], *matched[:count], units[start + 1 : hi]]
+    chars = None if run.plain_strip else W_CHARS
+    trimmed = list(map(str.strip, windows, repeat(chars)))
+    if run.placing:
+        # after the first, each window's text starts one unit past the cut before it
+        following = windows[1:]
+        starts = accumulate(map(add, map(len, following), repeat(1)), initial=first_cut + 1)
+        fronts = map(sub, map(len, following), map(len, map(str.lstrip, following, repeat(chars))))
+        head_front = len(windows[0]) - len(windows[0].lstrip(chars))
+        at = [lo + head_front, *map(add, starts, fronts)]
+        places.extend(compress(map(add, at, repeat(shift)), trimmed))
+    pieces.extend(filter(None, trimmed))
+    return True
+
+
+#: a window pattern repeats ``.`` up to chunkSize + 1 times: below re's limit
+_LONGEST_REPEAT = 2**31
+
+
+@lru_cache(maxsize=8)
+def _window_re(size: int) -> re.Pattern[str]:
+    """F's windows with no overlap, each one match from where the last ended: the rest
+    when it is at most ``size`` units (``end >= length``; the lookahead costs O(1)),
+    else from the window's start the most units (1 to ``size``) that white space
+    follows (the step back to the last white space in (pos, end]), else ``size`` units
+    (a hard cut)."""
+    return re.compile(f"(?s)(?!.{{{size + 1}}}).+|.{{1,{size}}}(?=[{W_CLASS}])|.{{{size}}}")
+
+
+def _windows_matched(
+    units: str, lo: int, hi: int, run: EngineRun, pieces: list[str], places: list[int], shift: int
+) -> None:
+    """F on the range [lo, hi) with no overlap and no index (a text's first run, a
+    semantic group): every window is one match of ``_window_re`` (matched in C, all at
+    once), so the windows tile the range; each piece is a window's trim, placed where
+    its window starts plus the white space trimmed from its front. No overlap never
+    steps back: nothing for the hang rule to ask."""
+    windows = _window_re(run.size).findall(units, lo, hi)
+    chars = None if run.plain_strip else W_CHARS
+    trimmed = list(map(str.strip, windows, repeat(chars)))
+    if run.placing:
+        starts = accumulate(map(len, windows), initial=lo + shift)
+        fronts = map(sub, map(len, windows), map(len, map(str.lstrip, windows, repeat(chars))))
+        places.extend(compress(map(add, starts, fronts), trimmed))
+    pieces.extend(filter(None, trimmed))
+
+
+def _windows_indexed(
+    units: str,
+    ranges: list[tuple[int, int]],
+    white: WhiteIndex,
+    run: EngineRun,
+    pieces: list[str],
+    places: list[int],
+    shift: int,
+) -> list[int]:
+    """``fast_windows`` with the index: most windows are cut by one look-up each, in a
+    loop that does nothing else but slice, trim and append (with no overlap, a loop of
+    adjacent windows). The rest (a window the index cannot cut, a step back) are cut by
+    ``_windows_searched``, one window at a time."""
     size, overlap, placing = run.size, run.overlap, run.placing
     chars = None if run.plain_strip else W_CHARS  # str.strip(None): Python's white space
     add_piece, add_place = pieces.append, places.append
-    through = WHITE_THROUGH_RE.match
-    back, narrow = (white.back, white.narrow) if white is not None else (None, None)
-    # the ASCII stretch of ``narrow`` looked at: from s_lo to s_hi
-    s_lo = s_hi = -1
+    back = white.back
+    pick = _Sources(units, white, size).pick
+    plain = white.narrow is None  # every window is sliced from the units
+    # a distance back below this is a soft cut the index alone finds
+    found = min(size, FAR)
     ends: list[int] = []
-    # with no overlap a soft cut's white space starts the next window: left out of it
-    skip = 1 if overlap == 0 else 0
     for lo, hi in ranges:
         pos = first = lo
         watch = None
-        while pos < hi:
-            end = pos + size
-            if end >= hi:
-                cut = hi
+        while True:
+            # the windows that one look-up each cuts, each a step forward, all sliced
+            # from one text (``source``: the narrow one while they lie in one of its
+            # ASCII stretches, else the units) and all ending before ``bound``
+            source, bound = (units, hi) if plain else pick(first, pos, hi)
+            if overlap == 0:  # each window starts where the last was cut
+                while (end := pos + size) < bound and (distance := back[end]) < found:
+                    pos = end - distance
+                    window = source[first:pos]
+                    piece = window.strip(chars)
+                    if piece:
+                        add_piece(piece)
+                        if placing:
+                            add_place(
+                                shift
+                                + (first if piece is window else first + window.find(piece[0]))
+                            )
+                    first = pos + 1  # the white space cut at: trimmed from the next window
             else:
-                if back is not None and (distance := back[end]) != FAR:
+                while (end := pos + size) < bound and (distance := back[end]) < found:
                     cut = end - distance
-                else:  # searched: the match ends one past the last white space in (pos, end]
-                    found = through(units, pos + 1, end + 1)
-                    cut = found.end() - 1 if found else pos
-                if cut > pos:
-                    lead = skip
-                else:  # no white space in the window: a hard cut
-                    cut = end
-                    lead = 0
-            if narrow is None:
-                window = units[first:cut]
-            else:
-                if first >= s_hi:  # past the stretch: the one that holds first, or the next
-                    s_lo, s_hi = _stretch(white, first, len(units))  # type: ignore[arg-type]
-                window = (narrow if s_lo <= first and cut <= s_hi else units)[first:cut]
-            piece = window.strip(chars)
-            if piece:
-                add_piece(piece)
-                if placing:
-                    at = first if piece is window else first + window.find(piece[0])
-                    add_place(shift + at)
-            if cut == hi:
+                    if cut - overlap <= pos:  # a step back (or to lo): cut below
+                        break
+                    window = source[pos:cut]
+                    piece = window.strip(chars)
+                    if piece:
+                        add_piece(piece)
+                        if placing:
+                            add_place(
+                                shift + (pos if piece is window else pos + window.find(piece[0]))
+                            )
+                    first = pos = cut - overlap
+            if bound <= end < hi:  # the windows past ``bound``: from the other text
+                continue
+            if end >= hi:  # the last window: the rest
+                window = (source if hi <= bound else units)[first:hi]
+                piece = window.strip(chars)
+                if piece:
+                    add_piece(piece)
+                    if placing:
+                        add_place(
+                            shift + (first if piece is window else first + window.find(piece[0]))
+                        )
                 break
-            following = cut - overlap
-            if following <= lo:
-                following = cut
-            if following <= pos:  # a step back: the hang rule's one question
-                if watch is None:
-                    watch = run.rule.watch(units, lo + shift, lo, hi)
-                watch.stepped_back(pos - lo, cut - lo)
-            pos = following
-            first = pos + lead
+            # a window the index does not cut, or a step back: as without the index
+            pos, first, watch = _windows_searched(
+                units, lo, hi, pos, first, watch, run, pieces, places, shift, back
+            )
         ends.append(len(pieces))
     return ends
+
+
+def _windows_searched(
+    units: str,
+    lo: int,
+    hi: int,
+    pos: int,
+    first: int,
+    watch: Watch | None,
+    run: EngineRun,
+    pieces: list[str],
+    places: list[int],
+    shift: int,
+    back: memoryview | None = None,
+) -> tuple[int, int, Watch | None]:
+    """F on the range [lo, hi) of ``units`` from the window at ``pos`` (sliced from
+    ``first``: past the white space a cut with no overlap was made at) to the end, each
+    window cut as F cuts it: back to the last white space (the index's look-up, or where
+    it says nothing, one match of ``WHITE_THROUGH_RE``), else a hard cut; each step back
+    asked of the hang rule (``watch``). With ``back`` (the index), only that one window.
+    Returns where the next window starts (``pos``, ``first``; ``hi`` after the last)
+    and the watch."""
+    size, overlap, placing = run.size, run.overlap, run.placing
+    chars = None if run.plain_strip else W_CHARS
+    # with no overlap a soft cut's white space starts the next window: left out of it
+    skip = 1 if overlap == 0 else 0
+    through = WHITE_THROUGH_RE.match
+    while True:
+        end = pos + size
+        if end >= hi:
+            cut = hi
+        else:
+            distance = back[end] if back is not None else FAR
+            if distance != FAR:
+                cut = end - distance
+            else:  # searched: the match ends one past the last white space in (pos, end]
+                found = through(units, pos + 1, end + 1)
+                cut = found.end() - 1 if found else pos
+            lead = skip
+            if cut <= pos:  # no white space in the window: a hard cut
+                cut, lead = end, 0
+        window = units[first:cut]
+        piece = window.strip(chars)
+        if piece:
+            pieces.append(piece)
+            if placing:
+                places.append(shift + (first if piece is window else first + window.find(piece[0])))
+        if cut == hi:
+            return hi, hi, watch
+        following = cut - overlap
+        if following <= lo:
+            following = cut
+        if following <= pos:  # a step back: the hang rule's one question
+            if watch is None:
+                watch = run.rule.watch(units, lo + shift, lo, hi)
+            watch.stepped_back(pos - lo, cut - lo)
+        pos = following
+        first = pos + lead
+        if back is not None:
+            return pos, first, watch
+
+
+class _Sources:
+    """Which text a run of windows is sliced from, and where that run stops: the units
+    (to the range's end, or to the next ASCII stretch of the index's ``narrow`` text),
+    or ``narrow`` within one of its stretches (the same units, copied as they are where
+    a slice of the wide text is converted unit by unit)."""
+
+    def __init__(self, units: str, white: WhiteIndex, size: int) -> None:
+        self.units, self.white, self.size = units, white, size
+        # the stretch looked at: from lo to hi
+        self.lo = self.hi = -1
+
+    def pick(self, first: int, pos: int, hi: int) -> tuple[str, int]:
+        """The text to slice the windows from ``first`` (at ``pos``) from, and the end
+        before which each window of the run ends (past it: the next run; never past
+        ``hi``). A run can always take its first window."""
+        if first >= self.hi:  # past the stretch: the one that holds first, or the next
+            self.lo, self.hi = _stretch(self.white, first, len(self.units))
+        source = self.units
+        if first < self.lo:  # the units up to the window that starts in the stretch
+            bound = self.lo + self.size
+        elif pos + self.size < self.hi:  # the windows that end within the stretch
+            source, bound = self.white.narrow, self.hi  # type: ignore[assignment]
+        else:  # the one across its end
+            bound = self.hi + self.size
+        return source, bound if bound < hi else hi
 
 
 def _stretch(white: WhiteIndex, first: int, beyond: int) -> tuple[int, int]:

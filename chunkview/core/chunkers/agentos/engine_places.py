@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import count
 from typing import Any
 
 from chunkview.core.chunkers.agentos.engine_hang import HangRule
@@ -79,25 +78,18 @@ class Chunks:
             self.placing = False
         text, chunks = self.text, self.list
         contents: Any = pieces if text is str else map(text, pieces)
-        numbers = count(len(chunks))
+        numbered = enumerate(contents, len(chunks))
         if base is None and heading is None:
-            chunks.extend([{"content": c, "index": i} for c, i in zip(contents, numbers)])
+            chunks.extend([{"content": c, "index": i} for i, c in numbered])
         elif base is None:
-            chunks.extend(
-                [{"content": c, "heading": heading, "index": i} for c, i in zip(contents, numbers)]
-            )
+            chunks.extend([{"content": c, "heading": heading, "index": i} for i, c in numbered])
         elif heading is None:
-            chunks.extend(
-                [
-                    {"content": c, "metadata": dict(base), "index": i}
-                    for c, i in zip(contents, numbers)
-                ]
-            )
+            chunks.extend([{"content": c, "metadata": dict(base), "index": i} for i, c in numbered])
         else:
             chunks.extend(
                 [
                     {"content": c, "heading": heading, "metadata": dict(base), "index": i}
-                    for c, i in zip(contents, numbers)
+                    for i, c in numbered
                 ]
             )
 
