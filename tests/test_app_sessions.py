@@ -5,12 +5,14 @@ that cannot be opened; and each document's questions kept across a restart."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS, settle
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
+from tokenizer_files_helpers import write_tiktoken
 
 from chunkview.app.files import DEFAULT_SAMPLE
 from chunkview.app.main_window import MainWindow
@@ -253,3 +255,96 @@ def test_questions_the_data_folder_would_not_take_are_written_at_quit(qtbot, new
     second.restore_session()
     settle(qtbot, second)
     assert second.views.eval_panel.questions == questions
+
+
+CHUNKER_FILE = """\
+import os
+
+with open(os.path.join(os.path.dirname(__file__), "loaded-by.txt"), "a") as marker:
+    marker.write(f"{os.getpid()}\\n")
+
+
+def paragraphs(text, max_chars: int = 200):
+    return [p[:max_chars] for p in text.split("\\n\\n")]
+
+
+def lines(text, skip_headings: bool = False):
+    return [l for l in text.split("\\n") if l and not (skip_headings and l.startswith("#"))]
+"""
+
+
+def test_a_session_of_a_chunker_files_function_reopens_the_file_and_the_counter(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    mine = document.parent / "mine.py"
+    mine.write_text(CHUNKER_FILE, encoding="utf-8")
+    tokenizer = str(write_tiktoken(document.parent / "tiny.tiktoken"))
+    assert window.open_path(document)
+    settle(qtbot, window)
+    with qtbot.waitSignal(window.chunker_files.loaded, timeout=15000):
+        assert window.chunker_files.open_file(str(mine))
+    settle(qtbot, window)
+    # B: the file's other function, pinned; A: paragraphs at another size
+    window.select_entry(f"{mine}:lines", {"skip_headings": True})
+    settle(qtbot, window)
+    window.pin_button.click()
+    window.select_entry(f"{mine}:paragraphs", {"max_chars": 40})
+    settle(qtbot, window)
+    assert window.token_counter.use(tokenizer)
+    session = document.parent / "mine.chunkview.json"
+    saved_a = [s.text for s in window.result.layout.spans]
+    saved_b = [s.text for s in window.model.pinned.layout.spans]
+    assert window.sessions.save_session(str(session)) == str(session)
+    saved = json.loads(session.read_text(encoding="utf-8"))
+    # beside the session: relative, so the folder can be moved
+    assert saved["entry"] == {"id": "mine.py:paragraphs", "options": {"max_chars": 40}}
+    assert saved["b"]["id"] == "mine.py:lines"
+    assert saved["token_counter"] == "tiny.tiktoken"
+
+    again = new_window(tmp_path / "again.ini")
+    assert again.token_counter.path is None
+    again.restore_session(str(session))
+    qtbot.waitUntil(
+        lambda: (
+            again.model.pinned is not None
+            and again.result is not None
+            and again.result.request.entry_id == f"{mine}:paragraphs"
+        ),
+        timeout=30000,
+    )
+    settle(qtbot, again)
+    assert again.model.entry_id == f"{mine}:paragraphs"
+    assert again.chunker.entry_combo.currentData() == f"{mine}:paragraphs"
+    assert again.result.request.options == {"max_chars": 40}
+    assert again.params.options() == {"max_chars": 40}
+    assert [s.text for s in again.result.layout.spans] == saved_a
+    assert again.model.pinned.request.entry_id == f"{mine}:lines"
+    assert again.model.pinned.request.options == {"skip_headings": True}
+    assert [s.text for s in again.model.pinned.layout.spans] == saved_b
+    # the file is listed and watched, described by the chunking process only
+    assert str(mine) in again.chunker_files.files
+    assert str(mine) in again.chunker_files.watcher.files()
+    loaded_by = (document.parent / "loaded-by.txt").read_text(encoding="utf-8").split()
+    assert loaded_by and str(os.getpid()) not in loaded_by
+    # tokens counted with the session's tokenizer file
+    assert again.token_counter.path == tokenizer
+    assert again.token_counter.file_action.isChecked()
+    assert again.model.token_counter == tokenizer
+    assert not again.sessions.bar.isVisible()
+
+
+def test_a_session_whose_chunker_file_is_gone_is_refused(qtbot, window, tmp_path):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    before = (window.document, window.model.entry_id)
+    session = document.parent / "gone.chunkview.json"
+    window.sessions.save_session(str(session))
+    data = json.loads(session.read_text(encoding="utf-8"))
+    data["entry"] = {"id": "gone.py:paragraphs", "options": {}}
+    session.write_text(json.dumps(data), encoding="utf-8")
+    assert not window.open_path(session)
+    text = window.sessions.bar.message.text()
+    assert f"its chunker file {document.parent / 'gone.py'} is missing" in text
+    assert (window.document, window.model.entry_id) == before
