@@ -348,3 +348,37 @@ def test_a_session_whose_chunker_file_is_gone_is_refused(qtbot, window, tmp_path
     text = window.sessions.bar.message.text()
     assert f"its chunker file {document.parent / 'gone.py'} is missing" in text
     assert (window.document, window.model.entry_id) == before
+
+
+def _recent(window: MainWindow) -> list[str]:
+    menu = window.files.recent_menu
+    assert menu is not None
+    return [action.text() for action in menu.actions()]
+
+
+def test_sessions_are_in_open_recent_when_saved_or_opened_and_reopen_as_sessions(
+    qtbot, window, tmp_path
+):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    window.select_entry("smartchunk", {"maxSize": 300})
+    settle(qtbot, window)
+    session = document.parent / "recent.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    assert _recent(window)[:2] == [str(session), str(document)]
+    # another document and chunker; then the session, chosen in Open Recent
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    window.select_entry("mastra.chunk", {"maxSize": 100})
+    settle(qtbot, window)
+    other = document.parent / "other.md"
+    other.write_text("# Other\n\nA text.\n", encoding="utf-8")
+    assert window.open_path(other)
+    assert _recent(window)[:3] == [str(other), str(session), str(document)]
+    menu = window.files.recent_menu
+    menu.actions()[1].trigger()
+    qtbot.waitUntil(lambda: window.model.entry_id == "smartchunk", timeout=10000)
+    settle(qtbot, window)
+    assert window.document.path == str(document)  # the session's view, not its JSON
+    assert window.result.request.options["maxSize"] == 300
+    assert _recent(window)[:3] == [str(session), str(document), str(other)]

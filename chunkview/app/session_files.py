@@ -165,6 +165,7 @@ class SessionFiles(QObject):
         self._restoring: _Restoring | None = None
         self._loading: _Loading | None = None
         chunker_files.loaded.connect(self._chunker_file_loaded)
+        files.session_opener = self.open_session  # sessions in File > Open Recent
         chunker_files.load_failed.connect(self._chunker_file_failed)
         # the note bar under the one about outside changes, above the editor
         self.bar = SessionNoteBar()
@@ -263,6 +264,7 @@ class SessionFiles(QObject):
         except SessionError as error:
             self._refuse(f"Cannot save the session: {error}")
             return None
+        self.files.remember(path)
         edits = " (the document's unsaved edits are not in it)" if self.model.modified else ""
         self._status(f"Saved the session to {path}{edits}")
         return path
@@ -396,6 +398,7 @@ class SessionFiles(QObject):
             )
         if notes:
             self.bar.say(" ".join(notes), about=self.model.document.path)
+        self.files.remember(path)  # after its document: first in Open Recent
         self._status(f"Opened the session {os.path.basename(path)}")
         return True
 
