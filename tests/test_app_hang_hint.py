@@ -1,8 +1,11 @@
-"""The Hang suggestion in the window: searched in the background after a Hang, shown in
-the failure box with links that set the value, cancelled by a change of the options."""
+"""The Hang suggestion in the window: searched in the background after a Hang (or a run
+stopped past its time budget), shown in the failure box with links that set the value,
+cancelled by a change of the options."""
 
+import pytest
 from conftest import CORPUS, settle
 
+from chunkview.core import registry
 from chunkview.core.io.read import load_document
 
 ENGINE = "agentos.ChunkingEngine"
@@ -76,6 +79,17 @@ def test_a_second_hang_replaces_the_first_search(qtbot, window):
     assert hint._pool is None  # its processes are gone with it
 
 
+@pytest.fixture
+def registry_as_before():
+    """The chunker files' entries registered by a test are left out of the later tests'
+    registry."""
+    registry.entries()  # the built-in entries, loaded before the snapshot
+    before = dict(registry._entries)
+    yield
+    registry._entries.clear()
+    registry._entries.update(before)
+
+
 SLOW_UNDER_300 = """\
 def paragraphs(text, max_chars: int = 100):
     while max_chars < 300:  # never returns under 300
@@ -84,6 +98,7 @@ def paragraphs(text, max_chars: int = 100):
 """
 
 
+@pytest.mark.usefixtures("registry_as_before")
 def test_a_run_stopped_for_time_gets_the_suggestion_too(qtbot, window, tmp_path):
     mine = tmp_path / "slow.py"
     mine.write_text(SLOW_UNDER_300, encoding="utf-8")

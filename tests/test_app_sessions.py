@@ -17,6 +17,7 @@ from tokenizer_files_helpers import write_tiktoken
 from chunkview.app.files import DEFAULT_SAMPLE
 from chunkview.app.main_window import MainWindow
 from chunkview.app.question_memory import QUESTIONS_FOLDER
+from chunkview.core import registry
 from chunkview.core.analysis.eval import Question, Reference
 from chunkview.core.model.document import Document
 
@@ -257,6 +258,17 @@ def test_questions_the_data_folder_would_not_take_are_written_at_quit(qtbot, new
     assert second.views.eval_panel.questions == questions
 
 
+@pytest.fixture
+def registry_as_before():
+    """The chunker files' entries registered by a test are left out of the later tests'
+    registry."""
+    registry.entries()  # the built-in entries, loaded before the snapshot
+    before = dict(registry._entries)
+    yield
+    registry._entries.clear()
+    registry._entries.update(before)
+
+
 CHUNKER_FILE = """\
 import os
 
@@ -273,6 +285,7 @@ def lines(text, skip_headings: bool = False):
 """
 
 
+@pytest.mark.usefixtures("registry_as_before")
 def test_a_session_of_a_chunker_files_function_reopens_the_file_and_the_counter(
     qtbot, window, new_window, tmp_path
 ):
@@ -334,6 +347,7 @@ def test_a_session_of_a_chunker_files_function_reopens_the_file_and_the_counter(
     assert not again.sessions.bar.isVisible()
 
 
+@pytest.mark.usefixtures("registry_as_before")
 def test_a_session_whose_chunker_file_is_gone_is_refused(qtbot, window, tmp_path):
     document = a_document(tmp_path)
     assert window.open_path(document)
