@@ -396,3 +396,32 @@ def test_sessions_are_in_open_recent_when_saved_or_opened_and_reopen_as_sessions
     assert window.document.path == str(document)  # the session's view, not its JSON
     assert window.result.request.options["maxSize"] == 300
     assert _recent(window)[:3] == [str(session), str(document), str(other)]
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_second_configuration_of_a_chunker_files_function_comes_back(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    mine = document.parent / "mine.py"
+    mine.write_text(CHUNKER_FILE, encoding="utf-8")
+    assert window.open_path(document)
+    settle(qtbot, window)
+    window.select_entry("smartchunk", {"maxSize": 300})
+    settle(qtbot, window)
+    session = document.parent / "config.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    data = json.loads(session.read_text(encoding="utf-8"))
+    data["b"] = {"mode": "config", "id": "mine.py:lines", "options": {"skip_headings": True}}
+    session.write_text(json.dumps(data), encoding="utf-8")
+
+    again = new_window(tmp_path / "again.ini")
+    again.restore_session(str(session))
+    compare = again.views.compare
+    qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
+    model = again.model
+    assert model.entry_id == "smartchunk"
+    assert (model.b_source, model.b_entry_id) == ("config", f"{mine}:lines")
+    assert model.b_options == {"skip_headings": True}
+    assert compare.entry_combo.currentData() == f"{mine}:lines"
+    assert str(mine) in again.chunker_files.files

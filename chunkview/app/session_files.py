@@ -468,6 +468,8 @@ class SessionFiles(QObject):
             compare.stop_button.click()  # back to "B = a pinned layout", none pinned
         self._restoring = _Restoring(a, selected)
         if b is not None and b.mode == "config":
+            if compare.entry_combo.findData(b.setting.entry_id) < 0:  # a chunker file's
+                compare.entry_combo.addItem(b.setting.entry_id, b.setting.entry_id)
             compare.set_b(b.setting.entry_id, b.setting.options)
         elif b is not None:
             # B is a pinned layout: run its setting, pin the result, then show A
