@@ -425,3 +425,29 @@ def test_a_second_configuration_of_a_chunker_files_function_comes_back(
     assert model.b_options == {"skip_headings": True}
     assert compare.entry_combo.currentData() == f"{mine}:lines"
     assert str(mine) in again.chunker_files.files
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_document_opened_while_the_chunker_file_loads_is_not_replaced(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    mine = document.parent / "mine.py"
+    mine.write_text(CHUNKER_FILE, encoding="utf-8")
+    assert window.open_path(document)
+    settle(qtbot, window)
+    session = document.parent / "moved-on.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    data = json.loads(session.read_text(encoding="utf-8"))
+    data["entry"] = {"id": "mine.py:paragraphs", "options": {}}
+    session.write_text(json.dumps(data), encoding="utf-8")
+
+    again = new_window(tmp_path / "again.ini")
+    again.select_entry("smartchunk")
+    with qtbot.waitSignal(again.chunker_files.loaded, timeout=15000):
+        assert again.open_path(session)  # waits for the file's description...
+        assert again.open_path(DEFAULT_SAMPLE, sample=True)  # ...and the user moves on
+    settle(qtbot, again)
+    assert again.document.path == str(DEFAULT_SAMPLE)
+    assert again.model.entry_id == "smartchunk"
+    assert str(mine) in again.chunker_files.files  # listed all the same

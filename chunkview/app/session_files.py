@@ -523,7 +523,9 @@ class SessionFiles(QObject):
             self._restoring = None
 
     def _document_shown(self) -> None:
-        """A note about another document goes when this one is shown."""
+        """A note about another document goes when this one is shown; a session still
+        waiting for its chunker files is not opened over it (the user moved on)."""
+        self._loading = None
         if self.bar.about is not None and self.bar.about != self.model.document.path:
             self.bar.hide()
 
