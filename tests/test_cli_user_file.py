@@ -5,7 +5,7 @@ command line's own process, and a top level that hangs is stopped by the watchdo
 import json
 import os
 
-from chunkview.commands import run, spans
+from chunkview.commands import render, run, spans
 from chunkview.core import registry
 
 MARKED = """\
@@ -65,3 +65,13 @@ def test_a_top_level_that_never_ends_is_stopped_and_named(tmp_path, capsys):
     assert run.main([f"{mine}:paragraphs", str(doc), "--timeout", "1"]) == 1
     said = json.loads(capsys.readouterr().out)
     assert "mine.py" in said["message"] and "line 4" in said["message"], said
+
+
+def test_render_to_html_checks_the_options_by_the_description_too(tmp_path, capsys):
+    mine, doc = _files(tmp_path, MARKED)
+    out = tmp_path / "page.html"
+    argv = [str(doc), "--entry", f"{mine}:paragraphs", "--options", '{"max_chars": 12}']
+    assert render.main([*argv, "--out", str(out)]) == 0
+    assert "A first par" in out.read_text(encoding="utf-8")
+    loaded_by = (tmp_path / "loaded-by.txt").read_text(encoding="utf-8").split()
+    assert loaded_by and str(os.getpid()) not in loaded_by

@@ -75,9 +75,9 @@ def checked_entry(entry_id: str, service: ChunkService) -> Entry:
     the chunking process of ``service`` describes its file (its top-level code runs
     there only, under the watchdog); any other from the registry. KeyError when there is
     no such entry; ChunkerError when the file does not load."""
-    where, colon, name = entry_id.rpartition(":")
-    if not colon or not where.endswith(".py") or not is_function_id(entry_id):
+    if not is_file_function(entry_id):
         return registry.get(entry_id)
+    where, _colon, name = entry_id.rpartition(":")
     if not os.path.isfile(where):
         raise KeyError(f"{entry_id}: there is no file {where}")
     described = service.describe_file(where)
@@ -85,6 +85,20 @@ def checked_entry(entry_id: str, service: ChunkService) -> Entry:
     if name not in by_name:
         raise KeyError(f"{where} has no {name!r} chunker; it has: {', '.join(by_name)}")
     return DescribedEntry(by_name[name])
+
+
+def is_file_function(entry_id: str) -> bool:
+    """``path/to/file.py:function``: a chunker file's function, described, never imported."""
+    return entry_id.rpartition(":")[0].endswith(".py") and is_function_id(entry_id)
+
+
+def entry_for_checks(entry_id: str, timeout: float | None = 10.0) -> Entry:
+    """``checked_entry`` for a command that runs its chunker elsewhere: a chunker file
+    is described by a chunking process of its own, under ``timeout``."""
+    if not is_file_function(entry_id):
+        return registry.get(entry_id)
+    with ChunkService(timeout=timeout, context=quick_context()) as service:
+        return checked_entry(entry_id, service)
 
 
 def _warn_unknown_options(entry: Entry, options: dict[str, Any]) -> None:
