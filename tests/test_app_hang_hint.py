@@ -1,8 +1,11 @@
-"""The Hang suggestion in the window: searched in the background after a Hang, shown in
-the failure box with links that set the value, cancelled by a change of the options."""
+"""The Hang suggestion in the window: searched in the background after a Hang (or a run
+stopped past its time budget), shown in the failure box with links that set the value,
+cancelled by a change of the options."""
 
+import pytest
 from conftest import CORPUS, settle
 
+from chunkview.core import registry
 from chunkview.core.io.read import load_document
 
 ENGINE = "agentos.ChunkingEngine"
@@ -74,3 +77,47 @@ def test_a_second_hang_replaces_the_first_search(qtbot, window):
     assert overlap.returns_at < 70 and found[0][1].options["chunkOverlap"] == 70
     hint.wait(10)
     assert hint.idle  # its processes are gone with it
+
+
+@pytest.fixture
+def registry_as_before():
+    """The chunker files' entries registered by a test are left out of the later tests'
+    registry."""
+    registry.entries()  # the built-in entries, loaded before the snapshot
+    before = dict(registry._entries)
+    yield
+    registry._entries.clear()
+    registry._entries.update(before)
+
+
+SLOW_UNDER_300 = """\
+def paragraphs(text, max_chars: int = 100):
+    while max_chars < 300:  # never returns under 300
+        pass
+    return [p[:max_chars] for p in text.split("\\n\\n")]
+"""
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_run_stopped_for_time_gets_the_suggestion_too(qtbot, window, tmp_path):
+    mine = tmp_path / "slow.py"
+    mine.write_text(SLOW_UNDER_300, encoding="utf-8")
+    window.worker.set_budgets(timeout=1)
+    with qtbot.waitSignal(window.chunker_files.loaded, timeout=15000):
+        assert window.chunker_files.open_file(str(mine))
+    window.set_document(load_document(CORPUS / "acorn-readme.md"))
+    settle(qtbot, window)
+    failure = window.model.failure
+    assert failure is not None and failure.name == "Stopped"
+    assert failure.message.startswith("stopped after ")
+    label = window.error_label
+    assert "Chunking stopped." in label.text() and "Trying other values" in label.text()
+    qtbot.waitUntil(lambda: "Returns with" in label.text(), timeout=60000)
+    _, suggestion = window.chunker._hang_suggestion
+    (bound,) = suggestion.bounds
+    assert (bound.option, bound.direction) == ("max_chars", "up")
+    assert bound.fails_at < 300 <= bound.returns_at  # tried for real, each past 1 s a "Hang"
+    assert f'href="set:max_chars={bound.returns_at}"' in label.text()
+    label.linkActivated.emit(f"set:max_chars={bound.returns_at}")
+    settle(qtbot, window)
+    assert window.model.failure is None and window.result.request.options["max_chars"] >= 300

@@ -287,3 +287,82 @@ def test_a_100000_chunk_layout_is_drawn_by_pixel_in_bounded_time(qtbot):
     # every column of both lanes holds a bar (the chunks cover the text twice over)
     assert np.count_nonzero(pixels[5]) == 1500 and np.count_nonzero(pixels[25]) == 1500
     assert took < 1.0
+
+
+def test_the_lanes_keys_select_neighbours_zoom_go_to_the_ends_and_fit(qtbot, overlapping):
+    window, editor = overlapping, overlapping.editor
+    canvas = open_lanes(qtbot, window)
+    spans = window.result.layout.spans
+    assert canvas.focusPolicy() & Qt.FocusPolicy.TabFocus
+    canvas.setFocus()
+    window.model.select_chunk(None)
+    # none selected: Right takes the first chunk on view, then the next ones
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    assert window.model.selected == 0
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    assert window.model.selected == 2
+    qtbot.keyClick(canvas, Qt.Key.Key_Left)
+    assert window.model.selected == 1
+    assert [o.chunk for o in editor.outlines()] == [1]  # as a click: the editor follows
+    qtbot.keyClick(canvas, Qt.Key.Key_Left)
+    qtbot.keyClick(canvas, Qt.Key.Key_Left)  # past the first: stays
+    assert window.model.selected == 0
+    # + zooms in around the middle, - back out
+    whole = canvas.last - canvas.first
+    middle = (canvas.first + canvas.last) / 2
+    qtbot.keyClick(canvas, Qt.Key.Key_Plus)
+    qtbot.keyClick(canvas, Qt.Key.Key_Plus)
+    zoomed = canvas.last - canvas.first
+    assert zoomed == pytest.approx(whole / 1.25**2)
+    assert (canvas.first + canvas.last) / 2 == pytest.approx(middle, abs=1)
+    qtbot.keyClick(canvas, Qt.Key.Key_Minus)
+    assert canvas.last - canvas.first == pytest.approx(zoomed * 1.25)
+    # End and Home keep the zoom and go to the document's ends
+    span = canvas.last - canvas.first
+    length = len(window.document.text)
+    qtbot.keyClick(canvas, Qt.Key.Key_End)
+    assert canvas.last == pytest.approx(length) and canvas.last - canvas.first == pytest.approx(
+        span
+    )
+    # Right from the last chunk stays there; Left walks back
+    window.model.select_chunk(len(spans) - 1)
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    assert window.model.selected == len(spans) - 1
+    qtbot.keyClick(canvas, Qt.Key.Key_Home)
+    assert canvas.first == 0 and canvas.last - canvas.first == pytest.approx(span)
+    qtbot.keyClick(canvas, Qt.Key.Key_F)
+    assert (canvas.first, canvas.last) == (0.0, float(length))
+
+
+def test_hovering_the_gutter_outlines_the_chunk_there(qtbot, overlapping):
+    window, editor = overlapping, overlapping.editor
+    span = repeating(window)
+    editor.show_position(span.own_start)
+    editor.viewport().repaint()
+    gutter = editor._gutter
+    gutter.repaint()
+    # the chunk's number in the gutter: hovering it outlines that chunk, whole
+    (y,) = [top for top, index in editor.gutter_labels if index == span.index]
+    move_mouse(gutter, QPoint(2, y + 2))
+    assert [(o.chunk, o.start, o.end, o.hovered) for o in editor.outlines()] == [
+        (span.index, span.start, span.end, True)
+    ]
+    # a line with no number: the chunk at its start, as hovering its text finds it
+    height = editor.fontMetrics().height()
+    bands = [(top, top + height) for top, _index in editor.gutter_labels]
+    unlabelled = [
+        y
+        for y in range(0, editor.viewport().height() - height, 4)
+        if not any(top <= y < bottom for top, bottom in bands)
+    ]
+    assert unlabelled
+    free = unlabelled[len(unlabelled) // 2]
+    move_mouse(gutter, QPoint(2, free))
+    expected = editor.span_at_position(editor.cursorForPosition(QPoint(0, free)).position())
+    assert [o.chunk for o in editor.outlines()] == [expected.index]
+    # leaving the gutter clears it; a press there selects the hovered chunk
+    QApplication.sendEvent(gutter, QEvent(QEvent.Type.Leave))
+    assert editor.outlines() == []
+    qtbot.mouseClick(gutter, Qt.MouseButton.LeftButton, pos=QPoint(2, y + 2))
+    assert window.model.selected == span.index

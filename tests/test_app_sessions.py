@@ -5,16 +5,19 @@ that cannot be opened; and each document's questions kept across a restart."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS, settle
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
+from tokenizer_files_helpers import write_tiktoken
 
 from chunkview.app.files import DEFAULT_SAMPLE
 from chunkview.app.main_window import MainWindow
 from chunkview.app.question_memory import QUESTIONS_FOLDER
+from chunkview.core import registry
 from chunkview.core.analysis.eval import Question, Reference
 from chunkview.core.model.document import Document
 from chunkview.core.saved.document_questions import (
@@ -276,3 +279,198 @@ def test_a_long_text_without_a_file_gets_its_questions_once_hashed(qtbot, new_wi
     assert window.question_memory.key is None
     qtbot.waitUntil(lambda: window.question_memory.key == key, timeout=20000)
     assert tuple(window.views.eval_panel.questions) == marked
+
+
+@pytest.fixture
+def registry_as_before():
+    """The chunker files' entries registered by a test are left out of the later tests'
+    registry."""
+    registry.entries()  # the built-in entries, loaded before the snapshot
+    before = dict(registry._entries)
+    yield
+    registry._entries.clear()
+    registry._entries.update(before)
+
+
+CHUNKER_FILE = """\
+import os
+
+with open(os.path.join(os.path.dirname(__file__), "loaded-by.txt"), "a") as marker:
+    marker.write(f"{os.getpid()}\\n")
+
+
+def paragraphs(text, max_chars: int = 200):
+    return [p[:max_chars] for p in text.split("\\n\\n")]
+
+
+def lines(text, skip_headings: bool = False):
+    return [l for l in text.split("\\n") if l and not (skip_headings and l.startswith("#"))]
+"""
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_session_of_a_chunker_files_function_reopens_the_file_and_the_counter(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    mine = document.parent / "mine.py"
+    mine.write_text(CHUNKER_FILE, encoding="utf-8")
+    tokenizer = str(write_tiktoken(document.parent / "tiny.tiktoken"))
+    assert window.open_path(document)
+    settle(qtbot, window)
+    with qtbot.waitSignal(window.chunker_files.loaded, timeout=15000):
+        assert window.chunker_files.open_file(str(mine))
+    settle(qtbot, window)
+    # B: the file's other function, pinned; A: paragraphs at another size
+    window.select_entry(f"{mine}:lines", {"skip_headings": True})
+    settle(qtbot, window)
+    window.pin_button.click()
+    window.select_entry(f"{mine}:paragraphs", {"max_chars": 40})
+    settle(qtbot, window)
+    assert window.token_counter.use(tokenizer)
+    session = document.parent / "mine.chunkview.json"
+    saved_a = [s.text for s in window.result.layout.spans]
+    saved_b = [s.text for s in window.model.pinned.layout.spans]
+    assert window.sessions.save_session(str(session)) == str(session)
+    saved = json.loads(session.read_text(encoding="utf-8"))
+    # beside the session: relative, so the folder can be moved
+    assert saved["entry"] == {"id": "mine.py:paragraphs", "options": {"max_chars": 40}}
+    assert saved["b"]["id"] == "mine.py:lines"
+    assert saved["token_counter"] == "tiny.tiktoken"
+
+    again = new_window(tmp_path / "again.ini")
+    assert again.token_counter.path is None
+    again.restore_session(str(session))
+    qtbot.waitUntil(
+        lambda: (
+            again.model.pinned is not None
+            and again.result is not None
+            and again.result.request.entry_id == f"{mine}:paragraphs"
+        ),
+        timeout=30000,
+    )
+    settle(qtbot, again)
+    assert again.model.entry_id == f"{mine}:paragraphs"
+    assert again.chunker.entry_combo.currentData() == f"{mine}:paragraphs"
+    assert again.result.request.options == {"max_chars": 40}
+    assert again.params.options() == {"max_chars": 40}
+    assert [s.text for s in again.result.layout.spans] == saved_a
+    assert again.model.pinned.request.entry_id == f"{mine}:lines"
+    assert again.model.pinned.request.options == {"skip_headings": True}
+    assert [s.text for s in again.model.pinned.layout.spans] == saved_b
+    # the file is listed and watched, described by the chunking process only
+    assert str(mine) in again.chunker_files.files
+    assert str(mine) in again.chunker_files.watcher.files()
+    loaded_by = (document.parent / "loaded-by.txt").read_text(encoding="utf-8").split()
+    assert loaded_by and str(os.getpid()) not in loaded_by
+    # tokens counted with the session's tokenizer file
+    assert again.token_counter.path == tokenizer
+    assert again.token_counter.file_action.isChecked()
+    assert again.model.token_counter == tokenizer
+    assert not again.sessions.bar.isVisible()
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_session_whose_chunker_file_is_gone_is_refused(qtbot, window, tmp_path):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    before = (window.document, window.model.entry_id)
+    session = document.parent / "gone.chunkview.json"
+    window.sessions.save_session(str(session))
+    data = json.loads(session.read_text(encoding="utf-8"))
+    data["entry"] = {"id": "gone.py:paragraphs", "options": {}}
+    session.write_text(json.dumps(data), encoding="utf-8")
+    assert not window.open_path(session)
+    text = window.sessions.bar.message.text()
+    assert f"its chunker file {document.parent / 'gone.py'} is missing" in text
+    assert (window.document, window.model.entry_id) == before
+
+
+def _recent(window: MainWindow) -> list[str]:
+    menu = window.files.recent_menu
+    assert menu is not None
+    return [action.text() for action in menu.actions()]
+
+
+def test_sessions_are_in_open_recent_when_saved_or_opened_and_reopen_as_sessions(
+    qtbot, window, tmp_path
+):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    window.select_entry("smartchunk", {"maxSize": 300})
+    settle(qtbot, window)
+    session = document.parent / "recent.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    assert _recent(window)[:2] == [str(session), str(document)]
+    # another document and chunker; then the session, chosen in Open Recent
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    window.select_entry("mastra.chunk", {"maxSize": 100})
+    settle(qtbot, window)
+    other = document.parent / "other.md"
+    other.write_text("# Other\n\nA text.\n", encoding="utf-8")
+    assert window.open_path(other)
+    assert _recent(window)[:3] == [str(other), str(session), str(document)]
+    menu = window.files.recent_menu
+    menu.actions()[1].trigger()
+    qtbot.waitUntil(lambda: window.model.entry_id == "smartchunk", timeout=10000)
+    settle(qtbot, window)
+    assert window.document.path == str(document)  # the session's view, not its JSON
+    assert window.result.request.options["maxSize"] == 300
+    assert _recent(window)[:3] == [str(session), str(document), str(other)]
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_second_configuration_of_a_chunker_files_function_comes_back(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    mine = document.parent / "mine.py"
+    mine.write_text(CHUNKER_FILE, encoding="utf-8")
+    assert window.open_path(document)
+    settle(qtbot, window)
+    window.select_entry("smartchunk", {"maxSize": 300})
+    settle(qtbot, window)
+    session = document.parent / "config.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    data = json.loads(session.read_text(encoding="utf-8"))
+    data["b"] = {"mode": "config", "id": "mine.py:lines", "options": {"skip_headings": True}}
+    session.write_text(json.dumps(data), encoding="utf-8")
+
+    again = new_window(tmp_path / "again.ini")
+    again.restore_session(str(session))
+    compare = again.views.compare
+    qtbot.waitUntil(lambda: "From A to B" in compare.summary.text(), timeout=30000)
+    model = again.model
+    assert model.entry_id == "smartchunk"
+    assert (model.b_source, model.b_entry_id) == ("config", f"{mine}:lines")
+    assert model.b_options == {"skip_headings": True}
+    assert compare.entry_combo.currentData() == f"{mine}:lines"
+    assert str(mine) in again.chunker_files.files
+
+
+@pytest.mark.usefixtures("registry_as_before")
+def test_a_document_opened_while_the_chunker_file_loads_is_not_replaced(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    mine = document.parent / "mine.py"
+    mine.write_text(CHUNKER_FILE, encoding="utf-8")
+    assert window.open_path(document)
+    settle(qtbot, window)
+    session = document.parent / "moved-on.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    data = json.loads(session.read_text(encoding="utf-8"))
+    data["entry"] = {"id": "mine.py:paragraphs", "options": {}}
+    session.write_text(json.dumps(data), encoding="utf-8")
+
+    again = new_window(tmp_path / "again.ini")
+    again.select_entry("smartchunk")
+    with qtbot.waitSignal(again.chunker_files.loaded, timeout=15000):
+        assert again.open_path(session)  # waits for the file's description...
+        assert again.open_path(DEFAULT_SAMPLE, sample=True)  # ...and the user moves on
+    settle(qtbot, again)
+    assert again.document.path == str(DEFAULT_SAMPLE)
+    assert again.model.entry_id == "smartchunk"
+    assert str(mine) in again.chunker_files.files  # listed all the same

@@ -7,6 +7,7 @@ import pytest
 from conftest import CORPUS
 
 from chunkview.core import registry
+from chunkview.core.batch import hang_suggestion
 from chunkview.core.batch.hang_suggestion import (
     MOST_TRIES,
     RETURNS,
@@ -141,3 +142,21 @@ def test_a_hang_with_no_number_option_to_try_starts_no_process(monkeypatch):
     assert options_to_try(mastra, html, "the selector '' starts with no tag") == []
     found = suggest("mastra.chunk", None, html, "the selector '' starts with no tag")
     assert found.bounds == () and found.runs == 0
+
+
+def test_a_bound_the_tries_ran_out_on_says_about(monkeypatch):
+    engine = registry.get(ENGINE)
+
+    def run(tries):  # a fake library: returns from chunkSize 530 up, whatever the overlap
+        return [RETURNS if t["chunkSize"] >= 530 else "Hang" for t in tries]
+
+    monkeypatch.setattr(hang_suggestion, "MOST_TRIES", 4)  # too few to reach one step
+    found = search_bounds(engine, DEFAULTS, "", run)
+    (size,) = found.bounds
+    assert not size.exact and size.fails_at < 530 <= size.returns_at
+    assert size.returns_at - size.fails_at > 1
+    assert size.phrase() == f"chunkSize ≥ about {size.returns_at}"
+    assert found.text() == f"returns with chunkSize ≥ about {size.returns_at}"
+    monkeypatch.setattr(hang_suggestion, "MOST_TRIES", MOST_TRIES)
+    exact = search_bounds(engine, DEFAULTS, "", run)
+    assert exact.bounds[0].exact and exact.text() == "returns with chunkSize ≥ 530"

@@ -92,3 +92,41 @@ def test_the_file_is_asked_for_when_none_is_given():
     shown = entry.param("tokenizer_file")
     assert shown is not None and not shown.applies({"token_counter": "word"})
     assert shown.applies({"token_counter": "tokenizer file"})
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "options"),
+    [
+        ("langchain.RecursiveCharacterTextSplitter", {"chunk_size": 12, "chunk_overlap": 3}),
+        (
+            "langchain.CharacterTextSplitter",
+            {"chunk_size": 30, "chunk_overlap": 0, "separator": " "},
+        ),
+    ],
+)
+def test_langchains_length_function_counts_with_the_file(tokenizer_path, entry_id, options):
+    splitters = pytest.importorskip("langchain_text_splitters")
+    title = entry_id.split(".", 1)[1]
+    tokenizer = _direct_tokenizer(tokenizer_path)
+    expected = getattr(splitters, title)(
+        **options, length_function=lambda text: _count(tokenizer, text)
+    ).split_text(TEXT)
+    by_len = getattr(splitters, title)(**options).split_text(TEXT)
+    assert expected != by_len  # the file's tokens, not characters, measure chunk_size
+    chosen = {**options, "length_function": "tokenizer file"}
+    ours = chunkview.run(entry_id, TEXT, {**chosen, "tokenizer_file": tokenizer_path})
+    assert ours == expected and len(ours) > 2
+    assert chunkview.run(entry_id, TEXT, chosen, tokenizer=tokenizer_path) == expected
+    assert chunkview.run(entry_id, TEXT, options, tokenizer=tokenizer_path) == by_len
+    entry = registry.get(entry_id)
+    assert entry.limits({**chosen, "tokenizer_file": tokenizer_path}) == {}
+    code = entry.code({**chosen, "tokenizer_file": tokenizer_path})
+    assert _code_result(code, TEXT) == expected
+
+
+def test_langchain_without_a_file_says_how_to_give_one():
+    pytest.importorskip("langchain_text_splitters")
+    with pytest.raises(ChunkerError, match="give the file in the tokenizer_file option"):
+        chunkview.run(
+            "langchain.CharacterTextSplitter", TEXT, {"length_function": "tokenizer file"}
+        )

@@ -104,6 +104,11 @@ class ChunkerFiles(QObject):
         self.show_status(f"Loading {os.path.basename(absolute)}…")
         return True
 
+    def load(self, path: str) -> None:
+        """List the chunkers of ``path`` (watched and remembered) and choose none: a
+        session chooses its own once the file is listed (``loaded``)."""
+        self._ask(os.path.abspath(path), _Then.LIST)
+
     def restore(self, wanted_entry: str | None = None) -> None:
         """Open the chunker files of the last session again; choose ``wanted_entry`` once
         its file is listed. A file gone since is left out (and forgotten) with a note."""

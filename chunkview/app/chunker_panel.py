@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app import theme
-from chunkview.app.hang_hint import HangHint
+from chunkview.app.hang_hint import HangHint, searched_after
 from chunkview.app.markup import as_rich_text, options_json
 from chunkview.core import registry
 from chunkview.core.batch.hang_suggestion import HangSuggestion
@@ -353,7 +353,7 @@ class ChunkerPanel(QWidget):
         else:
             text = f"<b>{escape(failure.entry_id)} threw {escape(failure.name)}</b>"
         text += f"<br>{escape(failure.message)}"
-        if failure.name == "Hang":
+        if searched_after(failure):
             text += self._hang_hint_text(failure.generation)
         if failure.position is not None:
             text += f'<br><a href="pos:{failure.position}">Show where in the document</a>'
@@ -403,7 +403,7 @@ class ChunkerPanel(QWidget):
         if not self.error_label.isHidden():
             self._show_failure(failure)
         if suggestion is not None and suggestion.bounds:
-            self.status.emit(f"Hang: {suggestion.text()}")
+            self.status.emit(f"{failure.name}: {suggestion.text()}")
 
     def show_error(self, rich_text: str) -> None:
         self.error_label.setText(rich_text)

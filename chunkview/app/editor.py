@@ -75,8 +75,24 @@ class _Gutter(QWidget):
         self.editor.paint_gutter(event)
 
     def mousePressEvent(self, event) -> None:
-        cursor = self.editor.cursorForPosition(QPoint(0, int(event.position().y())))
-        self.editor.click_at(cursor.position())
+        index = self.editor.gutter_chunk_at(int(event.position().y()))
+        if index is not None:
+            self.editor.chunk_clicked.emit(index)
+
+    def mouseMoveEvent(self, event) -> None:
+        """Hovering the gutter outlines the chunk there, as hovering its text does."""
+        editor = self.editor
+        index = editor.gutter_chunk_at(int(event.position().y()))
+        editor.set_hovered(index)
+        spans = editor.spans_shown()
+        if index is None or not 0 <= index < len(spans):
+            QToolTip.hideText()
+            return
+        QToolTip.showText(event.globalPosition().toPoint(), editor.tooltip_for(spans[index]), self)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self.editor.set_hovered(None)
+        super().leaveEvent(event)
 
 
 class ChunkEditor(QPlainTextEdit):
@@ -96,6 +112,7 @@ class ChunkEditor(QPlainTextEdit):
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
         self._gutter = _Gutter(self)
+        self._gutter.setMouseTracking(True)
         #: (y, chunk index) of each chunk number the gutter painted last
         self.gutter_labels: list[tuple[int, int]] = []
         self._result: ChunkResult | None = None
@@ -676,6 +693,20 @@ class ChunkEditor(QPlainTextEdit):
         if not self._result:
             return None
         return self._result.layout.span_at(self.to_point(position))
+
+    def spans_shown(self) -> Sequence[Span]:
+        """The spans of the layout shown (by chunk index)."""
+        return self._spans
+
+    def gutter_chunk_at(self, y: int) -> int | None:
+        """The chunk at height ``y`` of the gutter: the one whose number is written
+        there, else the one at the start of the line there."""
+        height = self.fontMetrics().height()
+        for top, index in self.gutter_labels:
+            if top <= y < top + height:
+                return index
+        span = self.span_at_position(self.cursorForPosition(QPoint(0, y)).position())
+        return span.index if span is not None else None
 
     def click_at(self, position: int) -> None:
         span = self.span_at_position(position)

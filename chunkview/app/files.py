@@ -24,6 +24,7 @@ from chunkview.core.io.read import NulBytesError, load_document
 from chunkview.core.io.save import ReadOnlyError, save_document
 from chunkview.core.io.stamp import FileStamp, disk_change, file_stamp
 from chunkview.core.model.document import NUL_SHOWN
+from chunkview.core.saved.session_file import is_session_path
 from chunkview.core.session import InspectorModel
 
 SAMPLES = Path(__file__).resolve().parent.parent / "resources" / "samples"
@@ -66,6 +67,8 @@ class DocumentFiles:
         self.stamp: FileStamp | None = None
         #: called after the document's file was read or written (the file watch re-arms)
         self.disk_listeners: list[Callable[[], None]] = []
+        #: opens a session file chosen in Open Recent (session_files.py sets it)
+        self.session_opener: Callable[[str], bool] | None = None
 
     def open_path(
         self,
@@ -322,5 +325,11 @@ class DocumentFiles:
         recent = self.remembered.recent_files()  # files that are gone drop out here
         for path in recent:
             action = self.recent_menu.addAction(path)
-            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+            action.triggered.connect(lambda _c=False, p=path: self.open_recent(p))
         self.recent_menu.setEnabled(bool(recent))
+
+    def open_recent(self, path: str) -> bool:
+        """Open a recent file: a session file as a session (its view), else as a text."""
+        if self.session_opener is not None and is_session_path(path):
+            return self.session_opener(path)
+        return self.open_path(path)

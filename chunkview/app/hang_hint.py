@@ -1,4 +1,5 @@
-"""After a Hang, the option change that would return, searched beside the UI.
+"""After a Hang, or a run the watchdog stopped past its time budget, the option change
+that would return, searched beside the UI.
 
 ``core.batch.hang_suggestion`` tries values of the options involved in chunking processes
 of a small pool of its own, from a daemon thread; the answer reaches the UI thread by a
@@ -18,12 +19,19 @@ from chunkview.app.background import BackgroundJob
 from chunkview.core.batch.hang_suggestion import TRY_BUDGET, HangSuggestion, suggest
 from chunkview.core.model.document import Document
 from chunkview.core.runtime import ChunkPool
+from chunkview.core.runtime.limits import is_time_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
 
+def searched_after(failure: Failure) -> bool:
+    """A failure the search is for: a Hang, or a run stopped past its time budget (as
+    far as the window can tell, it hangs too)."""
+    return failure.name == "Hang" or (failure.name == "Stopped" and is_time_stop(failure.message))
+
+
 class HangHint(BackgroundJob):
-    """Searches after each Hang of the newest run; ``found`` carries the generation that
-    hung and the suggestion, ``started`` the generation searched for."""
+    """Searches after each Hang (or timeout) of the newest run; ``found`` carries the
+    generation that hung and the suggestion, ``started`` the generation searched for."""
 
     started = Signal(int)
     found = Signal(int, object)
@@ -44,7 +52,7 @@ class HangHint(BackgroundJob):
 
     def _failed(self, failure: Failure) -> None:
         self.stop()
-        if failure.name != "Hang" or failure.entry_id != self.model.entry_id:
+        if not searched_after(failure) or failure.entry_id != self.model.entry_id:
             return
         model = self.model
         entry = model.entry

@@ -4,7 +4,8 @@ their own (core/views/lanes.py), coloured by kind or by the rule of their reason
 Drawn by pixel, as the overview strip is: each lane's bars are found per pixel column by
 binary search and written into a QImage, so 100,000 chunks cost the width of the view.
 The wheel zooms around the mouse, a drag (or a sideways swipe) pans, a double click fits
-the whole document.
+the whole document. From the keyboard: Left and Right select the previous and next chunk,
++ and - zoom around the middle, Home and End go to the document's ends, F fits it.
 Linked to the editor both ways: a click on a bar selects its chunk (the editor scrolls to
 it), hovering a bar outlines its chunk in the editor; the stretch the editor shows is
 shaded, the editor's cursor marked, the selected chunk outlined, and the view pans to
@@ -20,6 +21,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QImage,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -157,6 +159,7 @@ class LanesCanvas(QWidget):
         super().__init__()
         self.model, self.editor = model, editor
         self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a click or Tab: the keys below
         self.setMinimumHeight(60)
         self.lanes: Lanes | None = None
         self.first, self.last = 0.0, 0.0
@@ -377,7 +380,19 @@ class LanesCanvas(QWidget):
                 painter.setPen(outline.outline_pen(dark, hovered, 2))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawRect(rect)
+        if self.hasFocus():  # the keys act here
+            painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
         painter.end()
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
 
     def bar_rect(self, index: int | None) -> QRectF | None:
         """Where chunk ``index``'s bar is drawn (None: not in a lane shown)."""
@@ -527,6 +542,43 @@ class LanesCanvas(QWidget):
             self.update()
         super().leaveEvent(event)
 
+    def neighbour(self, step: int) -> int | None:
+        """The chunk ``step`` (1 or -1) from the selected one; with none selected, the
+        first chunk on view (Right) or the last (Left). None past either end."""
+        lanes = self.lanes
+        if lanes is None or not len(lanes):
+            return None
+        selected = self.model.selected
+        if selected is not None and 0 <= selected < len(lanes):
+            index = selected + step
+            return index if 0 <= index < len(lanes) else None
+        if step > 0:
+            on_view = np.nonzero(lanes.ends > self.first)[0]
+            return int(on_view[0]) if len(on_view) else len(lanes) - 1
+        on_view = np.nonzero(lanes.starts < self.last)[0]
+        return int(on_view[-1]) if len(on_view) else 0
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, keys = event.key(), Qt.Key
+        span = self.last - self.first
+        if key in (keys.Key_Left, keys.Key_Right):
+            index = self.neighbour(1 if key == keys.Key_Right else -1)
+            if index is not None:
+                self.chunk_clicked.emit(index)  # as a click on its bar
+        elif key in (keys.Key_Plus, keys.Key_Equal, keys.Key_Minus):
+            factor = WHEEL_ZOOM if key == keys.Key_Minus else 1 / WHEEL_ZOOM
+            self.zoom(factor, self.width() / 2)
+        elif key == keys.Key_Home:
+            self.set_window(0.0, span)
+        elif key == keys.Key_End:
+            self.set_window(self.length() - span, float(self.length()))
+        elif key == keys.Key_F:
+            self.fit()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
     def wheelEvent(self, event: QWheelEvent) -> None:
         delta = event.angleDelta()
         if abs(delta.x()) > abs(delta.y()):  # a sideways swipe pans
@@ -571,7 +623,8 @@ class LanesPanel(QWidget):
         self.canvas.changed.connect(self._summarize)
         self.summary.setToolTip(
             "Each chunk is a bar on the document's axis; overlapping chunks sit in lanes of "
-            "their own. Wheel: zoom; drag: pan; click a bar: select its chunk."
+            "their own. Wheel: zoom; drag: pan; click a bar: select its chunk. Keys: "
+            "Left/Right the previous/next chunk, +/- zoom, Home/End, F fit."
         )
         self._summarize()
 

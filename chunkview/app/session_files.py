@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QStyle,
 )
 
+from chunkview.app.chunker_files import ChunkerFiles
 from chunkview.app.chunker_panel import ChunkerPanel
 from chunkview.app.compare_panel import ComparePanel
 from chunkview.app.document_view import DocumentView
@@ -36,6 +37,7 @@ from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.files import SAMPLES, DocumentFiles
 from chunkview.app.presentation import ZoomAndPresentation
 from chunkview.app.theme import THEMES, ThemeMode
+from chunkview.app.token_counter import TokenCounter
 from chunkview.core import registry
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.saved.session_file import (
@@ -49,8 +51,10 @@ from chunkview.core.saved.session_file import (
     ViewState,
     file_sha256,
     read_session,
+    resolve_entry_id,
     resolve_path,
     session_path_for,
+    stored_entry_id,
     stored_path,
     write_session,
 )
@@ -110,6 +114,23 @@ class _Restoring:
     a_generation: int | None = None
 
 
+@dataclass
+class _Loading:
+    """A session waiting for its chunker files: the chunking process describes each
+    (``ChunkerFiles``), and the session is opened once every one is listed."""
+
+    path: str
+    session: Session
+    document_file: str
+    files: set[str] = field(default_factory=set)
+
+
+def _function_file(entry_id: str) -> str | None:
+    """The file of a chunker file's function id, None for any other id."""
+    where, colon, _name = entry_id.rpartition(":")
+    return where if colon and where.endswith(".py") else None
+
+
 class SessionFiles(QObject):
     """Saving the window's view to a session file and opening one, over the window's
     parts (``frame`` owns the menu and dialogs; its status bar says what was done)."""
@@ -125,6 +146,8 @@ class SessionFiles(QObject):
         compare: ComparePanel,
         eval_panel: EvalPanel,
         zoom: ZoomAndPresentation,
+        chunker_files: ChunkerFiles,
+        token_counter: TokenCounter,
         file_menu: QMenu,
         after: QAction,
         select_entry: Callable[[str, dict[str, Any]], None],
@@ -138,7 +161,12 @@ class SessionFiles(QObject):
         self.compare, self.eval_panel, self.zoom = compare, eval_panel, zoom
         self.select_entry, self.submit = select_entry, submit
         self.theme_mode, self.set_theme = theme_mode, set_theme
+        self.chunker_files, self.token_counter = chunker_files, token_counter
         self._restoring: _Restoring | None = None
+        self._loading: _Loading | None = None
+        chunker_files.loaded.connect(self._chunker_file_loaded)
+        files.session_opener = self.open_session  # sessions in File > Open Recent
+        chunker_files.load_failed.connect(self._chunker_file_failed)
         # the note bar under the one about outside changes, above the editor
         self.bar = SessionNoteBar()
         column = document_view.layout()
@@ -208,19 +236,23 @@ class SessionFiles(QObject):
         ref = DocumentRef(sha, ref.path, ref.sample, document.encoding, document.kind)
         b: LayoutB | None = None
         if model.b_source == "config" and model.b_entry_id:
-            b = LayoutB("config", Setting(model.b_entry_id, dict(model.b_options)))
+            b_entry = stored_entry_id(model.b_entry_id, session_path)
+            b = LayoutB("config", Setting(b_entry, dict(model.b_options)))
         elif model.pinned is not None:
             request = model.pinned.request
-            b = LayoutB("pinned", Setting(request.entry_id, dict(request.options)))
+            b_entry = stored_entry_id(request.entry_id, session_path)
+            b = LayoutB("pinned", Setting(b_entry, dict(request.options)))
         questions, retriever, top_k = self.eval_panel.retrieval_setup()
+        counter = self.token_counter.path
         return Session(
             ref,
-            Setting(model.entry_id, model.options),
+            Setting(stored_entry_id(model.entry_id, session_path), model.options),
             model.embedder,
             model.tokenizer,
             b,
             EvalSetup(tuple(questions), retriever, top_k),
             ViewState(self.theme_mode(), self.zoom.steps, model.query, model.selected),
+            stored_path(counter, session_path) if counter else "cl100k",
         )
 
     def save_session(self, path: str) -> str | None:
@@ -232,6 +264,7 @@ class SessionFiles(QObject):
         except SessionError as error:
             self._refuse(f"Cannot save the session: {error}")
             return None
+        self.files.remember(path)
         edits = " (the document's unsaved edits are not in it)" if self.model.modified else ""
         self._status(f"Saved the session to {path}{edits}")
         return path
@@ -257,17 +290,88 @@ class SessionFiles(QObject):
             )
         return file
 
+    @staticmethod
+    def _resolved(session: Session, path: str) -> Session:
+        """``session`` with its chunker files' and tokenizer file's paths on this
+        machine (relative ones taken from the session file's folder)."""
+        b = session.b
+        if b is not None:
+            b = replace(
+                b, setting=replace(b.setting, entry_id=resolve_entry_id(b.setting.entry_id, path))
+            )
+        counter = session.token_counter
+        if counter is not None and counter != "cl100k":
+            counter = resolve_path(DocumentRef("", path=counter), path)
+        entry = resolve_entry_id(session.setting.entry_id, path)
+        return replace(
+            session, setting=replace(session.setting, entry_id=entry), b=b, token_counter=counter
+        )
+
+    def _files_to_load(self, session: Session, path: str) -> set[str]:
+        """The chunker files the session's chunkers are functions of, not yet listed in
+        the picker; SessionError when the entry's is missing (B's is then a note)."""
+        files: set[str] = set()
+        entry_file = _function_file(session.setting.entry_id)
+        if entry_file is not None:
+            if not os.path.isfile(entry_file):
+                raise SessionError(
+                    f"{path}: its chunker file {entry_file} is missing (moved, renamed or "
+                    "deleted); the window is left as it was"
+                )
+            files.add(entry_file)
+        b_file = None if session.b is None else _function_file(session.b.setting.entry_id)
+        if b_file is not None and os.path.isfile(b_file):
+            files.add(b_file)
+        return {file for file in files if file not in self.chunker_files.files}
+
     def open_session(self, path: str | os.PathLike[str]) -> bool:
         """Show the view saved in the session file at ``path``; False (said in the bar)
-        when it cannot be opened, the window left as it was."""
+        when it cannot be opened, the window left as it was. A session whose chunker is a
+        chunker file's function opens once the chunking process has described the file
+        (``ChunkerFiles``, which watches it); True meanwhile."""
         path = os.fspath(path)
         try:
-            session = read_session(path)
+            session = self._resolved(read_session(path), path)
             file = self._document_file(session, path)
-            registry.get(session.setting.entry_id)  # its chunker is here, before any change
+            files = self._files_to_load(session, path)
         except SessionError as error:
             self._refuse(f"Cannot open the session: {error}")
             return False
+        if files:
+            self._loading = _Loading(path, session, file, set(files))
+            for chunker_file in sorted(files):
+                self.chunker_files.load(chunker_file)
+            names = ", ".join(os.path.basename(f) for f in sorted(files))
+            self._status(f"Opening the session {os.path.basename(path)}: loading {names}…")
+            return True
+        return self._open_read(path, session, file)
+
+    def _chunker_file_loaded(self, chunker_file: str) -> None:
+        loading = self._loading
+        if loading is None or chunker_file not in loading.files:
+            return
+        loading.files.discard(chunker_file)
+        if not loading.files:
+            self._loading = None
+            self._open_read(loading.path, loading.session, loading.document_file)
+
+    def _chunker_file_failed(self, chunker_file: str, why: str) -> None:
+        loading = self._loading
+        if loading is None or chunker_file not in loading.files:
+            return
+        if chunker_file == _function_file(loading.session.setting.entry_id):
+            self._loading = None
+            self._refuse(
+                f"Cannot open the session: {loading.path}: its chunker file "
+                f"{os.path.basename(chunker_file)} did not load: {why}"
+            )
+        else:  # B's file: the session opens without B, with a note
+            self._chunker_file_loaded(chunker_file)
+
+    def _open_read(self, path: str, session: Session, file: str) -> bool:
+        """Open a session read and checked, its chunker files listed."""
+        try:
+            registry.get(session.setting.entry_id)  # its chunker is here, before any change
         except KeyError:
             self._refuse(
                 f"Cannot open the session: {path}: its chunker {session.setting.entry_id} is "
@@ -294,6 +398,7 @@ class SessionFiles(QObject):
             )
         if notes:
             self.bar.say(" ".join(notes), about=self.model.document.path)
+        self.files.remember(path)  # after its document: first in Open Recent
         self._status(f"Opened the session {os.path.basename(path)}")
         return True
 
@@ -314,10 +419,26 @@ class SessionFiles(QObject):
                 combo.setCurrentIndex(index)
             elif value:
                 notes.append(f"The {what} {value} is not available here.")
+        self._apply_token_counter(session.token_counter, notes)
         self._apply_eval(session.eval)
         self._apply_view(session.view)
         self._apply_b(session.b, session.setting, session.view.selected, notes)
         return notes
+
+    def _apply_token_counter(self, counter: str | None, notes: list[str]) -> None:
+        """Count tokens as the session did (a session saved before this was kept leaves
+        the counter as it is)."""
+        if counter is None:
+            return
+        path = None if counter == "cl100k" else counter
+        if path == self.token_counter.path:
+            return
+        if path is not None and not os.path.isfile(path):
+            notes.append(f"The tokenizer file {path} is missing: tokens are counted as before.")
+        elif not self.token_counter.use(path, announce=False):
+            notes.append(
+                f"The tokenizer file {path} is no tokenizer: tokens are counted as before."
+            )
 
     def _apply_eval(self, setup: EvalSetup) -> None:
         panel = self.eval_panel
@@ -347,6 +468,8 @@ class SessionFiles(QObject):
             compare.stop_button.click()  # back to "B = a pinned layout", none pinned
         self._restoring = _Restoring(a, selected)
         if b is not None and b.mode == "config":
+            if compare.entry_combo.findData(b.setting.entry_id) < 0:  # a chunker file's
+                compare.entry_combo.addItem(b.setting.entry_id, b.setting.entry_id)
             compare.set_b(b.setting.entry_id, b.setting.options)
         elif b is not None:
             # B is a pinned layout: run its setting, pin the result, then show A
@@ -400,7 +523,9 @@ class SessionFiles(QObject):
             self._restoring = None
 
     def _document_shown(self) -> None:
-        """A note about another document goes when this one is shown."""
+        """A note about another document goes when this one is shown; a session still
+        waiting for its chunker files is not opened over it (the user moved on)."""
+        self._loading = None
         if self.bar.about is not None and self.bar.about != self.model.document.path:
             self.bar.hide()
 
@@ -417,6 +542,8 @@ def attach(window: Any) -> SessionFiles:
         compare=window.views.compare,
         eval_panel=window.views.eval_panel,
         zoom=window.presentation,
+        chunker_files=window.chunker_files,
+        token_counter=window.token_counter,
         file_menu=window.menus.menus[0],
         after=window.menus.save_as,
         select_entry=window.select_entry,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from chunkview.app.render import render_file
-from chunkview.commands.chunk_input import checked_options
+from chunkview.commands.chunk_input import checked_options, entry_for_checks
 from chunkview.commands.common import REPORTED, Parser, report
 
 
@@ -24,7 +24,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     try:
         args = parse(argv)
-        options = checked_options(args.entry, args.options)  # as ``run`` checks them
+        # as ``run`` checks them (a chunker file described by a chunking process)
+        options = checked_options(args.entry, args.options, entry_for_checks(args.entry))
         return render_file(
             args.file,
             args.entry,

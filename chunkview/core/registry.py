@@ -10,6 +10,7 @@ import importlib
 
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.plugins import load as plugin_loading
+from chunkview.core.plugins.langchain import langchain_entries
 from chunkview.core.plugins.libraries import library_entries
 from chunkview.core.plugins.load import entry_point_entries, function_entry, is_function_id
 from chunkview.core.plugins.load import revision as file_revision
@@ -25,7 +26,7 @@ _BUILTIN = (
     ("chunkview.core.chunkers.semantic_chunking.entry", "SentenceitEntry"),
 )
 #: the optional library entries (each imports its library only when run)
-_LIBRARIES = "chunkview.core.plugins.libraries"
+_LIBRARIES = ("chunkview.core.plugins.langchain", "chunkview.core.plugins.libraries")
 _entries: dict[str, Entry] = {}
 #: whether a function id may be loaded in this process (``keep_user_code_out``)
 _user_code_here = True
@@ -46,7 +47,7 @@ def register(entry: Entry) -> None:
 def builtin_modules() -> list[str]:
     """The modules the built-in entries live in (imported by name, so a bundler that
     follows import statements must be told about them)."""
-    return sorted({module for module, _ in _BUILTIN} | {_LIBRARIES})
+    return sorted({module for module, _ in _BUILTIN} | set(_LIBRARIES))
 
 
 def _load_builtins() -> None:
@@ -54,7 +55,7 @@ def _load_builtins() -> None:
         return
     for module, name in _BUILTIN:
         register(getattr(importlib.import_module(module), name)())
-    for entry in [*library_entries(), *entry_point_entries()]:
+    for entry in [*langchain_entries(), *library_entries(), *entry_point_entries()]:
         if entry.id not in _entries:  # a package cannot replace a built-in id
             register(entry)
 

@@ -1,11 +1,13 @@
 """What change of an option would make a hanging run return: computed, never guessed.
 
-After a Hang, the options the message names and the entry's size and overlap options are
-each stepped away from the value that hung (a size up, an overlap or a minimum down), by
-bisection on a log scale of the distance between that value and the option's far end
-(its maximum or minimum). Every value is tried for real, in a chunking process under a
-short time budget, and a bound is reported only as the value found to return beside the
-nearest value found to fail: "returns with chunkOverlap ≤ 40 or chunkSize ≥ 530".
+After a Hang, or a run the watchdog stopped past its time budget, the options the
+message names and the entry's size and overlap options are each stepped away from the
+value that hung (a size up, an overlap or a minimum down), by bisection on a log scale of
+the distance between that value and the option's far end (its maximum or minimum).
+Every value is tried for real, in a chunking process under a short time budget, and a
+bound is reported only as the value found to return beside the nearest value found to
+fail: "returns with chunkOverlap ≤ 40 or chunkSize ≥ 530" ("≥ about 530" when the tries
+ran out before the two were one step apart).
 """
 
 from __future__ import annotations
@@ -71,8 +73,11 @@ class OptionBound:
     exact: bool
 
     def phrase(self) -> str:
+        """``chunkSize ≥ 530``; ``chunkSize ≥ about 530`` when the tries ran out before
+        the value beside it was tried (it may return nearer the value that hung)."""
         sign = "≥" if self.direction == "up" else "≤"
-        return f"{self.option} {sign} {number_text(self.returns_at)}"
+        about = "" if self.exact else "about "
+        return f"{self.option} {sign} {about}{number_text(self.returns_at)}"
 
 
 @dataclass(frozen=True)

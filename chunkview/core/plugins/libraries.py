@@ -144,7 +144,7 @@ def provide_encoding(name: str) -> Any:
     return registry.ENCODINGS[name]
 
 
-def _encoding_for_model(model: str) -> str:
+def encoding_for_model(model: str) -> str:
     import tiktoken.model
 
     try:
@@ -161,7 +161,7 @@ def _python(value: Any) -> str:
     return repr(value)
 
 
-def _arguments(options: Mapping[str, Any]) -> str:
+def call_arguments(options: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}={_python(value)}" for key, value in options.items())
 
 
@@ -215,145 +215,8 @@ class LibraryEntry(Entry):
         return [piece.text or "" for piece in self.pieces(native)]
 
 
-def _size(name: str, default: int, role: ParamRole | None, help: str = "") -> Param:
+def size_param(name: str, default: int, role: ParamRole | None, help: str = "") -> Param:
     return Param(name, "int", default, help, minimum=0, maximum=10**9, role=role)
-
-
-# LangChain (langchain-text-splitters) ------------------------------------------------------
-
-_LANGUAGES = (
-    "none", "cpp", "go", "java", "kotlin", "js", "ts", "php", "proto", "python", "r", "rst",
-    "ruby", "rust", "scala", "swift", "markdown", "latex", "html", "sol", "csharp", "cobol",
-    "c", "lua", "perl", "haskell", "elixir", "powershell", "visualbasic6",
-)  # fmt: skip
-_LANGCHAIN_COMMON = (
-    _size("chunk_size", 4000, "max", "the largest chunk, in characters"),
-    _size("chunk_overlap", 200, "overlap", "characters repeated from the chunk before"),
-    Param("strip_whitespace", "bool", True, "strip white space from each chunk's ends"),
-    Param("add_start_index", "bool", False, "a start_index in each Document's metadata"),
-)
-
-
-class LangChainSplitter(LibraryEntry):
-    library = "langchain"
-    extra = "langchain"
-
-    def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        return getattr(library, self.title)(**options).split_text(text)
-
-    def code(self, options: dict[str, Any]) -> str:
-        return (
-            f"from langchain_text_splitters import {self.title}\n\n"
-            f"splitter = {self.title}({_arguments(self.with_presets(options))})\n"
-            "chunks = splitter.split_text(text)\n"
-        )
-
-
-class RecursiveCharacterEntry(LangChainSplitter):
-    id = "langchain.RecursiveCharacterTextSplitter"
-    title = "RecursiveCharacterTextSplitter"
-    summary = (
-        "Splits at the first separator that makes pieces small enough, recursing with the "
-        "next on the pieces still too large, and merges pieces up to chunk_size."
-    )
-    params = (
-        *_LANGCHAIN_COMMON,
-        Param("separators", "json", ["\n\n", "\n", " ", ""], "tried in order"),
-        Param(
-            "keep_separator", "choice", True, "keep each separator, with the piece after "
-            "(true, start) or before (end)", choices=(True, False, "start", "end"),
-        ),
-        Param("is_separator_regex", "bool", False, "the separators are regexes"),
-        Param(
-            "language", "choice", "none", "RecursiveCharacterTextSplitter.from_language: "
-            "the language's own separators", choices=_LANGUAGES, special="none",
-        ),
-    )  # fmt: skip
-
-    def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        language = options.pop("language", "none")
-        splitter = library.RecursiveCharacterTextSplitter
-        if language in (None, "none"):
-            return splitter(**options).split_text(text)
-        return splitter.from_language(library.Language(language), **options).split_text(text)
-
-    def code(self, options: dict[str, Any]) -> str:
-        options = dict(options)
-        language = options.pop("language", "none")
-        if language in (None, "none"):
-            return super().code(options)
-        rest = _arguments(options)
-        return (
-            "from langchain_text_splitters import Language, RecursiveCharacterTextSplitter\n\n"
-            "splitter = RecursiveCharacterTextSplitter.from_language(\n"
-            f"    Language({language!r}){', ' + rest if rest else ''}\n)\n"
-            "chunks = splitter.split_text(text)\n"
-        )
-
-
-class CharacterEntry(LangChainSplitter):
-    id = "langchain.CharacterTextSplitter"
-    title = "CharacterTextSplitter"
-    summary = "Splits at one separator and merges the pieces up to chunk_size."
-    params = (
-        *_LANGCHAIN_COMMON,
-        Param("separator", "str", "\n\n", "where the text is split"),
-        Param("is_separator_regex", "bool", False, "the separator is a regex"),
-        Param(
-            "keep_separator", "choice", False, "keep the separator, with the piece after "
-            "(true, start) or before (end)", choices=(True, False, "start", "end"),
-        ),
-    )  # fmt: skip
-
-
-class TokenSplitterEntry(LangChainSplitter):
-    id = "langchain.TokenTextSplitter"
-    title = "TokenTextSplitter"
-    summary = "Windows of chunk_size tiktoken tokens, chunk_overlap of them repeated."
-    size_unit: SizeUnit = "tokens"
-    params = (
-        Param("chunk_size", "int", 4000, "tokens a chunk holds", minimum=0, maximum=10**9),
-        Param("chunk_overlap", "int", 200, "tokens repeated", minimum=0, maximum=10**9),
-        Param("encoding_name", "choice", "gpt2", "the tiktoken encoding (shipped with "
-              "chunkview)", choices=OFFLINE_ENCODINGS),
-        Param("model_name", "str", None, "a model's encoding instead (tiktoken's name)"),
-        Param("allowed_special", "json", None, '"all" or a list of special tokens'),
-        Param("disallowed_special", "json", "all", '"all" or a list of special tokens'),
-        Param("strip_whitespace", "bool", True, "strip white space from each chunk's ends"),
-        Param("add_start_index", "bool", False, "a start_index in each Document's metadata"),
-    )  # fmt: skip
-
-    def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        model = options.get("model_name")
-        encoding = _encoding_for_model(model) if model else options.get("encoding_name", "gpt2")
-        provide_encoding(encoding)
-        return super().call(library, text, options)
-
-    def limits(self, options: Mapping[str, Any]) -> dict[str, float]:
-        return {}  # tokens of an encoding the views do not count
-
-
-class MarkdownHeaderEntry(LangChainSplitter):
-    id = "langchain.MarkdownHeaderTextSplitter"
-    title = "MarkdownHeaderTextSplitter"
-    summary = (
-        "One Document per section under the headers it splits on, the headers in its "
-        "metadata (stripped from the text unless strip_headers is off)."
-    )
-    boundary_kinds = ("section",)
-    params = (
-        Param("headers_to_split_on", "json", [["#", "Header 1"], ["##", "Header 2"],
-              ["###", "Header 3"]], "[marker, metadata key] pairs", preset=True, always=True),
-        Param("return_each_line", "bool", False, "a Document per line"),
-        Param("strip_headers", "bool", True, "leave the headers out of the text"),
-        Param("custom_header_patterns", "json", None, "{pattern: level} of other headers"),
-    )  # fmt: skip
-
-    def call(self, library: Any, text: str, options: dict[str, Any]) -> Any:
-        headers = options.get("headers_to_split_on")
-        if isinstance(headers, list):
-            options["headers_to_split_on"] = [tuple(pair) for pair in headers]
-        return library.MarkdownHeaderTextSplitter(**options).split_text(text)
 
 
 # LlamaIndex (llama-index-core) -----------------------------------------------------------
@@ -375,7 +238,7 @@ class LlamaIndexEntry(LibraryEntry):
     def code(self, options: dict[str, Any]) -> str:
         return (
             f"from llama_index.core.node_parser import {self.title}\n\n"
-            f"splitter = {self.title}({_arguments(options)})\n"
+            f"splitter = {self.title}({call_arguments(options)})\n"
             "chunks = splitter.split_text(text)\n"
         )
 
@@ -438,7 +301,7 @@ class MarkdownNodeEntry(LlamaIndexEntry):
         return (
             "from llama_index.core import Document\n"
             "from llama_index.core.node_parser import MarkdownNodeParser\n\n"
-            f"parser = MarkdownNodeParser({_arguments(options)})\n"
+            f"parser = MarkdownNodeParser({call_arguments(options)})\n"
             "nodes = parser.get_nodes_from_documents([Document(text=text)])\n"
         )
 
@@ -520,17 +383,16 @@ class ChonkieEntry(LibraryEntry):
         head = f"from chonkie import {self.title}\n"
         if tokenizer == TOKENIZER_FILE:
             head = f"{head}{loading_code(str(path))[0]}"
-            options["tokenizer"] = _Code("tokenizer")
+            options["tokenizer"] = SourceCode("tokenizer")
         elif tokenizer in OFFLINE_ENCODINGS:
             head = f"import tiktoken\n{head}"
-            options["tokenizer"] = _Code(f"tiktoken.get_encoding({tokenizer!r})")
-        return (
-            f"{head}\nchunker = {self.title}({_arguments(options)})\nchunks = chunker.chunk(text)\n"
-        )
+            options["tokenizer"] = SourceCode(f"tiktoken.get_encoding({tokenizer!r})")
+        arguments = call_arguments(options)
+        return f"{head}\nchunker = {self.title}({arguments})\nchunks = chunker.chunk(text)\n"
 
 
-class _Code(str):
-    """Python source written as it is by ``_arguments`` (not quoted)."""
+class SourceCode(str):
+    """Python source written as it is by ``call_arguments`` (not quoted)."""
 
     def __repr__(self) -> str:
         return str(self)
@@ -551,7 +413,7 @@ class ChonkieTokenEntry(ChonkieEntry):
     params = (
         _CHONKIE_TOKENIZER,
         _CHONKIE_TOKENIZER_FILE,
-        _size("chunk_size", 2048, "max"),
+        size_param("chunk_size", 2048, "max"),
         Param("chunk_overlap", "float", 0, "tokens, or a fraction of chunk_size",
               minimum=0, maximum=10**9, role="overlap"),
     )  # fmt: skip
@@ -564,10 +426,10 @@ class ChonkieSentenceEntry(ChonkieEntry):
     params = (
         _CHONKIE_TOKENIZER,
         _CHONKIE_TOKENIZER_FILE,
-        _size("chunk_size", 2048, "max"),
-        _size("chunk_overlap", 0, "overlap"),
-        _size("min_sentences_per_chunk", 1, None),
-        _size("min_characters_per_sentence", 12, None),
+        size_param("chunk_size", 2048, "max"),
+        size_param("chunk_overlap", 0, "overlap"),
+        size_param("min_sentences_per_chunk", 1, None),
+        size_param("min_characters_per_sentence", 12, None),
         Param("approximate", "bool", False, "deprecated in chonkie"),
         Param("delim", "json", [". ", "! ", "? ", "\n"], "where sentences end"),
         Param("include_delim", "choice", "prev", "the delimiter goes with the sentence "
@@ -595,8 +457,8 @@ class ChonkieRecursiveEntry(ChonkieEntry):
     params = (
         _CHONKIE_TOKENIZER,
         _CHONKIE_TOKENIZER_FILE,
-        _size("chunk_size", 2048, "max"),
-        _size("min_characters_per_chunk", 24, None),
+        size_param("chunk_size", 2048, "max"),
+        size_param("min_characters_per_chunk", 24, None),
     )
 
 
@@ -677,7 +539,7 @@ class SemchunkEntry(LibraryEntry):
             head = "import semchunk\nimport tiktoken\n"
             counter = "lambda text: len(encoding.encode(text, disallowed_special=()))"
             head += f"\nencoding = tiktoken.get_encoding({name!r})\n"
-        rest = _arguments(options)
+        rest = call_arguments(options)
         return (
             f"{head}\nchunks = semchunk.chunk(text, {size}, {counter}"
             f"{', ' + rest if rest else ''})\n"
@@ -701,7 +563,7 @@ class TextSplitterEntry(LibraryEntry):
     params = (
         Param("capacity", "int", 1000, "the largest chunk (characters or tokens)",
               minimum=1, maximum=10**9, role="max", preset=True, always=True),
-        _size("overlap", 0, "overlap"),
+        size_param("overlap", 0, "overlap"),
         Param("trim", "bool", True, "trim white space from the chunks' ends"),
         Param("tokenizer", "choice", "characters", "count characters, or the tokens of "
               "a tiktoken model (from_tiktoken_model; its encodings are built in)",
@@ -754,10 +616,6 @@ class MarkdownSplitterEntry(TextSplitterEntry):
 
 
 LIBRARY_ENTRIES: Sequence[type[LibraryEntry]] = (
-    RecursiveCharacterEntry,
-    CharacterEntry,
-    MarkdownHeaderEntry,
-    TokenSplitterEntry,
     SentenceSplitterEntry,
     LlamaTokenSplitterEntry,
     MarkdownNodeEntry,
@@ -771,5 +629,6 @@ LIBRARY_ENTRIES: Sequence[type[LibraryEntry]] = (
 
 
 def library_entries() -> list[LibraryEntry]:
-    """An entry of each library chunker, installed or not (none is imported here)."""
+    """An entry of each library chunker but LangChain's (``plugins.langchain``),
+    installed or not (none is imported here)."""
     return [entry_class() for entry_class in LIBRARY_ENTRIES]

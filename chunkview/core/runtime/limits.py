@@ -174,6 +174,15 @@ def resident_bytes(pid: int) -> int:
         return 0
 
 
+#: how the watchdog's message of a job stopped past its time budget begins
+TIME_STOP = "stopped after "
+
+
+def is_time_stop(message: str) -> bool:
+    """The watchdog's message says it stopped a job past its time budget."""
+    return message.startswith(TIME_STOP)
+
+
 def is_budget_stop(message: str) -> bool:
     """The watchdog's message says it stopped a job past its time or memory budget
     (both begin "stopped "), not that the process died: advice about budgets fits."""

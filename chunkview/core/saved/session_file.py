@@ -96,6 +96,9 @@ class Session:
     b: LayoutB | None = None
     eval: EvalSetup = EvalSetup()
     view: ViewState = ViewState()
+    #: what counts tokens (View > Count Tokens With): ``cl100k`` or a tokenizer file's
+    #: path (stored as the document's is); None in a file saved before it was kept
+    token_counter: str | None = None
 
 
 # ----- paths and hashes -----------------------------------------------------------------
@@ -150,6 +153,25 @@ def resolve_path(ref: DocumentRef, session_path: str | os.PathLike[str]) -> str 
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(session_path)), path))
 
 
+def stored_entry_id(entry_id: str, session_path: str | os.PathLike[str]) -> str:
+    """How a session file names a chunker: a chunker file's function id
+    (``path/to/file.py:function``) with the file's path as ``stored_path`` gives it;
+    any other id as it is."""
+    where, colon, name = entry_id.rpartition(":")
+    if not colon or not where.endswith(".py"):
+        return entry_id
+    return f"{stored_path(where, session_path)}:{name}"
+
+
+def resolve_entry_id(entry_id: str, session_path: str | os.PathLike[str]) -> str:
+    """The id on this machine of a chunker a session names: a chunker file's relative
+    path is taken from the session file's folder (the inverse of ``stored_entry_id``)."""
+    where, colon, name = entry_id.rpartition(":")
+    if not colon or not where.endswith(".py"):
+        return entry_id
+    return f"{resolve_path(DocumentRef('', path=where), session_path)}:{name}"
+
+
 # ----- writing --------------------------------------------------------------------------
 
 
@@ -182,6 +204,7 @@ def session_data(session: Session) -> dict[str, Any]:
             "query": session.view.query,
             "selected": session.view.selected,
         },
+        "token_counter": session.token_counter,
     }
 
 
@@ -349,6 +372,7 @@ def parse_session(text: str, name: str = "session") -> Session:
         _b(data.get("b"), reader),
         _eval(data.get("eval", {}), reader),
         _view(data.get("view", {}), reader),
+        reader.optional_string(data, "token_counter", ""),
     )
 
 
