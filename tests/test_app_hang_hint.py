@@ -71,7 +71,11 @@ def test_a_second_hang_replaces_the_first_search(qtbot, window):
     second = window.model.failure.generation
     assert window.model.failure.name == "Hang" and second != first
     assert hint.searching == second
-    qtbot.waitUntil(lambda: "Returns with" in window.error_label.text(), timeout=30000)
+    # found crosses from the search's thread as one queued call per slot: the label's
+    # slot may run a turn before this test's
+    qtbot.waitUntil(
+        lambda: bool(found) and "Returns with" in window.error_label.text(), timeout=30000
+    )
     assert [generation for generation, _ in found] == [second]
     overlap = next(b for b in found[0][1].bounds if b.option == "chunkOverlap")
     assert overlap.returns_at < 70 and found[0][1].options["chunkOverlap"] == 70
