@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from chunkview.commands.chunk_input import read_input
+from chunkview.commands.chunk_input import entry_for_checks, read_input
 from chunkview.commands.common import REPORTED, Parser, json_object, report
-from chunkview.core import registry
 from chunkview.core.analysis.compare import BoundaryComparison, compare_boundaries
 from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import KINDS, Document
@@ -65,7 +64,7 @@ def main(argv: list[str]) -> int:
             (args.entry_b or args.entry, json_object("--options-b", args.options_b)),
         ]
         for entry_id, options in sides:
-            registry.get(entry_id).check_options(options)
+            entry_for_checks(entry_id).check_options(options)  # described, not imported
         document = read_input(args.file, args.doc)
         layouts = _layouts_in_pool(document, sides)
     except REPORTED as exc:
