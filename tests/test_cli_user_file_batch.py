@@ -12,12 +12,15 @@ import pytest
 
 MARKED = """\
 import os
+import time
 
 with open(os.path.join(os.path.dirname(__file__), "loaded-by.txt"), "a") as marker:
     marker.write(f"{os.getpid()}\\n")
 
 
 def paragraphs(text, max_chars: int = 200):
+    while max_chars == 3:  # never returns: its chunking process is stopped and restarted
+        time.sleep(0.05)
     return [p[:max_chars] for p in text.split("\\n\\n")]
 """
 
@@ -72,6 +75,13 @@ def test_page(files):
     assert "2 values of max_chars" in done.stdout and "failed" not in done.stdout
     assert "A first parag" in (files / "page.html").read_text(encoding="utf-8")
     assert loaded_by
+    # a value that hangs: its process is stopped, and the one started after it (forked
+    # from the command's) loads the file itself and chunks the next values
+    hangs = [*argv[:-1], "3,5,50", "--out", "hang.html", "--timeout", "1"]
+    done, _ = _command(files, hangs)
+    assert done.returncode == 0, done.stderr
+    assert "3 values of max_chars (1 failed" in done.stdout, done.stdout
+    assert "max_chars=3: Stopped" in done.stderr
     bad = [*argv, "--out", "bad.html", "--options", '{"max_chars": "many"}']
     done, _ = _command(files, bad)
     assert done.returncode != 0 and "max_chars" in done.stdout + done.stderr
