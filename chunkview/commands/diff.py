@@ -63,8 +63,11 @@ def main(argv: list[str]) -> int:
             (args.entry, json_object("--options", args.options)),
             (args.entry_b or args.entry, json_object("--options-b", args.options_b)),
         ]
+        # a chunker file's function described by a chunking process (once for both
+        # sides when they share it), never imported here
+        checked = {entry_id: entry_for_checks(entry_id) for entry_id in dict(sides)}
         for entry_id, options in sides:
-            entry_for_checks(entry_id).check_options(options)  # described, not imported
+            checked[entry_id].check_options(options)
         document = read_input(args.file, args.doc)
         layouts = _layouts_in_pool(document, sides)
     except REPORTED as exc:
