@@ -20,6 +20,7 @@ from typing import Any
 from chunkview.core import registry
 from chunkview.core.batch.page_values import PagePlan, PageRun, page_values
 from chunkview.core.batch.sweep import Runner
+from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
 from chunkview.core.views.kind_colours import kind_colours
 from chunkview.core.views.page_data import CompareSide, PageValue, ValueView, page_data
@@ -100,12 +101,16 @@ def render_page(
     )
 
 
-def make_page(plan: PagePlan, runner: Runner | None = None) -> tuple[str, PageRun]:
+def make_page(
+    plan: PagePlan, runner: Runner | None = None, entry: Entry | None = None
+) -> tuple[str, PageRun]:
     """Chunk every value of ``plan`` (and its B) in chunking processes (``runner``: the
     sweep's pool under the watchdog unless given) and render the page; the page and what
-    was chunked, failed values included."""
-    run = page_values(plan, runner)
-    entry = registry.get(plan.entry_id)
+    was chunked, failed values included. ``entry``: the plan's entry when the caller has
+    it (a chunker file's function as its description gives it, so that the file is not
+    imported here); the registry's otherwise."""
+    entry = entry or registry.get(plan.entry_id)
+    run = page_values(plan, runner, entry)
     current = plan.options.get(plan.param)
     if not isinstance(current, (int, float)):
         param = entry.param(plan.param)

@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Iterator
 
+from chunkview.commands.chunk_input import entry_for_checks
 from chunkview.commands.common import (
     Parser,
     UsageError,
@@ -16,13 +17,13 @@ from chunkview.commands.common import (
     most_jobs,
     token_limit,
 )
-from chunkview.core import registry
 from chunkview.core.batch.audit import Summary, iter_files, parse_fail_on, shard_of
 from chunkview.core.batch.audit_blocks import BlockWriter
 from chunkview.core.batch.audit_output import FORMATS, Output
 from chunkview.core.batch.audit_run import audit_records
 from chunkview.core.batch.engine import open_pool
 from chunkview.core.batch.ray_pool import RayUnavailable
+from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import KINDS
 from chunkview.core.runtime.limits import max_memory_argument, timeout_argument
 
@@ -120,7 +121,7 @@ def main(argv: list[str]) -> int:
         limit = token_limit(args.token_limit)
         shard = _shard(args.shard)
         args.jobs = capped_jobs("audit", args.jobs)
-        registry.get(args.entry)
+        entry_for_checks(args.entry, args.timeout)  # a KeyError for an unknown entry
         memory = args.max_memory  # checked by max_memory_argument (None: half the RAM)
     except (UsageError, ValueError) as exc:
         print(f"chunkview audit: {exc}", file=sys.stderr)
@@ -128,6 +129,9 @@ def main(argv: list[str]) -> int:
     except KeyError as exc:
         print(f"chunkview audit: {exc.args[0]}", file=sys.stderr)
         return 2
+    except ChunkerError as exc:  # a chunker file that does not load
+        print(f"chunkview audit: {exc.name}: {exc.message}", file=sys.stderr)
+        return 1
 
     def files() -> Iterator[str]:
         # every path gets a record: a FIFO or a dangling link in a folder an error one

@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from chunkview.commands.chunk_input import read_input
+from chunkview.commands.chunk_input import entry_for_checks, read_input
 from chunkview.commands.common import REPORTED, Parser, json_object, report
-from chunkview.core import registry
 from chunkview.core.analysis.compare import BoundaryComparison, compare_boundaries
 from chunkview.core.errors import ChunkerError
 from chunkview.core.model.document import KINDS, Document
@@ -64,8 +63,11 @@ def main(argv: list[str]) -> int:
             (args.entry, json_object("--options", args.options)),
             (args.entry_b or args.entry, json_object("--options-b", args.options_b)),
         ]
+        # a chunker file's function described by a chunking process (once for both
+        # sides when they share it), never imported here
+        checked = {entry_id: entry_for_checks(entry_id) for entry_id in dict(sides)}
         for entry_id, options in sides:
-            registry.get(entry_id).check_options(options)
+            checked[entry_id].check_options(options)
         document = read_input(args.file, args.doc)
         layouts = _layouts_in_pool(document, sides)
     except REPORTED as exc:

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from chunkview.commands.chunk_input import entry_for_checks
 from chunkview.commands.common import UsageError, json_object
 from chunkview.commands.swept_option import stepped_values
-from chunkview.core import registry
 from chunkview.core.analysis.corpus import CorpusResult
 from chunkview.core.analysis.eval import Question
 from chunkview.core.batch.corpus_eval import (
@@ -21,6 +21,7 @@ from chunkview.core.batch.corpus_eval import (
     only_document,
 )
 from chunkview.core.batch.engine import open_pool
+from chunkview.core.chunkers.entry import Entry
 from chunkview.core.text.jsonout import dumps
 from chunkview.core.views.corpus_report import build_report
 from chunkview.corpus_report import render_report, save_report
@@ -102,18 +103,18 @@ def format_sweep(param: str, rows: list[dict[str, Any]], best: dict[str, Any]) -
     return "\n".join(lines)
 
 
-def settings_of(args: argparse.Namespace, options: dict[str, Any]) -> list[Setting]:
-    """The configurations to run: the entry (at each value of --param), then the compared
-    one when --compare-entry is given."""
+def settings_of(args: argparse.Namespace, options: dict[str, Any], entry: Entry) -> list[Setting]:
+    """The configurations to run: the entry (``entry``, at each value of --param), then the
+    compared one when --compare-entry is given (chunker files described, never imported)."""
     if args.param:
         settings = [
             Setting(args.entry, {**options, args.param: v}, f"{args.param}={v:g}")
-            for v in stepped_values(args.entry, options, args.param, args.values)
+            for v in stepped_values(entry, options, args.param, args.values)
         ]
     else:
         settings = [Setting(args.entry, options, args.entry)]
     if args.compare_entry:
-        registry.get(args.compare_entry)
+        entry_for_checks(args.compare_entry, args.timeout)  # KeyError: an unknown entry
         compared = json_object("--compare-options", args.compare_options)
         settings.append(Setting(args.compare_entry, compared, args.compare_entry))
     elif args.compare_options:
@@ -175,9 +176,11 @@ def run(
     questions: list[Question],
     options: dict[str, Any],
     retriever: str | None,
+    entry: Entry,
 ) -> int:
-    """Evaluate, print the tables or one JSON object; 1 when a document failed."""
-    settings = settings_of(args, options)
+    """Evaluate ``entry`` (as ``entry_for_checks`` gives it), print the tables or one JSON
+    object; 1 when a document failed."""
+    settings = settings_of(args, options, entry)
     try:
         memory = args.max_memory  # checked by max_memory_argument (None: half the RAM)
     except ValueError as exc:

@@ -10,9 +10,9 @@ from typing import Any
 
 from chunkview import api
 from chunkview.commands import eval_corpus
+from chunkview.commands.chunk_input import entry_for_checks
 from chunkview.commands.common import Parser, UsageError, capped_jobs, json_object, most_jobs
 from chunkview.commands.swept_option import stepped_values
-from chunkview.core import registry
 from chunkview.core.analysis.eval import (
     RETRIEVERS,
     EvalReport,
@@ -23,10 +23,11 @@ from chunkview.core.analysis.eval import (
 )
 from chunkview.core.batch.eval_point import eval_point
 from chunkview.core.batch.ray_pool import RayUnavailable
-from chunkview.core.errors import ChunkerError, DocumentError
+from chunkview.core.chunkers.entry import Entry
+from chunkview.core.errors import Cancelled, ChunkerError, DocumentError
 from chunkview.core.io.read import load_document
 from chunkview.core.model.document import KINDS, Document, kind_for_path
-from chunkview.core.runtime import ChunkPool, Job
+from chunkview.core.runtime import ChunkPool, ChunkService, Job, describe_options, quick_context
 from chunkview.core.runtime.limits import max_memory_argument, timeout_argument
 from chunkview.core.text.jsonout import dumps
 
@@ -153,13 +154,14 @@ def format_sweep(param: str, rows: list[dict[str, Any]]) -> str:
 
 def sweep_rows(
     args: argparse.Namespace,
+    entry: Entry,
     document: Document,
     options: dict[str, Any],
     questions: list[Question],
     retriever: str | None,
 ) -> list[dict[str, Any]]:
     """One row of means per value, computed on the chunking pool."""
-    values = stepped_values(args.entry, options, args.param, args.values)
+    values = stepped_values(entry, options, args.param, args.values)
     jobs = [
         Job(
             eval_point,
@@ -179,6 +181,47 @@ def sweep_rows(
                     {"value": values[outcome.index], "error": f"{error.name}: {error.message}"}
                 )
     return rows
+
+
+def _evaluate_one(
+    entry_id: str,
+    document: Document,
+    options: dict[str, Any],
+    embedder: str | None,
+    tokenizer: str | None,
+    questions: list[Question],
+    retriever: str | None,
+    top_k: int,
+) -> EvalReport:
+    """Chunk ``document`` and score ``questions`` on its chunks (in a chunking process)."""
+    layout = api.spans(entry_id, document, options, embedder=embedder, tokenizer=tokenizer)
+    return evaluate(layout, questions, retriever, top_k)
+
+
+def _evaluated_in_process(
+    args: argparse.Namespace,
+    document: Document,
+    options: dict[str, Any],
+    questions: list[Question],
+    retriever: str | None,
+) -> EvalReport:
+    """One document's report, chunked in a chunking process under the time and memory
+    budgets (a chunker file is imported there only)."""
+    with ChunkService(
+        timeout=args.timeout, max_memory=args.max_memory, context=quick_context()
+    ) as service:
+        return service.call_as(
+            describe_options(args.entry, options),
+            _evaluate_one,
+            args.entry,
+            document,
+            options,
+            args.embedder,
+            args.tokenizer,
+            questions,
+            retriever,
+            args.top_k,
+        )
 
 
 def _is_corpus(args: argparse.Namespace) -> bool:
@@ -204,10 +247,11 @@ def main(argv: list[str]) -> int:
         if args.top_k < 1:
             raise UsageError("--top-k must be 1 or more")
         args.jobs = capped_jobs("eval", args.jobs)
-        registry.get(args.entry)
+        # a chunker file's function described by a chunking process, never imported here
+        entry = entry_for_checks(args.entry, args.timeout)
         questions = load_questions(args.questions)
         if _is_corpus(args):
-            return eval_corpus.run(args, questions, options, retriever)
+            return eval_corpus.run(args, questions, options, retriever, entry)
         document = load_document(args.paths[0], args.doc or kind_for_path(args.paths[0]))
     except UsageError as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
@@ -218,9 +262,12 @@ def main(argv: list[str]) -> int:
     except (DocumentError, QuestionsError, RayUnavailable) as exc:
         print(f"chunkview eval: {exc}", file=sys.stderr)
         return 1
+    except ChunkerError as exc:  # a chunker file that does not load
+        print(f"chunkview eval: {exc.name}: {exc.message}", file=sys.stderr)
+        return 1
     if args.param:
         try:
-            rows = sweep_rows(args, document, options, questions, retriever)
+            rows = sweep_rows(args, entry, document, options, questions, retriever)
         except UsageError as exc:
             print(f"chunkview eval: {exc}", file=sys.stderr)
             return 2
@@ -228,10 +275,9 @@ def main(argv: list[str]) -> int:
         print(dumps(data, indent=None) if args.json else format_sweep(args.param, rows))
         return 0
     try:
-        layout = api.spans(
-            args.entry, document, options, embedder=args.embedder, tokenizer=args.tokenizer
-        )
-        report = evaluate(layout, questions, retriever, args.top_k)
+        report = _evaluated_in_process(args, document, options, questions, retriever)
+    except Cancelled:  # interrupted from outside (a signal)
+        return 1
     except ChunkerError as exc:
         print(f"chunkview eval: {exc.name}: {exc.message}", file=sys.stderr)
         return 1

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from chunkview.commands.chunk_input import checked_options, read_input
+from chunkview.commands.chunk_input import checked_options, entry_for_checks, read_input
 from chunkview.commands.common import REPORTED, Parser, report
 from chunkview.commands.swept_option import stepped_values
 from chunkview.core.batch.page_values import PagePlan
 from chunkview.core.batch.sweep import pool_runner
+from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import KINDS
 from chunkview.core.runtime.limits import timeout_argument
 from chunkview.core.views.page_data import FailedValue
@@ -43,14 +45,19 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def plan_of(args: argparse.Namespace) -> PagePlan:
-    """The page's plan, after checking the option it steps and the values it takes."""
-    options = checked_options(args.entry, args.options)
-    values = stepped_values(args.entry, options, args.param, args.values)
+def plan_of(args: argparse.Namespace) -> tuple[Entry, PagePlan]:
+    """The entry (a chunker file's function described, never imported here) and the
+    page's plan, after checking the options, the option it steps and the values it takes."""
+    entry = entry_for_checks(args.entry, args.timeout)
+    options = checked_options(args.entry, args.options, entry)
+    values = stepped_values(entry, options, args.param, args.values)
     b_entry = args.entry_b or (args.entry if args.options_b is not None else None)
-    b_options = checked_options(b_entry, args.options_b) if b_entry is not None else {}
+    b_options: dict[str, Any] = {}
+    if b_entry is not None:
+        b_checked = entry if b_entry == args.entry else entry_for_checks(b_entry, args.timeout)
+        b_options = checked_options(b_entry, args.options_b, b_checked)
     document = read_input(args.file, args.doc)
-    return PagePlan(
+    return entry, PagePlan(
         args.entry,
         document,
         options,
@@ -68,10 +75,10 @@ def plan_of(args: argparse.Namespace) -> PagePlan:
 def main(argv: list[str]) -> int:
     try:
         args = parse(argv)
-        plan = plan_of(args)
+        entry, plan = plan_of(args)
     except REPORTED as exc:
         return report(exc)
-    page, run = make_page(plan, pool_runner(timeout=args.timeout))
+    page, run = make_page(plan, pool_runner(timeout=args.timeout), entry)
     views = run.values
     try:
         with open(args.out, "w", encoding="utf-8") as out:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from chunkview.commands.chunk_input import read_input
+from chunkview.commands.chunk_input import entry_for_checks, read_input
 from chunkview.commands.common import REPORTED, Parser, json_object, report
 from chunkview.commands.swept_option import stepped_values
-from chunkview.core import registry
 from chunkview.core.batch.sweep import (
     FIGURES,
     SweepPlan,
@@ -17,6 +16,7 @@ from chunkview.core.batch.sweep import (
     figure_text,
     sweep,
 )
+from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import KINDS
 from chunkview.core.text.jsonout import dumps
 
@@ -33,24 +33,26 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _rows(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The sweep's rows, after checking the option it steps and the values it takes."""
+def _rows(args: argparse.Namespace) -> tuple[Entry, list[dict[str, Any]]]:
+    """The entry (a chunker file's function described, never imported here) and the
+    sweep's rows, after checking the option it steps and the values it takes."""
     options = json_object("--options", args.options)
-    values = stepped_values(args.entry, options, args.param, args.values)
+    entry = entry_for_checks(args.entry)
+    values = stepped_values(entry, options, args.param, args.values)
     document = read_input(args.file, args.doc)
-    return sweep(SweepPlan(args.entry, document, options, args.param, values))
+    return entry, sweep(SweepPlan(args.entry, document, options, args.param, values))
 
 
 def main(argv: list[str]) -> int:
     try:
         args = parse(argv)
-        rows = _rows(args)
+        entry, rows = _rows(args)
     except REPORTED as exc:
         return report(exc)
     if args.json:
         print(dumps(rows, indent=None))
         return 0
-    print("\t".join([args.param, *column_heads(registry.get(args.entry).size_unit)]))
+    print("\t".join([args.param, *column_heads(entry.size_unit)]))
     for row in rows:
         if row["error"]:
             print(f"{row['value']}\t{row['error']['name']}: {row['error']['message']}")

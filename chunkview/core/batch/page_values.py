@@ -15,7 +15,7 @@ from typing import Any
 from chunkview.core import registry
 from chunkview.core.batch.sweep import Runner, chosen_options, pool_runner
 from chunkview.core.build import chunk_layout
-from chunkview.core.chunkers.entry import RunContext
+from chunkview.core.chunkers.entry import Entry, RunContext
 from chunkview.core.model.document import Document
 from chunkview.core.model.observer import RunNotes
 from chunkview.core.views.page_data import (
@@ -113,10 +113,10 @@ class PageRun:
     b: CompareSide | None = None
 
 
-def _failed(plan: PagePlan, value: float, outcome: Any) -> FailedValue:
+def _failed(plan: PagePlan, value: float, outcome: Any, entry: Entry | None) -> FailedValue:
     chosen = chosen_options(plan.options, plan.param, value)
     try:
-        code = registry.get(plan.entry_id).code(chosen)
+        code = (entry or registry.get(plan.entry_id)).code(chosen)
     except Exception:  # the call cannot be written with these options: no code to copy
         code = ""
     name = getattr(outcome, "name", type(outcome).__name__)
@@ -130,9 +130,12 @@ def _failed_side(plan: PagePlan, outcome: Any) -> CompareSide:
     return CompareSide(entry_id, plan.b_options, "", None, message)
 
 
-def page_values(plan: PagePlan, runner: Runner | None = None) -> PageRun:
+def page_values(
+    plan: PagePlan, runner: Runner | None = None, entry: Entry | None = None
+) -> PageRun:
     """Every value of ``plan`` chunked, in the order of its values, and B when it has
-    one."""
+    one. ``entry``: the plan's entry when the caller has it (a chunker file's function
+    described), for a failed value's code; the registry's otherwise."""
     runner = runner or pool_runner()
     found: dict[int, PageValue] = {}
     b: CompareSide | None = None
@@ -142,5 +145,5 @@ def page_values(plan: PagePlan, runner: Runner | None = None) -> PageRun:
         elif isinstance(outcome, (ValueView, FailedValue)):
             found[index] = outcome
         else:
-            found[index] = _failed(plan, plan.values[index], outcome)
+            found[index] = _failed(plan, plan.values[index], outcome, entry)
     return PageRun([found[i] for i in sorted(found)], b)
