@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chunkview.core import registry
-from chunkview.core.batch.sweep import Runner, chosen_options, pool_runner
-from chunkview.core.build import chunk_layout
-from chunkview.core.chunkers.entry import Entry, RunContext
+from chunkview.core.batch.sweep import Runner, chosen_options, pool_runner, setting_layout
+from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
 from chunkview.core.model.observer import RunNotes
 from chunkview.core.views.page_data import (
@@ -40,11 +39,9 @@ def page_point(
     reasons of its boundaries, and the embedder and tokenizer the app shows (None: as
     ``chunkview spans`` runs without them); the chunks are those ``chunkview spans``
     gives."""
-    entry = registry.get(entry_id)
     chosen = chosen_options(options, param, value)
-    entry.check_options(chosen)
-    ctx = RunContext(embedder=embedder, tokenizer=tokenizer, observer=RunNotes(places=False))
-    layout = chunk_layout(entry, document, chosen, ctx)[1]
+    notes = RunNotes(places=False)
+    entry, layout = setting_layout(entry_id, document, chosen, embedder, tokenizer, notes)
     return value_view(value, chosen, layout, entry.code(chosen))
 
 
@@ -58,11 +55,8 @@ def compare_point(
     tokenizer: str | None = None,
 ) -> CompareSide:
     """B's boundaries (run in a chunking process): what each value is compared with."""
-    entry = registry.get(entry_id)
     chosen = {k: v for k, v in options.items() if v is not None}
-    entry.check_options(chosen)
-    ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
-    layout = chunk_layout(entry, document, chosen, ctx)[1]
+    entry, layout = setting_layout(entry_id, document, chosen, embedder, tokenizer)
     return CompareSide(entry_id, chosen, entry.code(chosen), list(layout.boundaries))
 
 

@@ -21,6 +21,7 @@ from chunkview.core.chunkers.entry import Entry, Param, RunContext
 from chunkview.core.errors import Cancelled
 from chunkview.core.model.document import Document
 from chunkview.core.model.kinds import UNIT_NAMES
+from chunkview.core.model.observer import NOBODY, RunObserver
 from chunkview.core.model.spans import Layout
 from chunkview.core.runtime import DEFAULT_TIMEOUT, ChunkPool, Job
 
@@ -191,6 +192,25 @@ def chosen_options(options: Mapping[str, Any], param: str, value: float) -> dict
     return {k: v for k, v in {**options, param: value}.items() if v is not None}
 
 
+def setting_layout(
+    entry_id: str,
+    document: Document,
+    chosen: dict[str, Any],
+    embedder: str | None = None,
+    tokenizer: str | None = None,
+    observer: RunObserver = NOBODY,
+) -> tuple[Entry, Layout]:
+    """The entry of ``entry_id`` and its Layout of ``document`` with the options
+    ``chosen`` (checked first: a wrong one raises OptionError), run here with the
+    embedder and tokenizer given (None: as ``chunkview spans`` runs without them); the
+    one run each sweep value, page value and compared side makes in its chunking
+    process."""
+    entry = registry.get(entry_id)
+    entry.check_options(chosen)
+    ctx = RunContext(embedder=embedder, tokenizer=tokenizer, observer=observer)
+    return entry, chunk_layout(entry, document, chosen, ctx)[1]
+
+
 def sweep_point(
     entry_id: str,
     document: Document,
@@ -207,11 +227,8 @@ def sweep_point(
     a chunking process), with the embedder and tokenizer the app shows (None: as
     ``chunkview spans`` runs without them); with ``questions``, the retrieval means of
     that layout too."""
-    entry = registry.get(entry_id)
     chosen = chosen_options(options, param, value)
-    entry.check_options(chosen)
-    ctx = RunContext(embedder=embedder, tokenizer=tokenizer)
-    layout = chunk_layout(entry, document, chosen, ctx)[1]
+    _, layout = setting_layout(entry_id, document, chosen, embedder, tokenizer)
     # sizes in the entry's unit, as Stats and the histogram count them
     row = summarize(value, layout.to_json(), layout.sizes if layout.complete else None)
     if questions:
