@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from chunkview.core import registry
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -67,3 +69,14 @@ def window(qtbot, tmp_path):
     yield win
     win.views.shutdown()
     win.worker.stop()
+
+
+@pytest.fixture
+def registry_as_before():
+    """The chunker files' entries registered by a test are left out of the later tests'
+    registry."""
+    registry.entries()  # the built-in entries, loaded before the snapshot
+    before = dict(registry._entries)
+    yield
+    registry._entries.clear()
+    registry._entries.update(before)

@@ -5,7 +5,6 @@ cancelled by a change of the options."""
 import pytest
 from conftest import CORPUS, settle
 
-from chunkview.core import registry
 from chunkview.core.io.read import load_document
 
 ENGINE = "agentos.ChunkingEngine"
@@ -81,17 +80,6 @@ def test_a_second_hang_replaces_the_first_search(qtbot, window):
     assert overlap.returns_at < 70 and found[0][1].options["chunkOverlap"] == 70
     hint.wait(10)
     assert hint.idle  # its processes are gone with it
-
-
-@pytest.fixture
-def registry_as_before():
-    """The chunker files' entries registered by a test are left out of the later tests'
-    registry."""
-    registry.entries()  # the built-in entries, loaded before the snapshot
-    before = dict(registry._entries)
-    yield
-    registry._entries.clear()
-    registry._entries.update(before)
 
 
 SLOW_UNDER_300 = """\

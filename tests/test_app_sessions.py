@@ -17,7 +17,6 @@ from tokenizer_files_helpers import write_tiktoken
 from chunkview.app.files import DEFAULT_SAMPLE
 from chunkview.app.main_window import MainWindow
 from chunkview.app.question_memory import QUESTIONS_FOLDER
-from chunkview.core import registry
 from chunkview.core.analysis.eval import Question, Reference
 from chunkview.core.model.document import Document
 from chunkview.core.saved.document_questions import (
@@ -279,17 +278,6 @@ def test_a_long_text_without_a_file_gets_its_questions_once_hashed(qtbot, new_wi
     assert window.question_memory.key is None
     qtbot.waitUntil(lambda: window.question_memory.key == key, timeout=20000)
     assert tuple(window.views.eval_panel.questions) == marked
-
-
-@pytest.fixture
-def registry_as_before():
-    """The chunker files' entries registered by a test are left out of the later tests'
-    registry."""
-    registry.entries()  # the built-in entries, loaded before the snapshot
-    before = dict(registry._entries)
-    yield
-    registry._entries.clear()
-    registry._entries.update(before)
 
 
 CHUNKER_FILE = """\
