@@ -27,7 +27,6 @@ from chunkview.core.batch.hang_suggestion import HangSuggestion
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
 from chunkview.core.plugins.load import is_function_id
-from chunkview.core.runtime.limits import is_budget_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 from chunkview.core.text.embed import MiniLM, embedder_names
 from chunkview.core.text.tokens import TOKENIZERS, wordpunct_count
@@ -365,7 +364,7 @@ class ChunkerPanel(QWidget):
                 self.traceback_view.setPlainText(failure.traceback)
         else:
             self.traceback_view.hide()
-        if failure.name == "Stopped" and is_budget_stop(failure.message):
+        if failure.stop in ("time", "memory"):  # advice about budgets fits
             text += "<br><small>Edit › Preferences sets the time and memory budgets.</small>"
         if failure.kept_layout:
             text += "<br><small>The chunks shown are from the last good run.</small>"

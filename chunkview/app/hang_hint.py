@@ -19,14 +19,13 @@ from chunkview.app.background import BackgroundJob
 from chunkview.core.batch.hang_suggestion import TRY_BUDGET, HangSuggestion, suggest
 from chunkview.core.model.document import Document
 from chunkview.core.runtime import ChunkPool
-from chunkview.core.runtime.limits import is_time_stop
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
 
 def searched_after(failure: Failure) -> bool:
     """A failure the search is for: a Hang, or a run stopped past its time budget (as
     far as the window can tell, it hangs too)."""
-    return failure.name == "Hang" or (failure.name == "Stopped" and is_time_stop(failure.message))
+    return failure.name == "Hang" or failure.stop == "time"
 
 
 class HangHint(BackgroundJob):

@@ -321,11 +321,11 @@ class MainWindow(QMainWindow):
             if result.tokens is None:
                 self._after_paint.call(lambda: self.worker.request_tokens(generation))
 
-    @Slot(int, str, str, object, object)
+    @Slot(int, str, str, object, object, object)
     def _on_failed(
-        self, generation: int, name: str, message: str, position: Any, traceback: Any
+        self, generation: int, name: str, message: str, position: Any, traceback: Any, stop: Any
     ) -> None:
-        self.model.fail(generation, name, message, position, traceback)
+        self.model.fail(generation, name, message, position, traceback, stop)
 
     def _show_position(self, point: int) -> None:
         self.editor.show_position(point)

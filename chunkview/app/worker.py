@@ -54,7 +54,9 @@ def chunking_budgets(settings: QSettings, notes: list[str] | None = None) -> dic
 
 class _Worker(QObject):
     finished = Signal(object)  # ChunkResult
-    failed = Signal(int, str, str, object, object)  # generation, error name, message, position
+    #: generation, error name, message, position, traceback, and why the watchdog stopped
+    #: the run (a StopReason; None: it was not stopped)
+    failed = Signal(int, str, str, object, object, object)
     progress = Signal(int, int, int)  # generation, done, total
     tokens_ready = Signal(int, object)  # generation, list[int]
     details_ready = Signal(int, object)  # generation, LayoutDetails
@@ -139,13 +141,19 @@ class _Worker(QObject):
         except Cancelled:
             pass
         except ChunkerError as error:
+            stop = error.reason if isinstance(error, Stopped) else None
             self.failed.emit(
-                request.generation, error.name, error.message, error.position, error.traceback
+                request.generation,
+                error.name,
+                error.message,
+                error.position,
+                error.traceback,
+                stop,
             )
             if isinstance(error, Stopped):
                 self.start_process()  # ready for the next change at once
         except Exception as error:  # the pipe or a result that did not cross: say so
-            self.failed.emit(request.generation, type(error).__name__, str(error), None, None)
+            self.failed.emit(request.generation, type(error).__name__, str(error), None, None, None)
         finally:
             self._done()
 
@@ -194,7 +202,7 @@ class _Worker(QObject):
         except Cancelled:
             pass
         except ChunkerError as error:  # the layout stays shown; say why its details are not
-            self.failed.emit(generation, error.name, error.message, error.position, None)
+            self.failed.emit(generation, error.name, error.message, error.position, None, None)
         finally:
             self._done()
 
@@ -214,7 +222,7 @@ class _Worker(QObject):
         except Cancelled:
             pass
         except Exception as error:  # counts are extra; never take the app down for them
-            self.failed.emit(generation, "TokenCountError", str(error), None, None)
+            self.failed.emit(generation, "TokenCountError", str(error), None, None, None)
         finally:
             self._done()
 
@@ -223,7 +231,7 @@ class ChunkWorker(QObject):
     """The UI's handle on the worker thread and its chunking process."""
 
     finished = Signal(object)
-    failed = Signal(int, str, str, object, object)
+    failed = Signal(int, str, str, object, object, object)  # as _Worker.failed
     progress = Signal(int, int, int)
     tokens_ready = Signal(int, object)
     details_ready = Signal(int, object)

@@ -21,6 +21,7 @@ from chunkview.core.build import add_details
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Layout, LayoutDetails, SizeStats
+from chunkview.core.runtime.limits import StopReason
 from chunkview.core.runtime.pipeline import ChunkRequest, ChunkResult
 from chunkview.core.views.decorations import matching_words
 
@@ -61,6 +62,9 @@ class Failure:
     kept_layout: bool = True
     #: the full traceback of an exception in a user's own chunker, shown on request
     traceback: str | None = None
+    #: why the watchdog stopped the run (past its time or memory budget, or its process
+    #: died); None: the chunker itself failed
+    stop: StopReason | None = None
 
 
 @dataclass(frozen=True)
@@ -307,6 +311,7 @@ class InspectorModel:
         message: str,
         position: int | None = None,
         traceback: str | None = None,
+        stop: StopReason | None = None,
     ) -> None:
         """The run of ``generation`` failed; only the newest run's failure is shown, and
         the last good layout stays."""
@@ -319,7 +324,9 @@ class InspectorModel:
             self.accept(_no_chunks(request))
         self.shown_generation = generation
         self._set_running(False)
-        self.failure = Failure(generation, self.entry_id, name, message, position, kept, traceback)
+        self.failure = Failure(
+            generation, self.entry_id, name, message, position, kept, traceback, stop
+        )
         self._emit(ModelEvent.FAILED, self.failure)
 
     def _set_running(self, running: bool) -> None:

@@ -174,21 +174,6 @@ def resident_bytes(pid: int) -> int:
         return 0
 
 
-#: how the watchdog's message of a job stopped past its time budget begins
-TIME_STOP = "stopped after "
-
-
-def is_time_stop(message: str) -> bool:
-    """The watchdog's message says it stopped a job past its time budget."""
-    return message.startswith(TIME_STOP)
-
-
-def is_budget_stop(message: str) -> bool:
-    """The watchdog's message says it stopped a job past its time or memory budget
-    (both begin "stopped "), not that the process died: advice about budgets fits."""
-    return message.startswith("stopped ")
-
-
 def oom_kill_count() -> int:
     """How many processes the kernel's out-of-memory killer has killed since boot
     (``oom_kill`` in /proc/vmstat, cgroup limits included; 0 where it is not kept): a

@@ -24,7 +24,6 @@ from chunkview.core.plugins.described import FileChunkers
 from chunkview.core.runtime.child import child_main, send_document
 from chunkview.core.runtime.limits import (
     DEFAULT_TIMEOUT,
-    TIME_STOP,
     Stopped,
     check_max_memory,
     check_timeout,
@@ -536,7 +535,7 @@ class ChunkService:
             self._kill()
             raise Stopped(
                 "time",
-                f"{TIME_STOP}{now - running.began:.3g} s: {running.what} did not finish "
+                f"stopped after {now - running.began:.3g} s: {running.what} did not finish "
                 f"within the {running.budget:g} s budget: with these settings the original "
                 "may never return, or this document needs a larger budget",
             )
