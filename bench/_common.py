@@ -51,10 +51,10 @@ def timed_once(fn: Callable[[], object]) -> float:
     the cyclic collector off (it runs between jobs there, here after the clock stops),
     and the result freed after the clock stops (node's collector frees a dead result
     later, at almost no cost: it copies the live objects only)."""
-    return _timed_turn(fn, 1)[0]
+    return timed_turn(fn, 1)[0]
 
 
-def _timed_turn(fn: Callable[[], object], runs: int) -> list[float]:
+def timed_turn(fn: Callable[[], object], runs: int) -> list[float]:
     """Seconds of ``runs`` calls of ``fn`` one after another, each timed as ``timed_once``
     times one; the collector runs after the last."""
     enabled = gc.isenabled()
@@ -223,7 +223,7 @@ def paired(
     while len(port_bests) < most_turns and (
         len(port_bests) < turns or time.perf_counter() - began < spell
     ):
-        port_bests.append(min(_timed_turn(fn, runs)))
+        port_bests.append(min(timed_turn(fn, runs)))
         if peer is not None:
             try:
                 peer_bests.append(min(peer.times(runs)))
@@ -284,7 +284,7 @@ def warm(
     for _ in range(warmup):
         timed_once(fn)
     seconds = min(timed_once(fn) for _ in range(runs))
-    back_to_back = min(_timed_turn(fn, warmup + runs)[warmup:])
+    back_to_back = min(timed_turn(fn, warmup + runs)[warmup:])
     peer_seconds = None
     if peer is not None:
         try:
@@ -293,3 +293,26 @@ def warm(
         except RuntimeError as error:
             print(f"    ({error})")
     return Warm(seconds=seconds, peer_seconds=peer_seconds, back_to_back_seconds=back_to_back)
+
+
+def fixed_floor(text: str, chunks: list[dict]) -> Callable[[], object]:
+    """What any Python port of a fixed window split must at least do to return
+    ``chunks`` (each ``{content, index}``, in order, not overlapping): slice each
+    chunk's content from where it lies (from an ASCII copy of the text where the chunk
+    is ASCII: a plain copy, where a slice of a two-byte text is converted unit by unit)
+    and make its object, knowing every place beforehand. Returns that call, to be timed
+    as the port is: the floor under the port's figure in this Python."""
+    narrow = text.encode("ascii", "replace").decode("ascii")
+    bounds, cursor = [], 0
+    for chunk in chunks:
+        content = chunk["content"]
+        start = text.find(content, cursor)
+        cursor = start + len(content)
+        bounds.append((narrow if content.isascii() else text, start, cursor))
+
+    def floor() -> list[dict]:
+        return [{"content": s[a:b], "index": i} for i, (s, a, b) in enumerate(bounds)]
+
+    if [c["content"] for c in floor()] != [c["content"] for c in chunks]:
+        raise AssertionError("the floor does not rebuild the port's chunks")
+    return floor

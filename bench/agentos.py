@@ -9,6 +9,9 @@ stretch of time, and the median of the turns' ratios.
 With --warm, also each side's best of 25 runs after 5 warm-up runs, each side alone
 (``_common.warm``), and that ratio beside the turns' ratios; and the port's best of 25
 runs made back to back (no collection between them, as node's runs follow each other).
+With --warm, for 'fixed' also the floor: the least any Python port does to return the
+same chunks (``_common.fixed_floor``: slice each chunk and make its object, every place
+known beforehand), timed back to back, with node's and the port's time over it.
 With --only TEXT, only the cases whose label holds TEXT (e.g. --only fixed).
 Run: python bench/agentos.py [--quick] [--warm] [--json] [--only TEXT]
 """
@@ -18,7 +21,17 @@ from __future__ import annotations
 import json
 import sys
 
-from _common import corpus_text, node_peer, paired, report, timed_once, warm
+from _common import (
+    Warm,
+    corpus_text,
+    fixed_floor,
+    node_peer,
+    paired,
+    report,
+    timed_once,
+    timed_turn,
+    warm,
+)
 
 import chunkview
 from chunkview import Document
@@ -63,6 +76,10 @@ def main() -> None:
             warmed = (
                 warm(lambda: chunkview.run(entry, document, options), peer) if with_warm else None
             )
+            floor_seconds = None
+            if with_warm and options.get("strategy") == "fixed":
+                floor = fixed_floor(document.text, chunkview.run(entry, document, options))
+                floor_seconds = min(timed_turn(floor, 30)[5:])
         finally:
             if peer is not None:
                 peer.close()
@@ -85,33 +102,15 @@ def main() -> None:
             }
         )
         if warmed is not None:
-            rows[-1]["warm_mb_per_s"] = round(mb / warmed.seconds, 2)
-            rows[-1]["warm_peer_mb_per_s"] = (
-                round(mb / warmed.peer_seconds, 2) if warmed.peer_seconds else None
-            )
-            rows[-1]["warm_ratio"] = round(warmed.ratio, 2) if warmed.ratio else None
-            back_to_back = warmed.back_to_back_seconds
-            rows[-1]["warm_back_to_back_mb_per_s"] = round(mb / back_to_back, 2)
-            rows[-1]["warm_back_to_back_ratio"] = (
-                round(warmed.peer_seconds / back_to_back, 2) if warmed.peer_seconds else None
-            )
+            rows[-1].update(_warm_fields(mb, warmed, floor_seconds))
         if not as_json:
             report(label, mb, timing.seconds, "node original", peer_rate, quoted)
             if turn_ratio:
                 print(
                     f"{'':44} median of {len(timing.turn_ratios)} turns' ratios: {turn_ratio:5.2f}x"
                 )
-            if warmed is not None and warmed.ratio:
-                print(
-                    f"{'':44} warm (best of 25 after 5, each alone): "
-                    f"{mb / warmed.seconds:7.1f} MB/s, node "
-                    f"{mb / warmed.peer_seconds:7.1f} MB/s, ratio {warmed.ratio:5.2f}x"
-                )
-                print(
-                    f"{'':44} warm, the port's runs back to back as node's: "
-                    f"{mb / warmed.back_to_back_seconds:7.1f} MB/s, ratio "
-                    f"{warmed.peer_seconds / warmed.back_to_back_seconds:5.2f}x"
-                )
+            if warmed is not None and warmed.peer_seconds:
+                _print_warm(mb, warmed, floor_seconds)
             if peer_first:
                 print(
                     f"{'':44} first run: {first_seconds * 1000:7.1f} ms, node "
@@ -156,6 +155,41 @@ def main() -> None:
                     "lowest_warm_ratio": min(warms) if warms else None,
                 }
             )
+        )
+
+
+def _warm_fields(mb: float, warmed: Warm, floor_seconds: float | None) -> dict:
+    """The JSON fields of the warm figures (and the floor's, for 'fixed')."""
+    peer, back_to_back = warmed.peer_seconds, warmed.back_to_back_seconds
+    fields = {
+        "warm_mb_per_s": round(mb / warmed.seconds, 2),
+        "warm_peer_mb_per_s": round(mb / peer, 2) if peer else None,
+        "warm_ratio": round(warmed.ratio, 2) if warmed.ratio else None,
+        "warm_back_to_back_mb_per_s": round(mb / back_to_back, 2),
+        "warm_back_to_back_ratio": round(peer / back_to_back, 2) if peer else None,
+    }
+    if floor_seconds is not None:
+        fields["floor_ms"] = round(floor_seconds * 1000, 3)
+        fields["port_over_floor"] = round(back_to_back / floor_seconds, 2)
+        fields["node_over_floor"] = round(peer / floor_seconds, 2) if peer else None
+    return fields
+
+
+def _print_warm(mb: float, warmed: Warm, floor_seconds: float | None) -> None:
+    peer, back_to_back = warmed.peer_seconds, warmed.back_to_back_seconds
+    print(
+        f"{'':44} warm (best of 25 after 5, each alone): {mb / warmed.seconds:7.1f} MB/s, "
+        f"node {mb / peer:7.1f} MB/s, ratio {warmed.ratio:5.2f}x"
+    )
+    print(
+        f"{'':44} warm, the port's runs back to back as node's: "
+        f"{mb / back_to_back:7.1f} MB/s, ratio {peer / back_to_back:5.2f}x"
+    )
+    if floor_seconds is not None:
+        print(
+            f"{'':44} the floor (slice each chunk, make its object, places known): "
+            f"{floor_seconds * 1000:.3f} ms; node {peer / floor_seconds:4.2f}x it, "
+            f"the port {back_to_back / floor_seconds:4.2f}x it"
         )
 
 
