@@ -218,18 +218,22 @@ def _windows_indexed(
             # from one text (``source``: the narrow one while they lie in one of its
             # ASCII stretches, else the units) and all ending before ``bound``
             source, bound = (units, hi) if plain else pick(first, pos, hi)
-            if overlap == 0:  # each window starts where the last was cut
+            if overlap == 0 and not placing:  # as below, with no places to work out
+                while (end := pos + size) < bound and (distance := back[end]) < found:
+                    pos = end - distance
+                    if piece := source[first:pos].strip(chars):
+                        add_piece(piece)
+                    first = pos + 1
+            elif overlap == 0:  # each window starts where the last was cut
                 while (end := pos + size) < bound and (distance := back[end]) < found:
                     pos = end - distance
                     window = source[first:pos]
                     piece = window.strip(chars)
                     if piece:
                         add_piece(piece)
-                        if placing:
-                            add_place(
-                                shift
-                                + (first if piece is window else first + window.find(piece[0]))
-                            )
+                        add_place(
+                            shift + (first if piece is window else first + window.find(piece[0]))
+                        )
                     first = pos + 1  # the white space cut at: trimmed from the next window
             else:
                 while (end := pos + size) < bound and (distance := back[end]) < found:
@@ -249,13 +253,7 @@ def _windows_indexed(
                 continue
             if end >= hi:  # the last window: the rest
                 window = (source if hi <= bound else units)[first:hi]
-                piece = window.strip(chars)
-                if piece:
-                    add_piece(piece)
-                    if placing:
-                        add_place(
-                            shift + (first if piece is window else first + window.find(piece[0]))
-                        )
+                _take(window, shift + first, chars, pieces, places if placing else None)
                 break
             # a window the index does not cut, or a step back: as without the index
             pos, first, watch = _windows_searched(
@@ -304,12 +302,7 @@ def _windows_searched(
             lead = skip
             if cut <= pos:  # no white space in the window: a hard cut
                 cut, lead = end, 0
-        window = units[first:cut]
-        piece = window.strip(chars)
-        if piece:
-            pieces.append(piece)
-            if placing:
-                places.append(shift + (first if piece is window else first + window.find(piece[0])))
+        _take(units[first:cut], shift + first, chars, pieces, places if placing else None)
         if cut == hi:
             return hi, hi, watch
         following = cut - overlap
@@ -323,6 +316,19 @@ def _windows_searched(
         first = pos + lead
         if back is not None:
             return pos, first, watch
+
+
+def _take(
+    window: str, start: int, chars: str | None, pieces: list[str], places: list[int] | None
+) -> None:
+    """F's step "take piece = trim(window); if not empty, push it": appends the piece,
+    and where it starts (``start``: the window's) to ``places`` when given. The loops
+    above write it in line, once a window."""
+    piece = window.strip(chars)
+    if piece:
+        pieces.append(piece)
+        if places is not None:
+            places.append(start if piece is window else start + window.find(piece[0]))
 
 
 class _Sources:
