@@ -18,12 +18,12 @@ from chunkview.core.runtime.pipeline import ChunkRequest, Pipeline
 TEXT = "One sentence here. Another one there.\n\n" * 30
 
 
-def in_place(pairs):
+def in_place(jobs):
     """Run each job here, last first (rows arrive out of order, as from a pool)."""
-    for index in reversed(range(len(pairs))):
-        function, args = pairs[index]
+    for index in reversed(range(len(jobs))):
+        job = jobs[index]
         try:
-            yield index, function(*args)
+            yield index, job.function(*job.args)
         except ChunkerError as error:
             yield index, error
 

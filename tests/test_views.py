@@ -209,12 +209,12 @@ def test_sweep_reports_bad_values_and_refused_ones(qtbot, window):
     assert not sweep.start()
     assert "start:stop:step" in sweep.message.text()
 
-    def runner(pairs):
-        for index, (function, args) in enumerate(pairs):
-            if args[4] == 200:  # the value
+    def runner(jobs):
+        for index, job in enumerate(jobs):
+            if job.label == "targetSize=200":
                 yield index, ChunkerError("RangeError", "no, not 200")
             else:
-                yield index, function(*args)
+                yield index, job.function(*job.args)
 
     sweep.runner = runner
     sweep.values_edit.setText("100,200")

@@ -8,12 +8,18 @@ its message, so the page shows it and the others still stand.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from chunkview.core import registry
-from chunkview.core.batch.sweep import Runner, chosen_options, pool_runner, setting_layout
+from chunkview.core.batch.sweep import (
+    PointJob,
+    Runner,
+    chosen_options,
+    pool_runner,
+    setting_layout,
+)
 from chunkview.core.chunkers.entry import Entry
 from chunkview.core.model.document import Document
 from chunkview.core.model.observer import RunNotes
@@ -49,8 +55,6 @@ def compare_point(
     entry_id: str,
     document: Document,
     options: Mapping[str, Any],
-    _side: str,
-    _name: str,
     embedder: str | None = None,
     tokenizer: str | None = None,
 ) -> CompareSide:
@@ -76,10 +80,9 @@ class PagePlan:
     b_embedder: str | None = None
     b_tokenizer: str | None = None
 
-    def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
-        # the sweep's argument order: pool_runner labels each job args[3]=args[4]
-        jobs: list[tuple[Callable[..., Any], tuple]] = [
-            (
+    def jobs(self) -> list[PointJob]:
+        jobs = [
+            PointJob(
                 page_point,
                 (
                     self.entry_id,
@@ -90,12 +93,13 @@ class PagePlan:
                     self.embedder,
                     self.tokenizer,
                 ),
+                f"{self.param}={value}",
             )
             for value in self.values
         ]
         if self.b_entry is not None:
-            args = (self.b_entry, self.document, self.b_options, "B", self.b_entry)
-            jobs.append((compare_point, (*args, self.b_embedder, self.b_tokenizer)))
+            args = (self.b_entry, self.document, self.b_options, self.b_embedder, self.b_tokenizer)
+            jobs.append(PointJob(compare_point, args, f"B: {self.b_entry}"))
         return jobs
 
 

@@ -250,9 +250,9 @@ class SweepPlan:
     retriever: str | None = "bm25"
     top_k: int = 5
 
-    def jobs(self) -> list[tuple[Callable[..., Any], tuple]]:
+    def jobs(self) -> list[PointJob]:
         return [
-            (
+            PointJob(
                 sweep_point,
                 (
                     self.entry_id,
@@ -266,13 +266,24 @@ class SweepPlan:
                     self.retriever,
                     self.top_k,
                 ),
+                f"{self.param}={value}",
             )
             for value in self.values
         ]
 
 
-#: runs (function, args) pairs somewhere and yields (index, row or ChunkerError) as each ends
-Runner = Callable[[list[tuple[Callable[..., Any], tuple]]], Iterable[tuple[int, Any]]]
+@dataclass(frozen=True)
+class PointJob:
+    """One run of a plan: ``function(*args)`` in a chunking process, and the label its
+    progress and failure are shown under ("maxSize=300")."""
+
+    function: Callable[..., Any]
+    args: tuple
+    label: str
+
+
+#: runs a plan's jobs somewhere and yields (index, row or ChunkerError) as each ends
+Runner = Callable[[list[PointJob]], Iterable[tuple[int, Any]]]
 
 
 def pool_runner(workers: int | None = None, timeout: float | None = None) -> Runner:
@@ -280,8 +291,8 @@ def pool_runner(workers: int | None = None, timeout: float | None = None) -> Run
     watchdog, as many at once as there are cores (or ``workers``)."""
     live: list[ChunkPool] = []
 
-    def run(pairs: list[tuple[Callable[..., Any], tuple]]) -> Iterator[tuple[int, Any]]:
-        jobs = [Job(function, args, label=f"{args[3]}={args[4]}") for function, args in pairs]
+    def run(points: list[PointJob]) -> Iterator[tuple[int, Any]]:
+        jobs = [Job(point.function, point.args, label=point.label) for point in points]
         with ChunkPool(workers, timeout=timeout or DEFAULT_TIMEOUT) as pool:
             live.append(pool)
             try:
