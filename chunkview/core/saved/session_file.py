@@ -253,6 +253,15 @@ def write_session(session: Session, path: str | os.PathLike[str]) -> None:
     """Write ``session`` to ``path`` atomically (core/io/save: the old file stays whole on
     a failure). Raises SessionError (one line naming the file)."""
     text = session_json(session)
+    # a document's unsaved edits are inline: a session too large to be read again is
+    # refused here, not found so when it is opened
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise SessionError(
+            f"{os.fspath(path)}: the session would be {size / 2**20:.0f} MiB, more than a "
+            f"session file may be ({MAX_BYTES // 2**20} MiB): save the document's edits to "
+            "its file first"
+        )
     try:
         save_document(Document(text, path=os.fspath(path), kind="json"), path)
     except SessionError:
