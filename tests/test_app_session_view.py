@@ -241,3 +241,25 @@ def test_the_readme_example_opens_as_written(qtbot, new_window, tmp_path):
         assert not window.sessions.bar.isVisible()  # the sample's bytes, as hashed
     finally:
         window.set_theme("system")
+
+
+def test_an_edited_sample_comes_back_edited_and_save_asks_where(
+    qtbot, window, new_window, tmp_path
+):
+    assert window.open_path(SAMPLE, sample=True)
+    window.select_entry("smartchunk", {"maxSize": 250})
+    settle(qtbot, window)
+    qtbot.keyClicks(window.editor, "My notes. ")
+    settle(qtbot, window)
+    edited = window.model.sync_text().text
+    session = tmp_path / "sample.chunkview.json"
+    assert window.sessions.save_session(str(session))
+    saved = json.loads(session.read_text(encoding="utf-8"))["document"]
+    assert (saved["sample"], saved["text"]) == ("guide.md", edited)
+
+    again = new_window(tmp_path / "again.ini")
+    reopened(qtbot, again, session, "smartchunk")
+    assert again.document.text == edited and again.model.modified
+    assert again.files.sample and again.files.path_on_disk() is None  # Save asks where
+    assert "the sample on disk differs from it" in again.sessions.bar.message.text()
+    assert SAMPLE.read_text(encoding="utf-8") != edited  # the sample is never written
