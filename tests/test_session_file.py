@@ -184,6 +184,10 @@ def test_a_broken_foreign_or_newer_file_is_refused_in_one_line(tmp_path, text, s
         (lambda d: d["view"]["docks"].update(pane=True), "view.docks.pane is not a dock"),
         (lambda d: d["view"]["docks"].update(lanes="open"), "view.docks.lanes must be true or"),
         (lambda d: d["document"].update(text=5), "document.text must be a string, got 5"),
+        (
+            lambda d: d["document"].update(text="x", encoding="klingon"),
+            "document.encoding \"klingon\" is not an encoding chunkview knows",
+        ),
         # a hash may be missing only beside the edited text (its file was missing)
         (lambda d: d["document"].update(sha256=None), "document.sha256 must be a string"),
     ],

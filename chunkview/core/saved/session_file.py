@@ -12,6 +12,7 @@ file has its text in the session too (``DocumentRef.text``), so no edit is lost.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
@@ -385,6 +386,13 @@ def _document(value: Any, reader: _Reader) -> DocumentRef:
     if kind not in KINDS:
         raise reader.error(f"document.kind must be one of {', '.join(KINDS)}, got {_shown(kind)}")
     encoding = reader.string(data, "encoding", "document", "utf-8")
+    if text is not None:  # the text is written to its file in it when saved
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise reader.error(
+                f"document.encoding {_shown(encoding)} is not an encoding chunkview knows"
+            ) from None
     return DocumentRef(sha, path, sample, encoding, kind, text)
 
 
