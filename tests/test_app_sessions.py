@@ -188,7 +188,7 @@ def test_a_session_that_cannot_be_opened_leaves_the_window_as_it_was(qtbot, wind
     refused(broken, "broken.chunkview.json: not a chunkview session file (not valid JSON")
     newer = tmp_path / "work" / "newer.chunkview.json"
     newer.write_text(json.dumps({**good, "version": 7}), encoding="utf-8")
-    refused(newer, "saved by a newer chunkview (session format 7; this one reads up to 1)")
+    refused(newer, "saved by a newer chunkview (session format 7; this one reads up to 2)")
     unknown = tmp_path / "work" / "unknown.chunkview.json"
     unknown.write_text(json.dumps({**good, "entry": {"id": "nope.Chunker"}}), encoding="utf-8")
     refused(unknown, "its chunker nope.Chunker is not available here")

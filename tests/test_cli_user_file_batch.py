@@ -125,3 +125,39 @@ def test_diff(files):
     assert json.loads(done.stdout) and loaded_by
     done, _ = _command(files, [*argv, "--options-b", '{"max_chars": "many"}'])
     assert done.returncode != 0 and "max_chars" in done.stdout + done.stderr
+
+
+BROKEN = {
+    "syntax": ("def paragraphs(text:\n    return [text]\n", "SyntaxError: '(' was never closed"),
+    "raises": (
+        'raise RuntimeError("no settings here")\n\n\ndef paragraphs(text):\n    return [text]\n',
+        "RuntimeError: no settings here",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["audit", "eval"])
+@pytest.mark.parametrize("broken", sorted(BROKEN))
+def test_a_chunker_file_that_fails_to_load_is_one_line_naming_it(files, command, broken):
+    source, error = BROKEN[broken]
+    (files / "broken.py").write_text(source, encoding="utf-8")
+    (files / "questions.jsonl").write_text(
+        json.dumps(
+            {
+                "question": "Q?",
+                "references": [{"content": "# Title", "start_index": 0, "end_index": 7}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    argv = ["doc.md", "--entry", "broken.py:paragraphs"]
+    if command == "eval":
+        argv += ["--questions", "questions.jsonl"]
+    done, _ = _command(files, [command, *argv])
+    assert done.returncode not in (0, None), done
+    said = done.stderr.strip()
+    assert "\n" not in said and "Traceback" not in said, said
+    assert said.startswith(f"chunkview {command}: ") and error in said, said
+    assert "broken.py, line 1" in said, said
+    assert done.stdout == ""

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +26,8 @@ from chunkview.core.saved.document_questions import (
     text_sha256_in_slices,
 )
 from chunkview.core.saved.session_file import (
+    DOCKS,
+    Docks,
     DocumentRef,
     EvalSetup,
     LayoutB,
@@ -56,7 +60,7 @@ def a_session(path: str = "docs/notes.md") -> Session:
         "wordpunct",
         LayoutB("pinned", Setting("agentos.SemanticChunker", {"targetSize": 200})),
         EvalSetup(QUESTIONS, "hash64", 3),
-        ViewState("dark", 2, "fruit", 4),
+        ViewState("dark", 2, "fruit", 4, "reason", "reason", True, Docks(lanes=True, audit=True)),
     )
 
 
@@ -78,6 +82,10 @@ def test_a_session_is_read_back_as_written(tmp_path):
         "start_index": 4,
         "end_index": 6,
     }
+    assert data["view"]["colour_by"] == "reason" and data["view"]["lanes_colour_by"] == "reason"
+    assert data["view"]["side_by_side"] is True
+    assert data["view"]["docks"] == {"lanes": True, "sweep": False, "eval": False, "audit": True}
+    assert "text" not in data["document"]  # not edited: the document is its file
     # saving again replaces the file whole, and leaves no temporary file beside it
     write_session(Session(session.document, Setting("smartchunk")), path)
     assert read_session(path).setting == Setting("smartchunk")
@@ -138,7 +146,7 @@ def test_the_hash_is_of_the_file_bytes(tmp_path):
         ('{"format": "chunkview-session", "version": 0}', "version 0 is not one chunkview has"),
         (
             '{"format": "chunkview-session", "version": 99}',
-            "saved by a newer chunkview (session format 99; this one reads up to 1): "
+            "saved by a newer chunkview (session format 99; this one reads up to 2): "
             "update chunkview to open it",
         ),
     ],
@@ -169,6 +177,19 @@ def test_a_broken_foreign_or_newer_file_is_refused_in_one_line(tmp_path, text, s
         ),
         (lambda d: d["view"].update(zoom="big"), "view.zoom must be a whole number"),
         (lambda d: d.update(embedder=3), "embedder must be a string, got 3"),
+        (lambda d: d["view"].update(colour_by="rainbow"), "view.colour_by must be “kind” or"),
+        (lambda d: d["view"].update(lanes_colour_by=1), "view.lanes_colour_by must be “kind”"),
+        (lambda d: d["view"].update(side_by_side="yes"), "view.side_by_side must be true or"),
+        (lambda d: d["view"].update(docks=["lanes"]), "view.docks must be an object, got"),
+        (lambda d: d["view"]["docks"].update(pane=True), "view.docks.pane is not a dock"),
+        (lambda d: d["view"]["docks"].update(lanes="open"), "view.docks.lanes must be true or"),
+        (lambda d: d["document"].update(text=5), "document.text must be a string, got 5"),
+        (
+            lambda d: d["document"].update(text="x", encoding="klingon"),
+            "document.encoding \"klingon\" is not an encoding chunkview knows",
+        ),
+        # a hash may be missing only beside the edited text (its file was missing)
+        (lambda d: d["document"].update(sha256=None), "document.sha256 must be a string"),
     ],
 )
 def test_a_bad_field_is_named(change, said):
@@ -180,21 +201,129 @@ def test_a_bad_field_is_named(change, said):
 
 
 def test_an_older_version_is_brought_up_step_by_step(monkeypatch):
-    # as a next version would: version 1's file read by a chunkview that writes 2
+    # as a next version would: this version's file read by a chunkview that writes the next
     written = json.loads(session_json(a_session()))
     steps = []
 
-    def one_to_two(data):
+    def to_next(data):
         steps.append(data["version"])
         data["view"]["query"] = data["view"]["query"].upper()
         return data
 
-    monkeypatch.setattr(session_file, "VERSION", 2)
-    monkeypatch.setattr(session_file, "UPGRADES", {1: one_to_two})
+    current = session_file.VERSION
+    monkeypatch.setattr(session_file, "VERSION", current + 1)
+    monkeypatch.setattr(session_file, "UPGRADES", {**session_file.UPGRADES, current: to_next})
     session = parse_session(json.dumps(written))
-    assert steps == [1]
+    assert steps == [current]
     assert session.view.query == "FRUIT"
     assert session.setting == a_session().setting
+
+
+#: a file as chunkview wrote it with session format 1, before the colouring, side by side,
+#: the docks and unsaved edits were kept
+VERSION_1 = """\
+{
+  "format": "chunkview-session",
+  "version": 1,
+  "document": {
+    "path": "notes.md",
+    "sha256": "abababababababababababababababababababababababababababababababab",
+    "encoding": "utf-8",
+    "kind": "markdown"
+  },
+  "entry": {"id": "mastra.chunk", "options": {"maxSize": 300}},
+  "embedder": "hash64",
+  "tokenizer": "wordpunct",
+  "b": {"mode": "config", "id": "smartchunk", "options": {"maxSize": 200}},
+  "eval": {"questions": [], "retriever": "bm25", "top_k": 5},
+  "view": {"theme": "dark", "zoom": 1, "query": "fruit", "selected": 2},
+  "token_counter": "cl100k"
+}
+"""
+
+
+def test_a_version_1_file_opens_with_the_new_fields_at_their_defaults(tmp_path):
+    path = tmp_path / "old.chunkview.json"
+    path.write_text(VERSION_1, encoding="utf-8")
+    session = read_session(path)
+    assert session.document == DocumentRef("ab" * 32, path="notes.md", kind="markdown")
+    assert session.document.text is None  # its document is its file, as before
+    assert session.setting == Setting("mastra.chunk", {"maxSize": 300})
+    assert session.b == LayoutB("config", Setting("smartchunk", {"maxSize": 200}))
+    # the old fields as written, the new ones at their defaults; the docks not kept: None
+    # (the window's docks stay as they are)
+    assert session.view == ViewState("dark", 1, "fruit", 2, "kind", "kind", False, None)
+    # written again, it is of this version, and reads back the same
+    write_session(session, path)
+    assert json.loads(path.read_text(encoding="utf-8"))["version"] == session_file.VERSION
+    assert read_session(path) == session
+    # a version 1 file without a view at all: every view field at its default
+    bare = json.loads(VERSION_1)
+    del bare["view"]
+    assert parse_session(json.dumps(bare)).view == ViewState()
+
+
+def test_a_documents_unsaved_edits_are_kept_inline_with_its_encoding_and_kind():
+    edited = Session(
+        DocumentRef(
+            "ab" * 32, path="notes.md", encoding="windows-1252", kind="markdown", text="é\r\nx"
+        ),
+        Setting("smartchunk"),
+    )
+    data = json.loads(session_json(edited))
+    assert data["document"]["text"] == "é\r\nx"
+    assert data["document"]["encoding"] == "windows-1252" and data["document"]["sha256"]
+    assert parse_session(session_json(edited)) == edited
+    # its file was missing when the session was saved: no hash, the text all the same
+    gone = Session(DocumentRef(None, path="notes.md", text="kept"), Setting("smartchunk"))
+    assert json.loads(session_json(gone))["document"]["sha256"] is None
+    assert parse_session(session_json(gone)) == gone
+    # an edited sample is kept as the sample's name and the text
+    sample = Session(DocumentRef("cd" * 32, sample="guide.md", text="# Mine"), Setting("x"))
+    assert parse_session(session_json(sample)) == sample
+
+
+def test_every_dock_round_trips_on_its_own():
+    for name in DOCKS:
+        docks = Docks(**{name: True})
+        session = Session(
+            DocumentRef("0" * 64, path="d.md"), Setting("x"), view=ViewState(docks=docks)
+        )
+        assert parse_session(session_json(session)).view.docks == docks
+
+
+def test_a_session_too_large_to_be_read_again_is_not_written(tmp_path, monkeypatch):
+    monkeypatch.setattr(session_file, "MAX_BYTES", 1000)
+    path = tmp_path / "big.chunkview.json"
+    big = Session(DocumentRef("0" * 64, path="d.md", text="x" * 2000), Setting("x"))
+    with pytest.raises(SessionError, match=r"more than a session file may be") as error:
+        write_session(big, path)
+    assert str(error.value).startswith(f"{path}: ") and not path.exists()
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+SAMPLE = Path(session_file.__file__).resolve().parents[2] / "resources" / "samples" / "guide.md"
+
+
+def readme_session_example() -> str:
+    """The JSON example of the README's section on session files, as written."""
+    readme = README.read_text(encoding="utf-8")
+    section = readme[readme.index("### Session files") :]
+    found = re.search(r"```json\n(.*?)```", section, re.DOTALL)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_readme_example_is_a_session_of_this_version_as_written():
+    session = parse_session(readme_session_example(), "README")
+    assert json.loads(readme_session_example())["version"] == session_file.VERSION
+    # its document is the sample guide.md, by its hash, and the question's answer is there
+    assert session.document.sha256 == file_sha256(SAMPLE)
+    text = SAMPLE.read_text(encoding="utf-8")
+    for reference in session.eval.questions[0].references:
+        assert text[reference.start : reference.end] == reference.content
+    # every field the format has is in it (written out, not left to its default)
+    assert session.view.docks is not None and session.view.colour_by == "reason"
 
 
 def test_options_that_are_not_json_are_refused_by_name(tmp_path):

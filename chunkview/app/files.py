@@ -23,7 +23,7 @@ from chunkview.core.errors import DocumentError
 from chunkview.core.io.read import NulBytesError, load_document
 from chunkview.core.io.save import ReadOnlyError, save_document
 from chunkview.core.io.stamp import FileStamp, disk_change, file_stamp
-from chunkview.core.model.document import NUL_SHOWN
+from chunkview.core.model.document import NUL_SHOWN, Document
 from chunkview.core.saved.session_file import is_session_path
 from chunkview.core.session import InspectorModel
 
@@ -119,6 +119,25 @@ class DocumentFiles:
                 f"bytes shown as {show_nuls}; Save asks for a new name",
                 10000,
             )
+        return True
+
+    def open_edited(self, document: Document, sample: bool = False) -> bool:
+        """Show ``document`` as its file (``document.path``, which may be missing) edited
+        and not saved, as a session kept it: Save writes it there (a sample's asks where).
+        False when the user keeps the current document's unsaved edits."""
+        if not self.may_discard():
+            return False
+        path = document.path
+        own = None if sample else path
+        self.last_path = own
+        self.sample, self.nuls_shown = sample, False
+        self.stamp = None if own is None else file_stamp(own)  # None: the file is missing
+        if own is not None and self.stamp is not None:
+            self.remember(own)
+            self.remembered.set_last_document(own)
+        self.model.set_document(document)
+        self.model.set_text(document.text)  # an edit: the file does not hold this text
+        self._disk_read()
         return True
 
     def _offer_nuls_shown(

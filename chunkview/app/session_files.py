@@ -1,7 +1,9 @@
 """File > Open Session… and Save Session…: the window's view in a session file
 (core/saved/session_file), and that exact view again from it: the document, the chunker
 and its options, layout B, the eval questions, the theme, the zoom, the search and the
-selected chunk. ``chunkview FILE.chunkview.json`` opens one too (the window's open_path).
+selected chunk, the colouring, side by side and the open docks (session_view), and the
+document's unsaved edits. ``chunkview FILE.chunkview.json`` opens one too (the window's
+open_path).
 
 What needs saying (a document changed since, a file that is missing or broken) is said in
 a bar above the editor, never in a dialog: the window stays usable, and as it was when a
@@ -34,11 +36,15 @@ from chunkview.app.chunker_panel import ChunkerPanel
 from chunkview.app.compare_panel import ComparePanel
 from chunkview.app.document_view import DocumentView
 from chunkview.app.eval_panel import EvalPanel
-from chunkview.app.files import SAMPLES, DocumentFiles
+from chunkview.app.files import EDITOR_MAX_CHARS, SAMPLES, DocumentFiles
 from chunkview.app.presentation import ZoomAndPresentation
+from chunkview.app.session_view import SessionView
 from chunkview.app.theme import THEMES, ThemeMode
 from chunkview.app.token_counter import TokenCounter
 from chunkview.core import registry
+from chunkview.core.errors import DocumentError
+from chunkview.core.io.read import load_document
+from chunkview.core.model.document import Document
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.saved.session_file import (
     SUFFIX,
@@ -148,6 +154,7 @@ class SessionFiles(QObject):
         zoom: ZoomAndPresentation,
         chunker_files: ChunkerFiles,
         token_counter: TokenCounter,
+        view_parts: SessionView,
         file_menu: QMenu,
         after: QAction,
         select_entry: Callable[[str, dict[str, Any]], None],
@@ -162,6 +169,7 @@ class SessionFiles(QObject):
         self.select_entry, self.submit = select_entry, submit
         self.theme_mode, self.set_theme = theme_mode, set_theme
         self.chunker_files, self.token_counter = chunker_files, token_counter
+        self.view_parts = view_parts
         self._restoring: _Restoring | None = None
         self._loading: _Loading | None = None
         chunker_files.loaded.connect(self._chunker_file_loaded)
@@ -181,8 +189,8 @@ class SessionFiles(QObject):
         self.open_action.triggered.connect(lambda _checked=False: self.open_dialog())
         self.save_action = QAction("Save Sessio&n…", frame)
         self.save_action.setToolTip(
-            "Save the document's name and hash, the chunker and options, layout B, the "
-            "questions, theme and zoom, to reopen this exact view"
+            "Save the document's name and hash (and its unsaved edits), the chunker and "
+            "options, layout B, the questions and the view, to reopen this exact view"
         )
         self.save_action.triggered.connect(lambda _checked=False: self.save_dialog())
         separator = QAction(frame)
@@ -217,7 +225,7 @@ class SessionFiles(QObject):
         """The window's view as a session saved at ``session_path``; SessionError when
         the document is not a file a session can name."""
         model, files = self.model, self.files
-        document = model.document
+        document = model.sync_text()  # with the edits made since it was read
         if files.sample and document.path:
             file = document.path
             ref = DocumentRef("", sample=os.path.basename(file))
@@ -229,11 +237,17 @@ class SessionFiles(QObject):
                 )
             file = own
             ref = DocumentRef("", path=stored_path(own, session_path))
+        # edits not saved to the file are kept inline, so a session loses none of them
+        text = document.text if model.modified else None
+        sha: str | None = None
         try:
             sha = file_sha256(file)
+        except FileNotFoundError:
+            if text is None:
+                raise SessionError(f"{file}: no such file") from None
         except OSError as error:
             raise SessionError(f"{file}: cannot be read ({error.strerror or error})") from None
-        ref = DocumentRef(sha, ref.path, ref.sample, document.encoding, document.kind)
+        ref = DocumentRef(sha, ref.path, ref.sample, document.encoding, document.kind, text)
         b: LayoutB | None = None
         if model.b_source == "config" and model.b_entry_id:
             b_entry = stored_entry_id(model.b_entry_id, session_path)
@@ -251,7 +265,9 @@ class SessionFiles(QObject):
             model.tokenizer,
             b,
             EvalSetup(tuple(questions), retriever, top_k),
-            ViewState(self.theme_mode(), self.zoom.steps, model.query, model.selected),
+            self.view_parts.kept(
+                ViewState(self.theme_mode(), self.zoom.steps, model.query, model.selected)
+            ),
             stored_path(counter, session_path) if counter else "cl100k",
         )
 
@@ -265,7 +281,7 @@ class SessionFiles(QObject):
             self._refuse(f"Cannot save the session: {error}")
             return None
         self.files.remember(path)
-        edits = " (the document's unsaved edits are not in it)" if self.model.modified else ""
+        edits = " (with the document's unsaved edits)" if self.model.modified else ""
         self._status(f"Saved the session to {path}{edits}")
         return path
 
@@ -283,7 +299,9 @@ class SessionFiles(QObject):
                 raise SessionError(f"{path}: this chunkview has no sample named {ref.sample}")
             return str(sample)
         file = resolve_path(ref, path) or ""
-        if not os.path.isfile(file):
+        if ref.text is not None and len(ref.text) > EDITOR_MAX_CHARS:
+            raise SessionError(f"{path}: its document's text is too long for the editor")
+        if not os.path.isfile(file) and ref.text is None:  # edits inline: the text is here
             raise SessionError(
                 f"{path}: its document {file} is missing (moved, renamed or deleted); "
                 "the window is left as it was"
@@ -378,17 +396,26 @@ class SessionFiles(QObject):
                 "not available here"
             )
             return False
-        try:
-            changed = file_sha256(file) != session.document.sha256
-        except OSError as error:
-            self._refuse(f"Cannot open the session: {file}: {error.strerror or error}")
-            return False
         ref = session.document
-        encoding = None if ref.encoding.replace("_", "-").lower() == "utf-8" else ref.encoding
-        if not self.files.open_path(file, sample=ref.sample is not None, encoding=encoding):
-            return False  # the files said why
+        if ref.text is not None:
+            edited = self._open_edited(file, ref)
+            if edited is None:
+                return False
+            changed = False
+        else:
+            try:
+                changed = file_sha256(file) != ref.sha256
+            except OSError as error:
+                self._refuse(f"Cannot open the session: {file}: {error.strerror or error}")
+                return False
+            encoding = None if _is_utf8(ref.encoding) else ref.encoding
+            if not self.files.open_path(file, sample=ref.sample is not None, encoding=encoding):
+                return False  # the files said why
+            edited = ""
         self.bar.hide()
         notes = self._apply(session)
+        if edited:
+            notes.insert(0, edited)
         if changed:
             notes.insert(
                 0,
@@ -401,6 +428,39 @@ class SessionFiles(QObject):
         self.files.remember(path)  # after its document: first in Open Recent
         self._status(f"Opened the session {os.path.basename(path)}")
         return True
+
+    def _open_edited(self, file: str, ref: DocumentRef) -> str | None:
+        """Show the session's text of the document as its file edited and not saved; the
+        note to say ("" when the file holds that text: nothing was left unsaved), or None
+        when it was not shown (the user kept the current document's edits)."""
+        encoding = None if _is_utf8(ref.encoding) else ref.encoding
+        text = ref.text or ""
+        name = os.path.basename(file)
+        sample = ref.sample is not None
+        on_disk: Document | None = None
+        unread = "missing"
+        if os.path.isfile(file):
+            try:
+                on_disk = load_document(file, kind=ref.kind, encoding=encoding)
+            except DocumentError as error:
+                unread = f"cannot be read as {ref.encoding} ({error})"
+        if on_disk is not None and on_disk.text == text:  # saved since: no edits to show
+            return "" if self.files.open_path(file, sample=sample, encoding=encoding) else None
+        bom = on_disk.bom if on_disk is not None else False
+        document = Document(text, path=file, kind=ref.kind, bom=bom, encoding=ref.encoding)
+        if not self.files.open_edited(document, sample=sample):
+            return None
+        what = "the sample" if sample else f"the file {file}"
+        if on_disk is None and unread == "missing":
+            state = f"{what} is missing; Save writes this text there"
+        elif on_disk is None:
+            state = f"{what} {unread}"
+        else:
+            state = f"{what} on disk differs from it"
+        return (
+            f"The text of {name} comes from the session: edits that were not saved to its "
+            f"file, shown as unsaved; {state}."
+        )
 
     def _apply(self, session: Session) -> list[str]:
         """Set the window to ``session`` on the document just opened; notes on what could
@@ -423,6 +483,8 @@ class SessionFiles(QObject):
         self._apply_eval(session.eval)
         self._apply_view(session.view)
         self._apply_b(session.b, session.setting, session.view.selected, notes)
+        # after B: stopping a comparison turns side by side off
+        self.view_parts.apply_side_by_side(session.view.side_by_side)
         return notes
 
     def _apply_token_counter(self, counter: str | None, notes: list[str]) -> None:
@@ -453,6 +515,8 @@ class SessionFiles(QObject):
             self.set_theme(view.theme)
         self.zoom.zoom(view.zoom - self.zoom.steps)
         self.document_view.search_box.setText(view.query)
+        self.view_parts.apply_colouring(view)
+        self.view_parts.apply_docks(view.docks)
 
     def _apply_b(
         self, b: LayoutB | None, a: Setting, selected: int | None, notes: list[str]
@@ -530,9 +594,15 @@ class SessionFiles(QObject):
             self.bar.hide()
 
 
+def _is_utf8(encoding: str) -> bool:
+    """UTF-8 is read as at first (its byte-order mark recognised): no encoding given."""
+    return encoding.replace("_", "-").lower() == "utf-8"
+
+
 def attach(window: Any) -> SessionFiles:
     """Session files for the main window: File > Open Session… and Save Session… after
-    Save As, over its panels, zoom and theme."""
+    Save As, over its panels, docks, zoom and theme."""
+    views = window.views
     return SessionFiles(
         window,
         window.model,
@@ -544,6 +614,17 @@ def attach(window: Any) -> SessionFiles:
         zoom=window.presentation,
         chunker_files=window.chunker_files,
         token_counter=window.token_counter,
+        view_parts=SessionView(
+            window.view,
+            views.lanes,
+            views.compare,
+            {
+                "lanes": views.lanes_dock,
+                "sweep": views.sweep_dock,
+                "eval": views.eval_dock,
+                "audit": views.audit_dock,
+            },
+        ),
         file_menu=window.menus.menus[0],
         after=window.menus.save_as,
         select_entry=window.select_entry,

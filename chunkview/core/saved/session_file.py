@@ -6,19 +6,21 @@ one that is not a session, is refused with one line naming the file; an older ve
 brought up to this one, step by step (``UPGRADES``), as it is read. The document is named
 by its path, relative to the session file's folder when it lies there or below (so a
 folder of a document and its session can be moved or shared), and by the SHA-256 of its
-bytes, so that a document changed since is noticed.
+bytes, so that a document changed since is noticed. A document edited and not saved to its
+file has its text in the session too (``DocumentRef.text``), so no edit is lost.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Literal, TypeAlias, get_args
 
 from chunkview.core.analysis.eval import Question, QuestionsError, parse_question, question_data
 from chunkview.core.errors import DocumentError
@@ -28,14 +30,14 @@ from chunkview.core.session import BSource
 
 FORMAT = "chunkview-session"
 #: the version this chunkview writes, and the newest it reads
-VERSION = 1
+VERSION = 2
 SUFFIX = ".chunkview.json"
 #: a session file is read whole: anything larger is not one
 MAX_BYTES = 64 * 1024 * 1024
-#: each step turns a file of version N (the key) into version N + 1; none yet, as 1 is
-#: the first version
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+#: what boundaries are coloured by: their kind, or the rule of their reason
+ColourBy: TypeAlias = Literal["kind", "reason"]
+COLOUR_BY: tuple[ColourBy, ...] = get_args(ColourBy)
 
 
 class SessionError(DocumentError):
@@ -54,13 +56,16 @@ class Setting:
 class DocumentRef:
     """Where the document is: ``path`` (as written in the file: relative to the session
     file's folder, or absolute) or ``sample`` (a built-in sample's name), with what its
-    bytes hashed to and how it was read."""
+    bytes hashed to and how it was read. ``text``: the document as edited and not saved
+    to its file (None: the file's text is the document); its ``sha256`` is then None when
+    the file was missing as the session was saved."""
 
-    sha256: str
+    sha256: str | None
     path: str | None = None
     sample: str | None = None
     encoding: str = "utf-8"
     kind: str = "text"
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,11 +85,32 @@ class EvalSetup:
 
 
 @dataclass(frozen=True)
+class Docks:
+    """Which of the docks the View menu toggles are open."""
+
+    lanes: bool = False
+    sweep: bool = False
+    eval: bool = False
+    audit: bool = False
+
+
+#: the docks the View menu opens and closes, by the name the file gives them
+DOCKS = tuple(f.name for f in fields(Docks))
+
+
+@dataclass(frozen=True)
 class ViewState:
     theme: str = "system"
     zoom: int = 0  # zoom steps (0: actual size)
     query: str = ""
     selected: int | None = None  # the selected chunk's index
+    #: the editor's boundaries, and the lanes dock's bars, coloured by kind or by reason
+    colour_by: ColourBy = "kind"
+    lanes_colour_by: ColourBy = "kind"
+    #: the compare view's "Side by side: B in a second editor"
+    side_by_side: bool = False
+    #: None in a file saved before the docks were kept: the window's docks stay as they are
+    docks: Docks | None = None
 
 
 @dataclass(frozen=True)
@@ -184,7 +210,10 @@ def session_data(session: Session) -> dict[str, Any]:
     ref = session.document
     named = {"sample": ref.sample} if ref.sample is not None else {"path": ref.path}
     document = {**named, "sha256": ref.sha256, "encoding": ref.encoding, "kind": ref.kind}
+    if ref.text is not None:
+        document["text"] = ref.text
     b = session.b
+    view = session.view
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -199,10 +228,14 @@ def session_data(session: Session) -> dict[str, Any]:
             "top_k": session.eval.top_k,
         },
         "view": {
-            "theme": session.view.theme,
-            "zoom": session.view.zoom,
-            "query": session.view.query,
-            "selected": session.view.selected,
+            "theme": view.theme,
+            "zoom": view.zoom,
+            "query": view.query,
+            "selected": view.selected,
+            "colour_by": view.colour_by,
+            "lanes_colour_by": view.lanes_colour_by,
+            "side_by_side": view.side_by_side,
+            "docks": None if view.docks is None else asdict(view.docks),
         },
         "token_counter": session.token_counter,
     }
@@ -221,6 +254,15 @@ def write_session(session: Session, path: str | os.PathLike[str]) -> None:
     """Write ``session`` to ``path`` atomically (core/io/save: the old file stays whole on
     a failure). Raises SessionError (one line naming the file)."""
     text = session_json(session)
+    # a document's unsaved edits are inline: a session too large to be read again is
+    # refused here, not found so when it is opened
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise SessionError(
+            f"{os.fspath(path)}: the session would be {size / 2**20:.0f} MiB, more than a "
+            f"session file may be ({MAX_BYTES // 2**20} MiB): save the document's edits to "
+            "its file first"
+        )
     try:
         save_document(Document(text, path=os.fspath(path), kind="json"), path)
     except SessionError:
@@ -264,6 +306,19 @@ class _Reader:
             raise self.error(f"{_field(where, key)} must be a whole number, got {_shown(value)}")
         return value
 
+    def flag(self, data: dict[str, Any], key: str, where: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"{_field(where, key)} must be true or false, got {_shown(value)}")
+        return value
+
+    def colour_by(self, data: dict[str, Any], key: str, where: str) -> ColourBy:
+        value = data.get(key, "kind")
+        for known in COLOUR_BY:
+            if value == known:
+                return known
+        raise self.error(f"{_field(where, key)} must be “kind” or “reason”, got {_shown(value)}")
+
     def setting(self, value: Any, where: str) -> Setting:
         data = self.object(value, where)
         options = self.object(data.get("options", {}), f"{where}.options")
@@ -277,6 +332,21 @@ def _field(where: str, key: str) -> str:
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _one_to_two(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 keeps the colouring, side by side, the docks and unsaved edits: a file of
+    version 1 has the first three at their defaults, its docks left as the window has
+    them (null) and no text of its own (its document is its file)."""
+    view = data.get("view", {})
+    if isinstance(view, dict):  # else refused as it is read
+        defaults = {"colour_by": "kind", "lanes_colour_by": "kind", "side_by_side": False}
+        data["view"] = {**view, **defaults, "docks": None}
+    return data
+
+
+#: each step turns a file of version N (the key) into version N + 1
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _one_to_two}
 
 
 def _upgraded(data: dict[str, Any], reader: _Reader) -> dict[str, Any]:
@@ -299,9 +369,13 @@ def _upgraded(data: dict[str, Any], reader: _Reader) -> dict[str, Any]:
 
 def _document(value: Any, reader: _Reader) -> DocumentRef:
     data = reader.object(value, "document")
-    sha = reader.string(data, "sha256", "document").lower()
-    if not _SHA256.fullmatch(sha):
-        raise reader.error("document.sha256 must be 64 hex digits (a SHA-256)")
+    text = reader.optional_string(data, "text", "document")
+    sha: str | None = None
+    # a document edited while its file was missing has its text, and no hash
+    if text is None or data.get("sha256") is not None:
+        sha = reader.string(data, "sha256", "document").lower()
+        if not _SHA256.fullmatch(sha):
+            raise reader.error("document.sha256 must be 64 hex digits (a SHA-256)")
     path = reader.optional_string(data, "path", "document")
     sample = reader.optional_string(data, "sample", "document")
     if (path is None) == (sample is None) or path == "" or sample == "":
@@ -312,7 +386,14 @@ def _document(value: Any, reader: _Reader) -> DocumentRef:
     if kind not in KINDS:
         raise reader.error(f"document.kind must be one of {', '.join(KINDS)}, got {_shown(kind)}")
     encoding = reader.string(data, "encoding", "document", "utf-8")
-    return DocumentRef(sha, path, sample, encoding, kind)
+    if text is not None:  # the text is written to its file in it when saved
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise reader.error(
+                f"document.encoding {_shown(encoding)} is not an encoding chunkview knows"
+            ) from None
+    return DocumentRef(sha, path, sample, encoding, kind, text)
 
 
 def _b(value: Any, reader: _Reader) -> LayoutB | None:
@@ -348,7 +429,23 @@ def _view(value: Any, reader: _Reader) -> ViewState:
         reader.whole(data, "zoom", "view", 0) or 0,
         reader.string(data, "query", "view", ""),
         selected if selected is None or selected >= 0 else None,
+        reader.colour_by(data, "colour_by", "view"),
+        reader.colour_by(data, "lanes_colour_by", "view"),
+        reader.flag(data, "side_by_side", "view", False),
+        _docks(data.get("docks"), reader),
     )
+
+
+def _docks(value: Any, reader: _Reader) -> Docks | None:
+    if value is None:
+        return None
+    data = reader.object(value, "view.docks")
+    for name in data:
+        if name not in DOCKS:
+            raise reader.error(
+                f"view.docks.{name} is not a dock chunkview has ({', '.join(DOCKS)})"
+            )
+    return Docks(**{name: reader.flag(data, name, "view.docks", False) for name in DOCKS})
 
 
 def parse_session(text: str, name: str = "session") -> Session:
