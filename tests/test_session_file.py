@@ -186,7 +186,7 @@ def test_a_broken_foreign_or_newer_file_is_refused_in_one_line(tmp_path, text, s
         (lambda d: d["document"].update(text=5), "document.text must be a string, got 5"),
         (
             lambda d: d["document"].update(text="x", encoding="klingon"),
-            "document.encoding \"klingon\" is not an encoding chunkview knows",
+            'document.encoding "klingon" is not an encoding chunkview knows',
         ),
         # a hash may be missing only beside the edited text (its file was missing)
         (lambda d: d["document"].update(sha256=None), "document.sha256 must be a string"),
