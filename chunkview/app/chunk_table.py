@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QPoint,
     QRect,
+    QSize,
     Qt,
     Signal,
 )
@@ -42,6 +43,8 @@ BATCH = 500
 CELL_PADDING = 8
 #: the least width of the first words (the column that takes the rest), in characters
 FIRST_WORDS_LEAST = 12
+#: a kind's colour swatch, as a share of the line's height
+SWATCH_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,8 @@ class ChunkTableModel(QAbstractTableModel):
         if shown != self.kind_names:
             self.kind_names = shown
             if self._shown:
-                self.dataChanged.emit(self.index(0, 1), self.index(self._shown - 1, 1))
+                last = self._shown - 1
+                self.dataChanged.emit(self.index(0, _KIND_COLUMN), self.index(last, _KIND_COLUMN))
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if orientation != Qt.Orientation.Horizontal:
@@ -160,7 +164,7 @@ class ChunkTableModel(QAbstractTableModel):
     def _value(self, row: int, column: int) -> Any:
         if column == _TOKENS_COLUMN:
             return self._tokens[row] if self._tokens is not None else "…"
-        if column == 1 and not self.kind_names:
+        if column == _KIND_COLUMN and not self.kind_names:
             return None
         return self._row(row).values[column]
 
@@ -172,7 +176,7 @@ class ChunkTableModel(QAbstractTableModel):
             return _ALIGNMENTS[index.column()]
         if role == _FOREGROUND:
             return self._row(index.row()).foreground
-        if role == _DECORATION and index.column() == 1:
+        if role == _DECORATION and index.column() == _KIND_COLUMN:
             return self._row(index.row()).decoration
         if role == _TOOLTIP and index.column() == _PLACED_COLUMN:
             return PLACED_HELP.get(self._row(index.row()).located)
@@ -243,6 +247,8 @@ _ALIGNMENTS = tuple(
 )
 _PLACED_COLUMN = COLUMNS.index("placed")
 _TOKENS_COLUMN = COLUMNS.index("tokens")
+_KIND_COLUMN = COLUMNS.index("kind")
+_FIRST_WORDS_COLUMN = COLUMNS.index("first words")
 PLACED_HELP = {
     "exact": "the chunk's text is this slice of the document",
     "normalized": "the library rewrote the text (white space, joins); placed by a "
@@ -324,8 +330,12 @@ class ChunkTable(QTableView):
 
     # ----- widths -----------------------------------------------------------------------
     def fit_columns(self) -> None:
-        """Rows and columns sized to the type (zoom and presentation mode change it)."""
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        """Rows, swatches and columns sized to the type (zoom and presentation mode
+        change it)."""
+        height = self.fontMetrics().height()
+        self.verticalHeader().setDefaultSectionSize(height + 6)
+        swatch = max(10, round(height * SWATCH_SHARE))
+        self.setIconSize(QSize(swatch, swatch))
         # fixed widths: ResizeToContents would ask every row on each new layout
         self._natural = self._natural_widths()
         self._fit_to_viewport()
@@ -344,8 +354,7 @@ class ChunkTable(QTableView):
         metrics = self.fontMetrics()
         digit, pad = metrics.horizontalAdvance("0"), CELL_PADDING
         widest = self._widest
-        # a colour as decoration is drawn at the small icon size
-        swatch = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self)
+        swatch = self.iconSize().width()  # a kind's colour
         kind_names = max((metrics.horizontalAdvance(k) for k in widest.kinds), default=0)
         tokens = (
             len(str(widest.tokens)) * digit
@@ -370,23 +379,24 @@ class ChunkTable(QTableView):
         ]
 
     def _fit_to_viewport(self) -> None:
-        """Each column shown at its natural width and the last the rest of the table's
-        width. Where that leaves the last too little, the kinds show as their colours
-        alone (the name in the tooltip, the legend above the editor names the colours)."""
+        """Each column shown at its natural width but one, which takes the rest of the
+        table's width: the first words, or where they are hidden the kind (presentation
+        mode's), else the last. Where the rest is too little for it, the kinds show as
+        their colours alone (the name in the tooltip; the legend names the colours)."""
         shown = [c for c in range(len(COLUMNS)) if not self.isColumnHidden(c)]
         if not shown:
             return
-        *sized, last = shown
+        text_columns = [c for c in (_FIRST_WORDS_COLUMN, _KIND_COLUMN) if c in shown]
+        rest = text_columns[0] if text_columns else shown[-1]
         room = self.viewport().width()
-        widths = {c: self._natural[c] for c in sized}
-        kind = COLUMNS.index("kind")
-        names = kind not in widths or sum(widths.values()) + self._natural[last] <= room
+        widths = {c: self._natural[c] for c in shown if c != rest}
+        names = _KIND_COLUMN not in widths or sum(widths.values()) + self._natural[rest] <= room
         if not names:
-            widths[kind] = self._compact_kind
+            widths[_KIND_COLUMN] = self._compact_kind
         self.chunk_model.set_kind_names(names)
-        # the last column takes the rest (not Qt's stretched last section: it keeps its
-        # width when the columns before it grow, and a scroll bar comes)
-        widths[last] = max(self._natural[last], room - sum(widths.values()))
+        # not Qt's stretched last section: that is the last column, and a scroll bar
+        # comes where the rest is too little
+        widths[rest] = max(self._natural[rest], room - sum(widths.values()))
         for column, width in widths.items():
             if self.columnWidth(column) != width:  # each change lays the header out again
                 self.setColumnWidth(column, width)

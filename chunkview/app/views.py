@@ -142,9 +142,9 @@ class Views(QObject):
         line.addWidget(editor, 1)
         line.addWidget(b_side, 1)
         line.addWidget(self.overview)
-        # and above the editor, the overview strip and B's editor
+        # and at the top of the document view, level with the results' bar
         self.editor_stale_bar = StaleBar()
-        column.insertWidget(column.indexOf(row), self.editor_stale_bar)
+        column.insertWidget(0, self.editor_stale_bar)
         self.compare.attach(editor)
         # every chunk as a bar on the document's axis, in lanes (lanes_view.py)
         self.lanes = LanesPanel(model, editor)
