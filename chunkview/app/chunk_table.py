@@ -381,22 +381,25 @@ class ChunkTable(QTableView):
     def _fit_to_viewport(self) -> None:
         """Each column shown at its natural width but one, which takes the rest of the
         table's width: the first words, or where they are hidden the kind (presentation
-        mode's), else the last. Where the rest is too little for it, the kinds show as
-        their colours alone (the name in the tooltip; the legend names the colours)."""
+        mode's), else the last. Where the rest is less than its natural width, the kinds
+        show as their colours alone (the name in the tooltip; the legend names the
+        colours)."""
         shown = [c for c in range(len(COLUMNS)) if not self.isColumnHidden(c)]
         if not shown:
             return
         text_columns = [c for c in (_FIRST_WORDS_COLUMN, _KIND_COLUMN) if c in shown]
         rest = text_columns[0] if text_columns else shown[-1]
         room = self.viewport().width()
-        widths = {c: self._natural[c] for c in shown if c != rest}
-        names = _KIND_COLUMN not in widths or sum(widths.values()) + self._natural[rest] <= room
-        if not names:
-            widths[_KIND_COLUMN] = self._compact_kind
+        names = _KIND_COLUMN not in shown or sum(self._natural[c] for c in shown) <= room
         self.chunk_model.set_kind_names(names)
-        # not Qt's stretched last section: that is the last column, and a scroll bar
-        # comes where the rest is too little
-        widths[rest] = max(self._natural[rest], room - sum(widths.values()))
+        widths = {c: self._natural[c] for c in shown if c != rest}
+        if not names and _KIND_COLUMN in widths:
+            widths[_KIND_COLUMN] = self._compact_kind
+        # not Qt's stretched last section: that is the last column. The rest may leave
+        # the first words less than their natural width, never less than their header's
+        # (a scroll bar comes where even that is too much)
+        least = self._compact_kind if rest == _KIND_COLUMN else self._header_width(rest)
+        widths[rest] = max(least, room - sum(widths.values()))
         for column, width in widths.items():
             if self.columnWidth(column) != width:  # each change lays the header out again
                 self.setColumnWidth(column, width)
