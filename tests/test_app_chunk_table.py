@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QStyle, QWidget
 
 from chunkview.app.chunk_table import COLUMNS
 from chunkview.app.main_window import DEFAULT_SAMPLE, MainWindow
+from chunkview.app.markup import escape
 from chunkview.app.table_columns import TABLE_COLUMNS
 
 #: the window's first size in the README's screenshots (tools/view_screenshots.py)
@@ -118,9 +119,9 @@ def test_short_headers_say_their_whole_meaning(qtbot, window):
         )
 
     assert model.headerData(COLUMNS.index("tokens"), Qt.Orientation.Horizontal) == "tok"
-    assert tip("tokens").startswith("tokens: ") and "cl100k tokens" in tip("tokens")
+    assert tip("tokens").startswith("<p>tokens: ") and "cl100k tokens" in tip("tokens")
     placed = tip("placed")
-    assert placed.startswith("placed: ") and "= exactly" in placed and "≈ after" in placed
+    assert placed.startswith("<p>placed: ") and "= exactly" in placed and "≈ after" in placed
 
 
 def test_a_narrow_panel_shows_the_kinds_as_their_colours_with_the_name_in_the_tooltip(
@@ -229,7 +230,7 @@ def test_a_stale_layout_label_covers_no_row(qtbot, window):
     label = 'last good: agentos.ChunkingEngine {"strategy": "fixed", "chunkSize": 300}'
     qtbot.waitUntil(lambda: all(bar.isVisible() for bar in bars))
     for bar in bars:
-        assert bar.label == label and label in bar.toolTip()
+        assert bar.label == label and escape(label) in bar.toolTip()
     # the narrow panel's bar cuts the label at its width, as wide as the panel
     right = views.results_stale_bar
     assert right.text().endswith("…") and label.startswith(right.text()[:-1])

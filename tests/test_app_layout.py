@@ -84,7 +84,7 @@ def test_the_chunk_table_columns_fit_at_1280(qtbot, laptop):
     tip = model.headerData(
         COLUMNS.index("tokens"), Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
     )
-    assert tip.startswith("tokens:")
+    assert tip.startswith("<p>tokens:")
     # a wide table gives each column its full width
     laptop.splitter.setSizes([260, 400, 900])
     qtbot.wait(20)

@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QLabel, QSizePolicy, QWidget
 
+from chunkview.app.markup import as_rich_text
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
@@ -55,8 +56,10 @@ class StaleBar(QLabel):
     def show_stale(self, label: str, whole: str) -> None:
         self.label = label
         self.setToolTip(
-            f"{whole}\nThe run of the current settings failed, or has not answered yet: "
-            "the chunks shown are those of this earlier run."
+            as_rich_text(
+                f"{whole}\nThe run of the current settings failed, or has not answered "
+                "yet: the chunks shown are those of this earlier run."
+            )
         )
         self._elide()
         self.show()

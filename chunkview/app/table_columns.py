@@ -11,6 +11,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
+from chunkview.app.markup import as_rich_text
+
 
 @dataclass(frozen=True)
 class Column:
@@ -63,8 +65,9 @@ BY_NAME = {column.name: column for column in TABLE_COLUMNS}
 
 
 def header_tooltip(column: Column, counter: str = "cl100k") -> str:
-    """The whole name and meaning of ``column``, for its header's tooltip."""
-    return f"{column.name}: {column.meaning.format(counter=counter)}"
+    """The whole name and meaning of ``column``, for its header's tooltip (rich text: a
+    tokenizer file's name is shown as it is)."""
+    return as_rich_text(column.name + ": " + column.meaning.format(counter=counter))
 
 
 def shown_by_default(name: str, size_unit: str) -> bool:
