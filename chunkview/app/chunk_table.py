@@ -2,7 +2,9 @@
 
 Cells are computed when the view paints them, and rows reach the view in batches
 (``canFetchMore``/``fetchMore``) as it scrolls, so a new layout of 20,000 chunks never
-resets 20,000 rows at once.
+resets 20,000 rows at once. Each column is as wide as its short header label or its
+widest value (the digits of the layout shown), the first words take the rest; which
+columns show is a user's choice (table_columns.py).
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from chunkview.core.model.explain import chunk_ends, reason_words
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.runtime.pipeline import ChunkResult
 
-__all__ = ["COLUMNS", "ChunkTable", "ChunkTableModel"]
 PLACED = {"exact": "=", "normalized": "≈", "missing": "✗"}
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
