@@ -336,7 +336,8 @@ class ChunkTable(QTableView):
         height = self.fontMetrics().height()
         self.verticalHeader().setDefaultSectionSize(height + 6)
         swatch = max(10, round(height * SWATCH_SHARE))
-        self.setIconSize(QSize(swatch, swatch))
+        if self.iconSize() != QSize(swatch, swatch):
+            self.setIconSize(QSize(swatch, swatch))
         # fixed widths: ResizeToContents would ask every row on each new layout
         self._natural = self._natural_widths()
         self._fit_to_viewport()
