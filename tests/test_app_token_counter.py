@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import settle
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 from tokenizer_files_helpers import write_tiktoken, write_tokenizer_json
 
+from chunkview.app.chunk_table import COLUMNS
 from chunkview.app.main_window import MainWindow
 from chunkview.core.model.document import Document
 from chunkview.core.text.tokens import count_many
@@ -46,8 +47,12 @@ def test_a_tokenizer_json_counts_the_window_and_is_remembered(qtbot, window, tmp
     qtbot.waitUntil(lambda: "tokenizer.json tokens" in window.stats.summary.text())
     # the table's token column shows the file's counts
     model = window.table.model()
-    column = [model.data(model.index(row, 6)) for row in range(model.rowCount())]
+    tokens = COLUMNS.index("tokens")
+    column = [model.data(model.index(row, tokens)) for row in range(model.rowCount())]
     assert column == counted
+    # and its header names whose tokens they are
+    tip = model.headerData(tokens, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "tokenizer.json tokens" in tip
     # the over-limit check counts by the file too
     window.tabs.warnings_panel.limit_box.setEditText("3")
     qtbot.waitUntil(

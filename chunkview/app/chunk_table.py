@@ -2,13 +2,16 @@
 
 Cells are computed when the view paints them, and rows reach the view in batches
 (``canFetchMore``/``fetchMore``) as it scrolls, so a new layout of 20,000 chunks never
-resets 20,000 rows at once.
+resets 20,000 rows at once. Each column is as wide as its short header label or its
+widest value (the digits of the layout shown), the first words take the rest; which
+columns show is a user's choice (table_columns.py).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
@@ -16,20 +19,22 @@ from PySide6.QtCore import (
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
+    QSize,
     Qt,
     Signal,
 )
 from PySide6.QtGui import QAccessible, QBrush, QResizeEvent, QWheelEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QStyle, QTableView
 
 from chunkview.app import theme
+from chunkview.app.table_columns import COLUMNS, TABLE_COLUMNS, ColumnChoices, header_tooltip
 from chunkview.app.zoom_wheel import zoom_by_wheel
 from chunkview.core.model.explain import chunk_ends, reason_words
 from chunkview.core.model.span_table import SpanTable
 from chunkview.core.runtime.pipeline import ChunkResult
 
-COLUMNS = ("#", "kind", "start", "end", "chars", "bytes", "tokens", "placed", "first words")
 PLACED = {"exact": "=", "normalized": "≈", "missing": "✗"}
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -37,6 +42,24 @@ _ROOT = QModelIndex()
 BATCH = 500
 #: a cell's margins and a little air, beside its text
 CELL_PADDING = 8
+#: the least width of the first words (the column that takes the rest), in characters
+FIRST_WORDS_LEAST = 12
+#: a kind's colour swatch, as a share of the line's height
+SWATCH_SHARE = 0.75
+
+
+@dataclass(frozen=True)
+class Widest:
+    """What the columns of the layout shown must hold: the largest chunk number, offset,
+    size in code points, size in UTF-8 bytes and token count (None: not counted yet),
+    and the kinds present."""
+
+    number: int = 0
+    offset: int = 0
+    size: int = 0
+    bytes: int = 0
+    tokens: int | None = None
+    kinds: tuple[str, ...] = ()
 
 
 class ChunkTableModel(QAbstractTableModel):
@@ -49,6 +72,12 @@ class ChunkTableModel(QAbstractTableModel):
         #: span is made anew at each ``self._spans[row]``
         self._rows: dict[int, _Row] = {}
         self._shown = 0
+        self._layout: Any = None
+        #: the kind column shows each kind's name beside its colour (False: the colour
+        #: alone, the name in the tooltip, where the panel has no room for the names)
+        self.kind_names = True
+        #: the tokenizer the token counts are of, as the header's tooltip names it
+        self.counter = "cl100k"
 
     def set_result(self, result: ChunkResult | None) -> bool:
         """Show the rows of ``result``; True when the model was reset. A layout with as
@@ -58,20 +87,26 @@ class ChunkTableModel(QAbstractTableModel):
         shown = min(len(spans), BATCH)
         if result is not None and shown and shown == self._shown:
             self._spans = spans
+            self._layout = result.layout
             self._tokens = result.tokens
             self._rows = {}
             self.dataChanged.emit(self.index(0, 0), self.index(shown - 1, len(COLUMNS) - 1))
             return False
         self.beginResetModel()
         self._spans = spans
+        self._layout = result.layout if result else None
         self._tokens = result.tokens if result else None
         self._rows = {}
         self._shown = shown
         self.endResetModel()
         return True
 
-    def set_tokens(self, tokens: list[int]) -> None:
+    def set_tokens(self, tokens: list[int], counter: str = "cl100k") -> None:
+        """The chunks' token counts, by the tokenizer named ``counter``."""
         self._tokens = tokens
+        if counter != self.counter:
+            self.counter = counter
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, _TOKENS_COLUMN, _TOKENS_COLUMN)
         if self._shown:
             column = COLUMNS.index("tokens")
             self.dataChanged.emit(self.index(0, column), self.index(self._shown - 1, column))
@@ -101,13 +136,24 @@ class ChunkTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
+    def set_kind_names(self, shown: bool) -> None:
+        """Show the kinds' names beside their colours, or the colours alone."""
+        if shown != self.kind_names:
+            self.kind_names = shown
+            if self._shown:
+                last = self._shown - 1
+                self.dataChanged.emit(self.index(0, _KIND_COLUMN), self.index(last, _KIND_COLUMN))
+
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if orientation != Qt.Orientation.Horizontal:
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        if role == _TOOLTIP:  # a narrow column's header is cut short: its whole name here
-            return f"{COLUMNS[section]}: {COLUMN_HELP[COLUMNS[section]]}"
+        column = TABLE_COLUMNS[section]
+        if role == _DISPLAY:
+            return column.label
+        if role == _TOOLTIP:  # the short label's whole name and meaning
+            return header_tooltip(column, self.counter)
+        if role == _ALIGNMENT:  # above the digits of a number column
+            return _ALIGNMENTS[section]
         return None
 
     def _row(self, row: int) -> _Row:
@@ -119,6 +165,8 @@ class ChunkTableModel(QAbstractTableModel):
     def _value(self, row: int, column: int) -> Any:
         if column == _TOKENS_COLUMN:
             return self._tokens[row] if self._tokens is not None else "…"
+        if column == _KIND_COLUMN and not self.kind_names:
+            return None
         return self._row(row).values[column]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -129,7 +177,7 @@ class ChunkTableModel(QAbstractTableModel):
             return _ALIGNMENTS[index.column()]
         if role == _FOREGROUND:
             return self._row(index.row()).foreground
-        if role == _DECORATION and index.column() == 1:
+        if role == _DECORATION and index.column() == _KIND_COLUMN:
             return self._row(index.row()).decoration
         if role == _TOOLTIP and index.column() == _PLACED_COLUMN:
             return PLACED_HELP.get(self._row(index.row()).located)
@@ -142,18 +190,23 @@ class ChunkTableModel(QAbstractTableModel):
             return f"{whole}<br>{why}" if why else f"<p>{whole}</p>"
         return None
 
-    def widest_values(self) -> tuple[int, int, int]:
-        """The largest chunk number, offset and size in code points of the layout shown
-        (what the number columns must hold)."""
-        spans = self._spans
-        if not len(spans):
-            return 0, 0, 0
+    def widest(self) -> Widest:
+        """What the columns must hold for the layout shown."""
+        spans, layout = self._spans, self._layout
+        if not len(spans) or layout is None:
+            return Widest()
         if isinstance(spans, SpanTable):
             starts, ends, *_ = spans.columns()
             size = int((ends - starts).max())
-            return len(spans) - 1, int(ends.max()), size
-        last_end = max(s.end for s in spans)
-        return len(spans) - 1, last_end, max(s.end - s.start for s in spans)
+            last_end = int(ends.max())
+        else:
+            last_end = max(s.end for s in spans)
+            size = max(s.end - s.start for s in spans)
+        size = max(size, layout.chars.maximum)  # a rewritten chunk's text may be longer
+        # the bytes come with the layout's details; till then, at most 4 a code point
+        utf8 = layout.bytes.maximum if layout.complete and layout.bytes.maximum else 4 * size
+        tokens = max(self._tokens, default=0) if self._tokens is not None else None
+        return Widest(len(spans) - 1, last_end, size, utf8, tokens, tuple(layout.kinds))
 
 
 class _Row:
@@ -189,20 +242,14 @@ _FOREGROUND = Qt.ItemDataRole.ForegroundRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _TEXT_COLUMNS = {COLUMNS.index("kind"), COLUMNS.index("first words")}
-_ALIGNMENTS = tuple(_LEFT if c in _TEXT_COLUMNS else _RIGHT for c in range(len(COLUMNS)))
+_CENTRE = int(Qt.AlignmentFlag.AlignCenter)
+_ALIGNMENTS = tuple(
+    _RIGHT if c.numeric else _CENTRE if c.name == "placed" else _LEFT for c in TABLE_COLUMNS
+)
 _PLACED_COLUMN = COLUMNS.index("placed")
 _TOKENS_COLUMN = COLUMNS.index("tokens")
-COLUMN_HELP = {
-    "#": "the chunk's number, from 0",
-    "kind": "the boundary kind the chunk starts with",
-    "start": "where the chunk starts (code points)",
-    "end": "where the chunk ends (code points)",
-    "chars": "the chunk's length in code points",
-    "bytes": "the chunk's length in UTF-8 bytes",
-    "tokens": "the chunk's length in tokens: cl100k's, or those of View › Count Tokens With",
-    "placed": "= exact, ≈ normalized (the library rewrote the text), ✗ missing",
-    "first words": "the chunk's first words",
-}
+_KIND_COLUMN = COLUMNS.index("kind")
+_FIRST_WORDS_COLUMN = COLUMNS.index("first words")
 PLACED_HELP = {
     "exact": "the chunk's text is this slice of the document",
     "normalized": "the library rewrote the text (white space, joins); placed by a "
@@ -234,85 +281,128 @@ class ChunkTable(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().setVisible(False)
         self.setAlternatingRowColors(True)
+        #: the columns a user shows (the header's context menu; kept by the caller)
+        self.columns = ColumnChoices(self)
+        self.columns.changed.connect(self._show_columns)
+        #: presentation mode's cut-down set of columns (None: as a user chose)
+        self._only: tuple[str, ...] | None = None
         header = self.horizontalHeader()
-        # narrow columns where room is short: the numbers' digits decide (_least_widths);
-        # a header cut short ends in "…" (its tooltip has the whole name)
+        # each column as wide as its header and its widest value, the first words the
+        # rest (fit_columns): a header is never cut short
         header.setMinimumSectionSize(8)
         header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         for column in range(len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu_asked)
         self._natural: list[int] = []
-        self._least: list[int] = []
-        self._widest = (0, 0, 0)
-        self.fit_columns()
+        self._compact_kind = 0
+        self._widest = Widest()
+        self._show_columns()
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
 
+    # ----- which columns ----------------------------------------------------------------
+    def header_menu(self) -> QMenu:
+        """The header's context menu: a column shown or hidden at a click."""
+        return self.columns.menu(self, self._only)
+
+    def _header_menu_asked(self, position: QPoint) -> None:
+        menu = self.header_menu()
+        menu.exec(self.horizontalHeader().mapToGlobal(position))
+        menu.deleteLater()
+
+    def set_only_columns(self, names: Iterable[str] | None) -> None:
+        """Show no more than ``names`` of the columns a user shows (presentation mode's
+        few a room reads); None: all of them again."""
+        self._only = tuple(names) if names is not None else None
+        self._show_columns()
+
+    def column_shown(self, name: str) -> bool:
+        return self.columns.shown(name) and (self._only is None or name in self._only)
+
+    def _show_columns(self) -> None:
+        for column, name in enumerate(COLUMNS):
+            hidden = not self.column_shown(name)
+            if self.isColumnHidden(column) != hidden:
+                self.setColumnHidden(column, hidden)
+        self.fit_columns()
+
+    # ----- widths -----------------------------------------------------------------------
     def fit_columns(self) -> None:
-        """Rows and columns sized to the type (zoom and presentation mode change it)."""
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        """Rows, swatches and columns sized to the type (zoom and presentation mode
+        change it)."""
+        height = self.fontMetrics().height()
+        self.verticalHeader().setDefaultSectionSize(height + 6)
+        swatch = max(10, round(height * SWATCH_SHARE))
+        if self.iconSize() != QSize(swatch, swatch):
+            self.setIconSize(QSize(swatch, swatch))
         # fixed widths: ResizeToContents would ask every row on each new layout
         self._natural = self._natural_widths()
-        self._least = self._least_widths()
         self._fit_to_viewport()
 
-    def _natural_widths(self) -> list[int]:
-        """Each column's width where there is room (all but the last, which stretches)."""
-        digits = self.fontMetrics().horizontalAdvance("0000000")
-        widths = {
-            "#": 0.6,
-            "kind": 1.9,
-            "start": 0.85,
-            "end": 0.85,
-            "chars": 0.75,
-            "bytes": 0.75,
-            "tokens": 0.75,
-            "placed": 0.95,
-        }
-        return [int(digits * widths[name]) + 8 for name in COLUMNS[:-1]]
+    def _header_width(self, column: int) -> int:
+        """The width that shows the column's header label whole (Qt's elision takes a
+        few pixels beside the style's margins)."""
+        header = self.horizontalHeader()
+        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        label = TABLE_COLUMNS[column].label
+        return header.fontMetrics().horizontalAdvance(label) + 2 * margin + 8
 
-    def _least_widths(self) -> list[int]:
-        """Each column's width where room is short: the numbers of the layout shown whole,
-        a kind cut to its first letters (the tooltip has it), the placed mark."""
+    def _natural_widths(self) -> list[int]:
+        """Each column's width: its header label or its widest value, whichever is the
+        wider (the digits of the layout shown; each kind's name beside its colour)."""
         metrics = self.fontMetrics()
         digit, pad = metrics.horizontalAdvance("0"), CELL_PADDING
-        number, offset, size = (len(str(v)) for v in self._widest)
-        bytes_digits = len(str(self._widest[2] * 3))  # up to 3 UTF-8 bytes a code point
-        least = {
-            "#": number * digit + pad,
-            "kind": self.iconSize().width() + metrics.horizontalAdvance("code…") + pad,
-            "start": offset * digit + pad,
-            "end": offset * digit + pad,
-            "chars": size * digit + pad,
-            "bytes": bytes_digits * digit + pad,
-            "tokens": size * digit + pad,
-            "placed": metrics.horizontalAdvance("≈") + pad,
+        widest = self._widest
+        swatch = self.iconSize().width()  # a kind's colour
+        kind_names = max((metrics.horizontalAdvance(k) for k in widest.kinds), default=0)
+        tokens = (
+            len(str(widest.tokens)) * digit
+            if widest.tokens is not None
+            else metrics.horizontalAdvance("…")
+        )
+        content = {
+            "#": len(str(widest.number)) * digit,
+            "kind": swatch + pad + kind_names,
+            "start": len(str(widest.offset)) * digit,
+            "end": len(str(widest.offset)) * digit,
+            "chars": len(str(widest.size)) * digit,
+            "bytes": len(str(widest.bytes)) * digit,
+            "tokens": tokens,
+            "placed": max(metrics.horizontalAdvance(mark) for mark in PLACED.values()),
+            "first words": metrics.horizontalAdvance("0") * FIRST_WORDS_LEAST,
         }
-        return [min(least[name], most) for name, most in zip(COLUMNS[:-1], self._natural)]
+        self._compact_kind = max(self._header_width(1), swatch + 2 * pad)
+        return [
+            max(self._header_width(column), content[name] + pad)
+            for column, name in enumerate(COLUMNS)
+        ]
 
     def _fit_to_viewport(self) -> None:
-        """The columns shown at their natural widths when they fit the table's width with
-        room for the last one (the first words, or the last left in presentation mode);
-        else each cut towards its least by the same share. Hidden columns take no room."""
+        """Each column shown at its natural width but one, which takes the rest of the
+        table's width: the first words, or where they are hidden the kind (presentation
+        mode's), else the last. Where the rest is less than its natural width, the kinds
+        show as their colours alone (the name in the tooltip; the legend names the
+        colours)."""
         shown = [c for c in range(len(COLUMNS)) if not self.isColumnHidden(c)]
         if not shown:
             return
-        *sized, last = shown
-        first_words = self.fontMetrics().horizontalAdvance("first wo")
-        last_least = first_words if last == len(COLUMNS) - 1 else self._least[last]
-        room = self.viewport().width() - last_least
-        natural = [self._natural[c] for c in sized]
-        least = [self._least[c] for c in sized]
-        if sum(natural) <= room:
-            widths = natural
-        else:
-            slack = sum(natural) - sum(least)
-            share = min(max((room - sum(least)) / slack, 0.0), 1.0) if slack else 0.0
-            widths = [lo + int((hi - lo) * share) for lo, hi in zip(least, natural)]
-        # the last column takes the rest (not Qt's stretched last section: it keeps 100 px)
-        widths = [*widths, max(last_least, self.viewport().width() - sum(widths))]
-        for column, width in zip(shown, widths):
+        text_columns = [c for c in (_FIRST_WORDS_COLUMN, _KIND_COLUMN) if c in shown]
+        rest = text_columns[0] if text_columns else shown[-1]
+        room = self.viewport().width()
+        names = _KIND_COLUMN not in shown or sum(self._natural[c] for c in shown) <= room
+        self.chunk_model.set_kind_names(names)
+        widths = {c: self._natural[c] for c in shown if c != rest}
+        if not names and _KIND_COLUMN in widths:
+            widths[_KIND_COLUMN] = self._compact_kind
+        # not Qt's stretched last section: that is the last column. The rest may leave
+        # the first words less than their natural width, never less than their header's
+        # (a scroll bar comes where even that is too much)
+        least = self._compact_kind if rest == _KIND_COLUMN else self._header_width(rest)
+        widths[rest] = max(least, room - sum(widths.values()))
+        for column, width in widths.items():
             if self.columnWidth(column) != width:  # each change lays the header out again
                 self.setColumnWidth(column, width)
 
@@ -329,17 +419,29 @@ class ChunkTable(QTableView):
         if not zoom_by_wheel(event, self.zoom_asked):
             super().wheelEvent(event)
 
+    # ----- the layout shown -------------------------------------------------------------
     def show_result(self, result: ChunkResult | None) -> None:
         """The rows of a new layout, laid out at once: left to the view's zero timer,
         the layout would come after the paint and paint the whole table a second time
         (header, rows and scroll bars)."""
         if self.chunk_model.set_result(result):
             self.doItemsLayout()
-        widest = self.chunk_model.widest_values()
-        if widest != self._widest:  # the numbers' digits decide the least widths
+        if result is not None:
+            self.columns.set_size_unit(result.layout.size_unit)
+        self._fit_to_values()
+
+    def show_counts(self, tokens: list[int] | None, counter: str) -> None:
+        """The chunks' token counts (by the tokenizer ``counter``) and the layout's
+        details (its UTF-8 sizes): the columns fit them."""
+        if tokens is not None:
+            self.chunk_model.set_tokens(tokens, counter)
+        self._fit_to_values()
+
+    def _fit_to_values(self) -> None:
+        widest = self.chunk_model.widest()
+        if widest != self._widest:  # the numbers' digits and the kinds decide the widths
             self._widest = widest
-            self._least = self._least_widths()
-            self._fit_to_viewport()
+            self.fit_columns()
 
     def dataChanged(self, top_left: Index, bottom_right: Index, roles: Any = ()) -> None:
         # QAbstractItemView repaints the whole viewport for any range of changed cells:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.app.chunk_table import COLUMNS, ChunkTable
+from chunkview.app.chunk_table import ChunkTable
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.settings import AppSettings
 
@@ -99,7 +99,6 @@ class ZoomAndPresentation(QObject):
         self.steps = min(max(remembered.zoom(), ZOOM_STEPS[0]), ZOOM_STEPS[1])
         self.presenting = False
         self._set_aside: list[QWidget] = []
-        self._hidden_columns: list[int] = []
         self._was_maximized = False
         menu.addSeparator()
         self.zoom_in = self._action(menu, "Zoom &In", lambda: self.zoom(1), "Ctrl+=")
@@ -186,22 +185,15 @@ class ZoomAndPresentation(QObject):
     def _cut_down_views(self, hide: bool) -> list[QWidget]:
         """Hide (or show again) the table's columns and the tabs beyond what a room
         reads; the widgets to set aside (the inspector)."""
-        table = self.table
+        # the columns left share the room
+        self.table.set_only_columns(PRESENTATION_COLUMNS if hide else None)
         if hide:
-            self._hidden_columns = [
-                c
-                for c, name in enumerate(COLUMNS)
-                if name not in PRESENTATION_COLUMNS and not table.isColumnHidden(c)
-            ]
             self._hidden_tabs = [
                 i
                 for i in range(self.tabs.count())
                 if self.tabs.isTabVisible(i)
                 and not self.tabs.tabText(i).startswith(PRESENTATION_TABS)
             ]
-        for column in self._hidden_columns:
-            table.setColumnHidden(column, hide)
-        table.fit_columns()  # the columns left share the room
         for index in self._hidden_tabs:
             self.tabs.setTabVisible(index, not hide)
         return [w for w in self.set_aside_when_presenting if w.isVisible()] if hide else []

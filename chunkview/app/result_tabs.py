@@ -16,6 +16,7 @@ from chunkview.app.warnings_panel import WarningsPanel
 from chunkview.core.analysis.search import SearchHit
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
+from chunkview.core.text.tokenizer_files import tokenizer_label
 
 
 class CompactTabs(QProxyStyle):
@@ -126,8 +127,8 @@ class ResultTabs(QTabWidget):
         result = self.model.result
         if result is None:
             return
-        if result.tokens is not None:
-            self.table.chunk_model.set_tokens(result.tokens)
+        # the token counts and the details (UTF-8 sizes) come after the layout
+        self.table.show_counts(result.tokens, tokenizer_label(self.model.token_counter))
         limits = self.model.limits(result)
         self.stats.show_result(
             result, limits, result.layout.size_unit, result.tokens, self.model.token_counter

@@ -3,8 +3,9 @@
 Window geometry and state, the splitter, the chosen entry and each entry's options, the
 last document, the recent files (absolute paths; ones that no longer exist are dropped),
 the chunker files opened, the tokenizer file counting tokens, the last folder audited,
-the theme and whether white space is shown. Values that are not plain strings are stored
-as JSON, so every QSettings backend gives them back with the same types.
+the theme, whether white space is shown and the chunk table's columns a user chose.
+Values that are not plain strings are stored as JSON, so every QSettings backend gives
+them back with the same types.
 """
 
 from __future__ import annotations
@@ -167,6 +168,17 @@ class AppSettings:
 
     def set_zoom(self, steps: int) -> None:
         self._set("zoom", int(steps))
+
+    def table_columns(self) -> dict[str, bool]:
+        """The chunk table's columns a user chose to show (True) or hide (False), by
+        name; the columns never chosen are not in it."""
+        value = self._get("tableColumns", {})
+        if not isinstance(value, dict):
+            return {}
+        return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, bool)}
+
+    def set_table_columns(self, choices: dict[str, bool]) -> None:
+        self._set("tableColumns", choices)
 
     # ----- the window -----------------------------------------------------------------
     def save_window(self, window: QMainWindow, splitter: QSplitter) -> None:

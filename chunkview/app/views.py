@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QDockWidget,
     QHBoxLayout,
     QMainWindow,
@@ -36,7 +37,7 @@ from chunkview.app.overview import OverviewStrip
 from chunkview.app.params import ParamsPanel
 from chunkview.app.result_tabs import ResultTabs
 from chunkview.app.settings import AppSettings
-from chunkview.app.stale import StaleLayouts
+from chunkview.app.stale import StaleBar, StaleLayouts
 from chunkview.app.sweep_panel import SweepPanel
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.session import InspectorModel
@@ -71,7 +72,15 @@ class Views(QObject):
         self.inspector = ChunkInspector(model)
         right = QSplitter(Qt.Orientation.Vertical)
         splitter.replaceWidget(splitter.indexOf(tabs), right)
-        right.addWidget(tabs)
+        # a stale layout's label in a bar of its own above the results (stale.py)
+        self.results_stale_bar = StaleBar()
+        results = QWidget()
+        results_column = QVBoxLayout(results)
+        results_column.setContentsMargins(0, 0, 0, 0)
+        results_column.setSpacing(2)
+        results_column.addWidget(self.results_stale_bar)
+        results_column.addWidget(tabs, 1)
+        right.addWidget(results)
         right.addWidget(self.inspector)
         right.setSizes([600, 220])
         self.right = right
@@ -117,7 +126,7 @@ class Views(QObject):
         self.overview = OverviewStrip(model, editor)
         row = QWidget()
         column = document_view.layout()
-        if column is None:  # DocumentView lays itself out when built
+        if not isinstance(column, QBoxLayout):  # DocumentView lays itself out when built
             raise RuntimeError("the document view has no layout to hold the overview strip")
         column.replaceWidget(editor, row)
         b_side = QWidget()
@@ -133,6 +142,9 @@ class Views(QObject):
         line.addWidget(editor, 1)
         line.addWidget(b_side, 1)
         line.addWidget(self.overview)
+        # and at the top of the document view, level with the results' bar
+        self.editor_stale_bar = StaleBar()
+        column.insertWidget(0, self.editor_stale_bar)
         self.compare.attach(editor)
         # every chunk as a bar on the document's axis, in lanes (lanes_view.py)
         self.lanes = LanesPanel(model, editor)
@@ -144,9 +156,12 @@ class Views(QObject):
         # the last good layout, dimmed and labelled while the settings have none (stale.py)
         self.stale = StaleLayouts(
             model,
-            labelled=[editor, tabs.table, tabs.stats],
-            plain=[self.overview, self.lanes.canvas],
+            covered=[editor, tabs.table, tabs.stats, self.overview, self.lanes.canvas],
+            bars=[self.editor_stale_bar, self.results_stale_bar],
         )
+        # the chunk table's columns as a user left them
+        tabs.table.columns.restore(remembered.table_columns())
+        tabs.table.columns.chosen.connect(remembered.set_table_columns)
         tabs.searcher.started.connect(self.overview.clear_hits)
         tabs.searcher.found.connect(self.overview.add_hits)
         # the table follows the keyboard too (Up / Down move the editor)
