@@ -283,6 +283,9 @@ def test_presentation_mode_is_large_with_the_options_panel_and_step_through(qtbo
     assert window.editor.bar_width > bar
     assert not window.views.inspector.isVisible()
     assert window.table.isColumnHidden(2) and not window.table.isColumnHidden(0)
+    # the text the room reads takes half the width
+    panel, text, results = window.splitter.sizes()
+    assert text >= (panel + text + results) * 0.5
     # a teacher drags a value and the room sees the boundaries move
     window.params.set_value("targetSize", 300)
     settle(qtbot, window)

@@ -30,6 +30,8 @@ ZOOM_STEPS = (-5, 15)
 #: its zoom)
 PRESENTATION_SCALE = 1.7
 PRESENTATION_BAR_WIDTH = 7
+#: the options panel's, the editor's and the results' shares of the width while presenting
+PRESENTATION_SHARES = (0.23, 0.52, 0.25)
 #: the chunk table's columns a room reads
 PRESENTATION_COLUMNS = ("#", "kind", "chars", "tokens")
 #: the result tabs a room reads (by the start of their names)
@@ -158,10 +160,11 @@ class ZoomAndPresentation(QObject):
         if presenting:
             window.setFont(scaled(QFont(), PRESENTATION_SCALE))
             window.setPalette(high_contrast_palette())
-            # the options panel and the results take the room their large type needs
+            # the text the room looks at takes half the width; the options panel and
+            # the table (four columns) the room their large type needs
             self._splitter_sizes = self.splitter.sizes()
             width = sum(self._splitter_sizes)
-            self.splitter.setSizes([int(width * 0.27), int(width * 0.43), int(width * 0.3)])
+            self.splitter.setSizes([int(width * share) for share in PRESENTATION_SHARES])
             self._set_aside = [
                 w for w in window.findChildren(QDockWidget) if w.isVisible()
             ] + self._cut_down_views(hide=True)
