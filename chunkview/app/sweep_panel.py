@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFontMetricsF, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -89,6 +90,7 @@ TITLES = {
         "{median} · {p95} size ({unit})",
         "{median} · {p95} ({unit})",
         "{median} · {p95} ({unit_short})",
+        "{median} · {p95} ({unit_tiny})",
     ),
     RETRIEVAL[0]: ("recall (mean of the questions)", "recall (mean)"),
     RETRIEVAL[1]: (
@@ -104,6 +106,7 @@ TITLES = {
 FIGURE_WORDS = {"median": "median", "p95": "p95", "precision": "precision", "iou": "IoU"}
 LONG_WORDS = {"p95_long": ("p95", "95th percentile")}
 SHORT_UNITS = {"UTF-16 code units": "UTF-16 units"}
+TINY_UNITS = {"UTF-16 code units": "UTF-16", "UTF-8 bytes": "UTF-8"}
 #: the plots' text (titles, ticks, the option's name under them), in points
 PLOT_TEXT_PT = 8
 #: the height of a title's line, and the width of the value axis (the left one)
@@ -169,6 +172,7 @@ class SweepPanel(QWidget):
         self.running = False
         self.param_combo = QComboBox()
         self.param_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.param_combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.param_combo.currentIndexChanged.connect(self._param_picked)
         self.values_edit = QLineEdit()
         self.values_edit.setPlaceholderText("start:stop:step or a,b,c")
@@ -261,6 +265,8 @@ class SweepPanel(QWidget):
             return
         self._build_plots()
         if self.rows:
+            assert self.plan is not None  # rows come from a sweep's plan
+            self._frame(self.plan.values)
             self._redraw()
             return
         if self.values_edit.text():  # values follow an option picked for this entry
@@ -273,6 +279,8 @@ class SweepPanel(QWidget):
         pg.setConfigOptions(antialias=True)
         self._plots_widget = pg.GraphicsLayoutWidget()
         self._plots_widget.setToolTip("Click a point to use its value")
+        # rows and titles follow the plots' own width (laid out after the panel's)
+        self._plots_widget.installEventFilter(self)
         self._plots_widget.ci.setContentsMargins(0, 2, 0, 0)
         self._plots_widget.ci.setSpacing(2)
         box = self._plots_box.layout()
@@ -281,13 +289,16 @@ class SweepPanel(QWidget):
         ink = self.palette().color(self.foregroundRole()).name()
         tick_font = self.font()
         tick_font.setPointSizeF(PLOT_TEXT_PT)
-        first = None
         for title, figures, _unit in PLOTS:
             plot = pg.PlotItem()
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.setMenuEnabled(False)
+            # the title over the value axis too, not the data's part alone: a narrow
+            # plot's title has the whole width
+            plot.layout.removeItem(plot.titleLabel)
+            plot.layout.addItem(plot.titleLabel, 0, 0, 1, 2)
             # the plots of a row share its width evenly, whatever their contents ask
             plot.setPreferredWidth(LEAST_WIDTH)
             left = plot.getAxis("left")
@@ -295,10 +306,6 @@ class SweepPanel(QWidget):
             for side in ("left", "bottom"):
                 plot.getAxis(side).enableAutoSIPrefix(False)
                 plot.getAxis(side).setStyle(tickFont=tick_font, tickTextOffset=3)
-            if first is None:
-                first = plot
-            else:
-                plot.setXLink(first)
             for figure in figures:
                 style = Qt.PenStyle.DashLine if figure in DASHED else Qt.PenStyle.SolidLine
                 curve = plot.plot(
@@ -341,9 +348,8 @@ class SweepPanel(QWidget):
         label = self._value_label
         assert label is not None
         label_height = label.boundingRect().height() if label.isVisible() else 0
-        counts = best_rows(
-            len(shown), self._plots_box.width(), self._plots_box.height() - label_height
-        )
+        space = self.plots_widget.size()
+        counts = best_rows(len(shown), space.width(), space.height() - label_height)
         param = (self.param_combo.currentData() or "") if hasattr(self, "param_combo") else ""
         if (counts, shown, param) == self._arranged:
             return
@@ -371,9 +377,12 @@ class SweepPanel(QWidget):
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._place_message()
-        if self._plots:
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._plots_widget and event.type() == QEvent.Type.Resize and self._plots:
             self._arrange()
             self._title()
+        return False
 
     def _place_message(self) -> None:
         """The message at the end of the controls' line when the panel is wide; under
@@ -395,19 +404,24 @@ class SweepPanel(QWidget):
             size_unit = self.model.entry.size_unit
             unit = UNIT_NAMES.get(size_unit, size_unit)
         words = {
-            **{f: f'<span style="color:{CURVE_COLOURS[f]}">{w}</span>' for f, w in FIGURE_WORDS.items()},
+            **{
+                f: f'<span style="color:{CURVE_COLOURS[f]}">{w}</span>'
+                for f, w in FIGURE_WORDS.items()
+            },
             **{
                 key: f'<span style="color:{CURVE_COLOURS[f]}">{w}</span>'
                 for key, (f, w) in LONG_WORDS.items()
             },
             "unit": unit,
             "unit_short": SHORT_UNITS.get(unit, unit),
+            "unit_tiny": TINY_UNITS.get(unit, unit),
         }
         font = self.font()
         font.setPointSizeF(PLOT_TEXT_PT)
         metrics = QFontMetricsF(font)
         width = self.plots_widget.width() - PLOT_SPACING * (self.columns - 1)
-        room = width / max(self.columns, 1) - 8  # the widest row's plots are narrowest
+        # the widest row's plots are the narrowest; a title keeps clear of the next
+        room = width / max(self.columns, 1) - 16
         for title, plot in self.plots.items():
             forms = [form.format(**words) for form in TITLES[title]]
             plain = [re.sub("<[^>]+>", "", f).replace("&nbsp;", " ") for f in forms]
@@ -421,9 +435,6 @@ class SweepPanel(QWidget):
                 # a line of 8 pt text, not the 30 px pyqtgraph keeps for a title
                 plot.layout.setRowFixedHeight(0, TITLE_HEIGHT)
                 plot.titleLabel.setMaximumHeight(TITLE_HEIGHT)
-                # the form chosen fits: a long title must not widen its plot past the
-                # others of its row
-                plot.titleLabel.setMinimumWidth(0)
 
     def _style(self) -> None:
         """Background, axes and titles in the theme's colours."""
@@ -482,12 +493,19 @@ class SweepPanel(QWidget):
             values = parse_values(self.values_edit.text(), integer=kind == "int")
         except ValueError:
             return  # Sweep says why
+        self._frame(values)
+
+    def _frame(self, values: Sequence[float]) -> None:
+        """Every plot's value axis over ``values``. Set on each, not linked: pyqtgraph
+        links axes by their place on the screen, and plots in rows of their own have
+        different widths."""
         low, high = min(values), max(values)
         if low == high:
             low, high = low - 1, high + 1
         if not math.isfinite(float(high) - float(low)):  # -1e308,1e308: no axis spans it
             return
-        next(iter(self.plots.values())).setXRange(low, high, padding=0.04)  # all are linked
+        for plot in self.plots.values():
+            plot.setXRange(low, high, padding=0.04)
 
     def rows_by_value(self) -> dict[float, dict[str, Any]]:
         return {row["value"]: row for row in self.rows}
