@@ -47,9 +47,12 @@ def best_rows(count: int, width: float, height: float) -> list[int]:
 
 
 def lay_out_rows(
-    layout: pg.GraphicsLayout, rows: list[pg.GraphicsLayout], items: list[pg.GraphicsWidget],
-    counts: list[int], spacing: int,
-) -> list[pg.GraphicsLayout]:  # fmt: skip
+    layout: pg.GraphicsLayout,
+    rows: list[pg.GraphicsLayout],
+    items: list[pg.GraphicsWidget],
+    counts: list[int],
+    spacing: int,
+) -> list[pg.GraphicsLayout]:
     """``items`` in ``layout``, ``counts`` of them a row, each row a layout of its own
     under the ones before; ``rows`` (as this returned last time) are emptied and taken
     out first. Returns the new rows."""
@@ -57,6 +60,8 @@ def lay_out_rows(
         for item in list(row.items):
             row.removeItem(item)
         layout.removeItem(row)
+    for index in range(layout.layout.rowCount()):  # rows that were, and are no more
+        layout.layout.setRowStretchFactor(index, 0)
     new_rows = []
     start = 0
     for index, count in enumerate(counts):
