@@ -51,15 +51,15 @@ from chunkview.core.views.corpus_report import FIGURE_COLOURS
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
 
-#: the plots, top to bottom: (title, figures drawn, unit on the left axis)
+#: the plots, in order: (name, figures drawn); TITLES has the words shown over each
 PLOTS = (
-    ("chunks", ("chunks",), ""),
-    ("size", ("median", "p95"), "size unit"),  # the entry's, named as Stats names it
-    ("recall (mean of the questions)", ("recall",), ""),
-    ("precision · IoU (mean)", ("precision", "iou"), ""),
-    ("over maxSize", ("over_max",), "%"),
-    ("text lost", ("lost",), "chars"),
-    ("warnings", ("warnings",), ""),
+    ("chunks", ("chunks",)),
+    ("size", ("median", "p95")),  # in the entry's unit, named as Stats names it
+    ("recall (mean of the questions)", ("recall",)),
+    ("precision · IoU (mean)", ("precision", "iou")),
+    ("over maxSize", ("over_max",)),
+    ("text lost", ("lost",)),
+    ("warnings", ("warnings",)),
 )
 CURVE_COLOURS = {
     "chunks": "#0072B2",
@@ -289,7 +289,7 @@ class SweepPanel(QWidget):
         ink = self.palette().color(self.foregroundRole()).name()
         tick_font = self.font()
         tick_font.setPointSizeF(PLOT_TEXT_PT)
-        for title, figures, _unit in PLOTS:
+        for title, figures in PLOTS:
             plot = pg.PlotItem()
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMouseEnabled(x=False, y=False)
@@ -334,12 +334,12 @@ class SweepPanel(QWidget):
     def shown_plots(self) -> list[str]:
         """The plots on view: the retrieval one only for a sweep with questions."""
         with_retrieval = self.plan is not None and bool(self.plan.questions)
-        return [t for t, _f, _u in PLOTS if t not in RETRIEVAL or with_retrieval]
+        return [t for t, _f in PLOTS if t not in RETRIEVAL or with_retrieval]
 
     def shown_markers(self) -> list[pg.InfiniteLine]:
         """The current-value lines of the plots on view."""
         shown = self.shown_plots()
-        return [m for m, (title, _f, _u) in zip(self.markers, PLOTS) if title in shown]
+        return [m for m, (title, _f) in zip(self.markers, PLOTS) if title in shown]
 
     def _arrange(self) -> None:
         """The plots on view in rows that fill the width, as many rows as make them
@@ -463,7 +463,7 @@ class SweepPanel(QWidget):
             scale = 100 if figure in PERCENT else 1
             points = [(r["value"], r[figure]) for r in good if r.get(figure) is not None]
             curve.setData([x for x, _ in points], [y * scale for _, y in points])
-        for title, figures, _unit in PLOTS:
+        for title, figures in PLOTS:
             if title == WHOLE_SHARE:  # a share: the whole 0..1, so values compare
                 self.plots[title].setYRange(0, 1.04, padding=0)
                 continue
