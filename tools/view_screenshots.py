@@ -81,7 +81,6 @@ def sweep(win: MainWindow) -> None:
     )
     panel = win.views.sweep
     win.views.show_panel(panel)
-    win.resizeDocks([win.views.sweep_dock], [560], Qt.Orientation.Vertical)
     panel.param_combo.setCurrentIndex(panel.param_combo.findData("targetSize"))
     panel.values_edit.setText("100:1500:50")
     panel.start()

@@ -6,18 +6,21 @@ value axis: chunk count, median and 95th-percentile size, the share of chunks ov
 maxSize, the text lost and the warnings; when the Eval panel has questions, a sixth
 plots their mean recall, precision and IoU per value (computed in the same processes,
 on the same layouts). A line marks the current value, and clicking a point applies its
-value. The plots stand in one column when the panel is narrow, in a grid when wide.
+value. The plots stand in rows that fill the panel (small_multiples.py): one row in the
+dock's usual place, wide and low under the panels, more when it is floated or narrow; the
+option's name is written once under them all.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFontMetricsF, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,12 +28,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from chunkview.app.background import BackgroundJob
-from chunkview.app.job_panel import lay_out_job_panel
+from chunkview.app.small_multiples import LEAST_WIDTH, best_rows, lay_out_rows
 from chunkview.core.analysis.eval import Question
 from chunkview.core.batch.sweep import (
     SweepPlan,
@@ -47,15 +51,15 @@ from chunkview.core.views.corpus_report import FIGURE_COLOURS
 if TYPE_CHECKING:  # imported when the plots are built: a third of a second of start-up
     import pyqtgraph as pg
 
-#: the plots, top to bottom: (title, figures drawn, unit on the left axis)
+#: the plots, in order: (name, figures drawn); TITLES has the words shown over each
 PLOTS = (
-    ("chunks", ("chunks",), ""),
-    ("size", ("median", "p95"), "size unit"),  # the entry's, named as Stats names it
-    ("recall (mean of the questions)", ("recall",), ""),
-    ("precision · IoU (mean)", ("precision", "iou"), ""),
-    ("over maxSize", ("over_max",), "%"),
-    ("text lost", ("lost",), "chars"),
-    ("warnings", ("warnings",), ""),
+    ("chunks", ("chunks",)),
+    ("size", ("median", "p95")),  # in the entry's unit, named as Stats names it
+    ("recall (mean of the questions)", ("recall",)),
+    ("precision · IoU (mean)", ("precision", "iou")),
+    ("over maxSize", ("over_max",)),
+    ("text lost", ("lost",)),
+    ("warnings", ("warnings",)),
 )
 CURVE_COLOURS = {
     "chunks": "#0072B2",
@@ -67,12 +71,6 @@ CURVE_COLOURS = {
     # as the corpus evaluation's plots draw them
     **{figure: FIGURE_COLOURS[figure] for figure in ("recall", "precision", "iou")},
 }
-CURVE_NAMES = {
-    "median": "median",
-    "p95": "95th percentile",
-    "precision": "precision",
-    "iou": "IoU",
-}
 #: where two figures can coincide (precision is IoU at full recall), both still show
 CURVE_SYMBOLS = {"precision": "s", "iou": "t"}
 DASHED = {"iou"}
@@ -82,9 +80,42 @@ RETRIEVAL = (PLOTS[2][0], PLOTS[3][0])
 #: recall is drawn over the whole 0..1; the figures shown as percentages
 WHOLE_SHARE = PLOTS[2][0]
 PERCENT = {"over_max"}
-#: narrowest width of a column of plots in the grid, and lowest height of a row
-COLUMN_WIDTH = 330
-ROW_HEIGHT = 150
+#: each plot's title, as HTML, longest first: a narrow plot takes the first that fits.
+#: {unit}: the size unit's name ({unit_short} shorter); {median} and the like: the
+#: figure's name in its curve's colour ({p95_long}: the long name)
+TITLES = {
+    "chunks": ("chunks",),
+    "size": (
+        "size ({unit}) &nbsp;{median} · {p95_long}",
+        "{median} · {p95} size ({unit})",
+        "{median} · {p95} ({unit})",
+        "{median} · {p95} ({unit_short})",
+        "{median} · {p95} ({unit_tiny})",
+    ),
+    RETRIEVAL[0]: ("recall (mean of the questions)", "recall (mean)"),
+    RETRIEVAL[1]: (
+        "{precision} · {iou} (mean of the questions)",
+        "{precision} · {iou} (mean)",
+        "{precision} · {iou}",
+    ),
+    "over maxSize": ("over maxSize (% of chunks)", "over maxSize (%)"),
+    "text lost": ("text lost (chars)",),
+    "warnings": ("warnings",),
+}
+#: the figures' names in the titles, and the long ones ({p95_long})
+FIGURE_WORDS = {"median": "median", "p95": "p95", "precision": "precision", "iou": "IoU"}
+LONG_WORDS = {"p95_long": ("p95", "95th percentile")}
+SHORT_UNITS = {"UTF-16 code units": "UTF-16 units"}
+TINY_UNITS = {"UTF-16 code units": "UTF-16", "UTF-8 bytes": "UTF-8"}
+#: the plots' text (titles, ticks, the option's name under them), in points
+PLOT_TEXT_PT = 8
+#: the height of a title's line, and the width of the value axis (the left one)
+TITLE_HEIGHT = 18
+LEFT_AXIS_WIDTH = 40
+#: between the plots (pixels)
+PLOT_SPACING = 6
+#: the panel's width from which the message stands beside the buttons, not under them
+MESSAGE_BESIDE = 1000
 #: what the sweep's questions come from: () -> (questions, retriever, top k)
 RetrievalSource = Callable[[], tuple[list[Question], str | None, int]]
 
@@ -132,15 +163,20 @@ class SweepPanel(QWidget):
         self.time_budget: Callable[[], float | None] = lambda: None
         self.runner: Any = None  # None: the chunking pool (tests may plug another in)
         self.plan: SweepPlan | None = None
-        self._arranged: tuple[int, list[str], str] | None = None
-        self.columns = 1
+        #: the plots' rows as last laid out: (plots a row, the plots shown, the option)
+        self._arranged: tuple[list[int], list[str], str] | None = None
+        self.row_counts: list[int] = []  # the plots in each row, top to bottom
+        self.columns = 1  # in the fullest row
         self.rows: list[dict[str, Any]] = []
         self.number = 0
         self.running = False
         self.param_combo = QComboBox()
+        self.param_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.param_combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.param_combo.currentIndexChanged.connect(self._param_picked)
         self.values_edit = QLineEdit()
         self.values_edit.setPlaceholderText("start:stop:step or a,b,c")
+        self.values_edit.setMinimumWidth(140)
         self.values_edit.returnPressed.connect(self.start)
         self.values_edit.textChanged.connect(self._frame_values)
         self.run_button = QPushButton("Sweep")
@@ -148,9 +184,11 @@ class SweepPanel(QWidget):
         self.stop_button = QPushButton("Stop")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.setEnabled(False)
-        self.progress = QProgressBar()
+        self.progress = QProgressBar()  # shown while a sweep runs
         self.progress.setTextVisible(True)
         self.progress.setFormat("%v / %m values")
+        self.progress.setMaximumWidth(240)
+        self.progress.hide()
         self.message = QLabel("Pick a numeric option and the values to try.")
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.TextFormat.PlainText)  # errors and options, as written
@@ -162,13 +200,24 @@ class SweepPanel(QWidget):
         self._plots: dict[str, pg.PlotItem] = {}
         self._curves: dict[str, pg.PlotDataItem] = {}
         self._markers: list[pg.InfiniteLine] = []
-        row = QHBoxLayout()
-        row.addWidget(QLabel("option"))
-        row.addWidget(self.param_combo, 1)
-        row.addWidget(QLabel("values"))
-        row.addWidget(self.values_edit, 1)
-        buttons = (self.run_button, self.stop_button)
-        lay_out_job_panel(self, row, buttons, self.progress, self.message, self._plots_box)
+        self._plot_rows: list[pg.GraphicsLayout] = []
+        self._value_label: pg.LabelItem | None = None
+        # one line of controls, the message at its end when the panel is wide, on a line
+        # of its own under them when narrow; the plots take the rest
+        self._controls = QHBoxLayout()
+        for widget in (QLabel("option"), self.param_combo, QLabel("values"), self.values_edit):
+            self._controls.addWidget(widget)
+        self._controls.addWidget(self.run_button)
+        self._controls.addWidget(self.stop_button)
+        self._controls.addWidget(self.progress, 1)
+        self._message_line = QHBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)  # a dock under the panels: off its edges
+        layout.setSpacing(4)
+        layout.addLayout(self._controls)
+        layout.addLayout(self._message_line)
+        layout.addWidget(self._plots_box, 1)
+        self._place_message()
         self._job = _SweepJob()
         self._job.row.connect(self._add_row)
         self._job.done.connect(self._finished)
@@ -216,6 +265,8 @@ class SweepPanel(QWidget):
             return
         self._build_plots()
         if self.rows:
+            assert self.plan is not None  # rows come from a sweep's plan
+            self._frame(self.plan.values)
             self._redraw()
             return
         if self.values_edit.text():  # values follow an option picked for this entry
@@ -227,25 +278,34 @@ class SweepPanel(QWidget):
 
         pg.setConfigOptions(antialias=True)
         self._plots_widget = pg.GraphicsLayoutWidget()
+        self._plots_widget.setToolTip("Click a point to use its value")
+        # rows and titles follow the plots' own width (laid out after the panel's)
+        self._plots_widget.installEventFilter(self)
+        self._plots_widget.ci.setContentsMargins(0, 2, 0, 0)
+        self._plots_widget.ci.setSpacing(2)
         box = self._plots_box.layout()
         assert box is not None
         box.addWidget(self._plots_widget)
         ink = self.palette().color(self.foregroundRole()).name()
-        first = None
-        for title, figures, _unit in PLOTS:
+        tick_font = self.font()
+        tick_font.setPointSizeF(PLOT_TEXT_PT)
+        for title, figures in PLOTS:
             plot = pg.PlotItem()
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.setMenuEnabled(False)
+            # the title over the value axis too, not the data's part alone: a narrow
+            # plot's title has the whole width
+            plot.layout.removeItem(plot.titleLabel)
+            plot.layout.addItem(plot.titleLabel, 0, 0, 1, 2)
+            # the plots of a row share its width evenly, whatever their contents ask
+            plot.setPreferredWidth(LEAST_WIDTH)
             left = plot.getAxis("left")
-            left.setWidth(44)
-            left.enableAutoSIPrefix(False)
-            plot.getAxis("bottom").enableAutoSIPrefix(False)
-            if first is None:
-                first = plot
-            else:
-                plot.setXLink(first)
+            left.setWidth(LEFT_AXIS_WIDTH)
+            for side in ("left", "bottom"):
+                plot.getAxis(side).enableAutoSIPrefix(False)
+                plot.getAxis(side).setStyle(tickFont=tick_font, tickTextOffset=3)
             for figure in figures:
                 style = Qt.PenStyle.DashLine if figure in DASHED else Qt.PenStyle.SolidLine
                 curve = plot.plot(
@@ -266,53 +326,115 @@ class SweepPanel(QWidget):
             plot.addItem(marker)
             self._markers.append(marker)
             self._plots[title] = plot
+        # the option's name once, under all the plots: their shared value axis
+        self._value_label = pg.LabelItem("", size=f"{PLOT_TEXT_PT}pt")
         self._style()
         self._arrange()
 
     def shown_plots(self) -> list[str]:
         """The plots on view: the retrieval one only for a sweep with questions."""
         with_retrieval = self.plan is not None and bool(self.plan.questions)
-        return [t for t, _f, _u in PLOTS if t not in RETRIEVAL or with_retrieval]
+        return [t for t, _f in PLOTS if t not in RETRIEVAL or with_retrieval]
 
     def shown_markers(self) -> list[pg.InfiniteLine]:
         """The current-value lines of the plots on view."""
         shown = self.shown_plots()
-        return [m for m, (title, _f, _u) in zip(self.markers, PLOTS) if title in shown]
+        return [m for m, (title, _f) in zip(self.markers, PLOTS) if title in shown]
 
     def _arrange(self) -> None:
-        """One column when narrow, a grid when wide (a dock under the panels); the value
-        axis is labelled under the last plot of each column."""
+        """The plots on view in rows that fill the width, as many rows as make them
+        nearest a plot's best shape (small_multiples.py), the option named under them."""
         shown = self.shown_plots()
-        # as many columns as the width takes, but no more than the height needs
-        columns = max(1, min(self._plots_box.width() // COLUMN_WIDTH, len(shown)))
-        rows_fit = max(1, self._plots_box.height() // ROW_HEIGHT)
-        while columns > 1 and -(-len(shown) // (columns - 1)) <= rows_fit:
-            columns -= 1
+        label = self._value_label
+        assert label is not None
+        label_height = label.boundingRect().height() if label.isVisible() else 0
+        space = self.plots_widget.size()
+        counts = best_rows(len(shown), space.width(), space.height() - label_height)
         param = (self.param_combo.currentData() or "") if hasattr(self, "param_combo") else ""
-        if (columns, shown, param) == self._arranged:
+        if (counts, shown, param) == self._arranged:
             return
-        self._arranged = (columns, shown, param)
-        self.columns = columns
+        self._arranged = (counts, shown, param)
+        self.row_counts, self.columns = counts, max(counts, default=1)
         layout = self.plots_widget.ci
-        for plot in self.plots.values():
-            if plot in layout.items:
-                layout.removeItem(plot)
-            plot.setVisible(plot in [self.plots[t] for t in shown])
-        rows = -(-len(shown) // columns)
-        for i, title in enumerate(shown):
-            row, column = (i, 0) if columns == 1 else divmod(i, columns)
-            plot = self.plots[title]
-            layout.addItem(plot, row=row, col=column)
-            last_in_column = row == rows - 1 or i + columns >= len(shown)
-            plot.getAxis("bottom").setStyle(showValues=columns > 1 or last_in_column)
-            plot.setLabel("bottom", param if last_in_column else None)
-            if not last_in_column:
-                plot.getAxis("bottom").showLabel(False)
+        if label in layout.items:
+            layout.removeItem(label)
+        for title, plot in self.plots.items():
+            plot.setVisible(title in shown)
+        self._plot_rows = lay_out_rows(
+            layout, self._plot_rows, [self.plots[t] for t in shown], counts, PLOT_SPACING
+        )
+        layout.addItem(label, row=len(counts), col=0)
+        self._name_values()
+        self._title()
+
+    def _name_values(self) -> None:
+        """The swept option's name under the plots, in the theme's ink."""
+        if self._value_label is None:
+            return
+        ink = self.palette().color(self.foregroundRole()).name()
+        self._value_label.setText(self.param_combo.currentData() or "", color=ink)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        if self._plots:
+        self._place_message()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._plots_widget and event.type() == QEvent.Type.Resize and self._plots:
             self._arrange()
+            self._title()
+        return False
+
+    def _place_message(self) -> None:
+        """The message at the end of the controls' line when the panel is wide; under
+        them, on a line of its own, when they leave it too little room."""
+        beside = self.width() >= MESSAGE_BESIDE
+        line = self._controls if beside else self._message_line
+        if line.indexOf(self.message) >= 0:
+            return
+        (self._message_line if beside else self._controls).removeWidget(self.message)
+        line.addWidget(self.message, 3)
+
+    def _title(self) -> None:
+        """Each plot's title, the longest of its forms that fits the plot's width."""
+        if not self._plots:
+            return
+        ink = self.palette().color(self.foregroundRole()).name()
+        unit = ""
+        if self.model.entry_id:
+            size_unit = self.model.entry.size_unit
+            unit = UNIT_NAMES.get(size_unit, size_unit)
+        words = {
+            **{
+                f: f'<span style="color:{CURVE_COLOURS[f]}">{w}</span>'
+                for f, w in FIGURE_WORDS.items()
+            },
+            **{
+                key: f'<span style="color:{CURVE_COLOURS[f]}">{w}</span>'
+                for key, (f, w) in LONG_WORDS.items()
+            },
+            "unit": unit,
+            "unit_short": SHORT_UNITS.get(unit, unit),
+            "unit_tiny": TINY_UNITS.get(unit, unit),
+        }
+        font = self.font()
+        font.setPointSizeF(PLOT_TEXT_PT)
+        metrics = QFontMetricsF(font)
+        width = self.plots_widget.width() - PLOT_SPACING * (self.columns - 1)
+        # the widest row's plots are the narrowest; a title keeps clear of the next
+        room = width / max(self.columns, 1) - 16
+        for title, plot in self.plots.items():
+            forms = [form.format(**words) for form in TITLES[title]]
+            plain = [re.sub("<[^>]+>", "", f).replace("&nbsp;", " ") for f in forms]
+            chosen = next(
+                (f for f, p in zip(forms, plain) if metrics.horizontalAdvance(p) <= room),
+                forms[-1],
+            )
+            html = f'<span style="color:{ink}">{chosen}</span>'
+            if plot.titleLabel.text != html:
+                plot.setTitle(html, size=f"{PLOT_TEXT_PT}pt")
+                # a line of 8 pt text, not the 30 px pyqtgraph keeps for a title
+                plot.layout.setRowFixedHeight(0, TITLE_HEIGHT)
+                plot.titleLabel.setMaximumHeight(TITLE_HEIGHT)
 
     def _style(self) -> None:
         """Background, axes and titles in the theme's colours."""
@@ -321,27 +443,14 @@ class SweepPanel(QWidget):
         palette = self.palette()
         ink = palette.color(self.foregroundRole())
         self.plots_widget.setBackground(palette.color(self.backgroundRole()))
-        for title, figures, unit in PLOTS:
-            plot = self.plots[title]
-            names = " · ".join(
-                f'<span style="color:{CURVE_COLOURS[f]}">{CURVE_NAMES[f]}</span>'
-                for f in figures
-                if f in CURVE_NAMES
-            )
-            if unit == "size unit" and self.model.entry_id:
-                size_unit = self.model.entry.size_unit
-                unit = UNIT_NAMES.get(size_unit, size_unit)
-            label = f"{title} ({unit})" if unit else title
-            plot.setTitle(
-                f'<span style="color:{ink.name()}">{label}</span>'
-                + (f"&nbsp; {names}" if names else ""),
-                size="8pt",
-            )
+        for plot in self.plots.values():
             for side in ("left", "bottom"):
                 plot.getAxis(side).setTextPen(ink)
                 plot.getAxis(side).setPen(ink)
         for marker in self.markers:
             marker.setPen(pg.mkPen(ink, width=1.5, style=Qt.PenStyle.DashLine))
+        self._name_values()
+        self._title()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -354,7 +463,7 @@ class SweepPanel(QWidget):
             scale = 100 if figure in PERCENT else 1
             points = [(r["value"], r[figure]) for r in good if r.get(figure) is not None]
             curve.setData([x for x, _ in points], [y * scale for _, y in points])
-        for title, figures, _unit in PLOTS:
+        for title, figures in PLOTS:
             if title == WHOLE_SHARE:  # a share: the whole 0..1, so values compare
                 self.plots[title].setYRange(0, 1.04, padding=0)
                 continue
@@ -384,12 +493,19 @@ class SweepPanel(QWidget):
             values = parse_values(self.values_edit.text(), integer=kind == "int")
         except ValueError:
             return  # Sweep says why
+        self._frame(values)
+
+    def _frame(self, values: Sequence[float]) -> None:
+        """Every plot's value axis over ``values``. Set on each, not linked: pyqtgraph
+        links axes by their place on the screen, and plots in rows of their own have
+        different widths."""
         low, high = min(values), max(values)
         if low == high:
             low, high = low - 1, high + 1
         if not math.isfinite(float(high) - float(low)):  # -1e308,1e308: no axis spans it
             return
-        next(iter(self.plots.values())).setXRange(low, high, padding=0.04)  # all are linked
+        for plot in self.plots.values():
+            plot.setXRange(low, high, padding=0.04)
 
     def rows_by_value(self) -> dict[float, dict[str, Any]]:
         return {row["value"]: row for row in self.rows}
@@ -457,6 +573,7 @@ class SweepPanel(QWidget):
         if not isinstance(current, (int, float)) or current <= 0:
             current = param.default if isinstance(param.default, (int, float)) else 1
         self.values_edit.setText(suggested_values(current, param.kind == "int", param.minimum))
+        self._name_values()
         self._mark_current()
 
     # ----- running --------------------------------------------------------------------
@@ -495,6 +612,7 @@ class SweepPanel(QWidget):
         self._redraw()
         self.progress.setRange(0, len(values))
         self.progress.setValue(0)
+        self.progress.show()
         asked = (
             f", with the retrieval of {len(questions)} questions ({retriever}, top {top_k})"
             if questions
@@ -528,17 +646,19 @@ class SweepPanel(QWidget):
         self.running = False
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
+        self.progress.hide()
         failed = [r for r in self.rows if r["error"]]
         plan = self.plan
         assert plan is not None
-        text = f"{len(self.rows)} values of {plan.param}. Click a point to use its value."
+        text = f"{len(self.rows)} values of {plan.param}."
         if plan.questions:
             text += (
                 f" Retrieval: mean of {len(plan.questions)} questions ({plan.retriever}, "
                 f"top {plan.top_k})."
             )
-        else:
-            text += " Add questions in Retrieval eval to plot recall, precision and IoU too."
+        text += " Click a point to use its value."
+        if not plan.questions:
+            text += " Questions in Retrieval eval add recall and precision."
         unscored = next((r["retrieval_error"] for r in self.rows if r.get("retrieval_error")), "")
         if unscored:
             text += f" Retrieval not scored: {unscored[:120]}"

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from chunkview.app.audit_panel import AuditPanel
 from chunkview.app.compare_panel import ComparePanel
+from chunkview.app.dock_height import FirstDockHeight
 from chunkview.app.document_view import DocumentView
 from chunkview.app.eval_panel import EvalPanel
 from chunkview.app.inspector import ChunkInspector
@@ -119,6 +120,13 @@ class Views(QObject):
             self.audit, "Audit a folder", "auditDock", "&Audit a Folder", "Ctrl+Shift+A"
         )
         frame.tabifyDockWidget(self.eval_dock, self.audit_dock)
+        # a third of the window's height when first opened, the editor keeps the most
+        # (dock_height.py); a restored window's state keeps a user's height
+        self.dock_height = FirstDockHeight(
+            frame,
+            (self.sweep_dock, self.eval_dock, self.audit_dock),
+            active=not remembered.qsettings.contains("window/state"),
+        )
         # teaching mode stands in for the panels: the docks step aside while it runs
         self._docks_set_aside: list[QDockWidget] = []
         step_through_action.toggled.connect(self._step_through_toggled)
