@@ -310,6 +310,9 @@ def test_an_untitled_document_is_its_text_with_no_path_sample_or_hash():
     empty = Session(untitled_ref(""), Setting("x"))
     assert json.loads(session_json(empty))["document"]["text"] == ""
     assert parse_session(session_json(empty)).document == DocumentRef(None, text="")
+    # a hash beside an untitled document's text is of no file: left out
+    data["document"]["sha256"] = "nonsense"
+    assert parse_session(json.dumps(data)) == untitled
 
 
 @pytest.mark.parametrize(

@@ -221,13 +221,11 @@ def _setting_data(setting: Setting) -> dict[str, Any]:
 def session_data(session: Session) -> dict[str, Any]:
     """The session as the JSON object the file holds."""
     ref = session.document
-    named: dict[str, Any]
+    named: dict[str, Any] = {}  # untitled: no file to name or hash
     if ref.sample is not None:
         named = {"sample": ref.sample, "sha256": ref.sha256}
     elif ref.path is not None:
         named = {"path": ref.path, "sha256": ref.sha256}
-    else:  # untitled: no file to name or hash
-        named = {} if ref.sha256 is None else {"sha256": ref.sha256}
     document = {**named, "encoding": ref.encoding, "kind": ref.kind}
     if ref.text is not None:
         document["text"] = ref.text
@@ -403,8 +401,10 @@ def _document(value: Any, reader: _Reader) -> DocumentRef:
     if path == "" or sample == "":
         raise reader.error(f"document.{'path' if path == '' else 'sample'} must not be empty")
     sha: str | None = None
-    # an untitled document, or one edited while its file was missing, has no hash
-    if text is None or data.get("sha256") is not None:
+    # an untitled document has no file to hash (a hash there is of nothing: left out),
+    # and one edited while its file was missing no hash
+    untitled = path is None and sample is None
+    if not untitled and (text is None or data.get("sha256") is not None):
         sha = reader.string(data, "sha256", "document").lower()
         if not _SHA256.fullmatch(sha):
             raise reader.error("document.sha256 must be 64 hex digits (a SHA-256)")
