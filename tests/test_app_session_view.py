@@ -1,8 +1,8 @@
 """What a session keeps of the view beyond the model, in the real window (offscreen: real
 widgets, worker thread and chunking process): the editor's and the lanes dock's
-colouring, side by side, the open docks, and the document's unsaved edits, saved and
-reopened in a new window; a version 1 session and the README's example opened as
-written."""
+colouring, side by side, the open docks, the document's unsaved edits and an untitled
+document's text, saved and reopened in a new window; a version 1 session and the README's
+example opened as written."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS, settle
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QFileDialog
 from test_session_file import SAMPLE, readme_session_example
 
 from chunkview.app.main_window import MainWindow
+from chunkview.core.analysis.eval import Question, Reference
 from chunkview.core.saved.session_file import file_sha256
 
 
@@ -263,3 +265,69 @@ def test_an_edited_sample_comes_back_edited_and_save_asks_where(
     assert again.files.sample and again.files.path_on_disk() is None  # Save asks where
     assert "the sample on disk differs from it" in again.sessions.bar.message.text()
     assert SAMPLE.read_text(encoding="utf-8") != edited  # the sample is never written
+
+
+def test_an_untitled_document_typed_in_comes_back_untitled_and_unsaved(
+    qtbot, window, new_window, tmp_path, monkeypatch
+):
+    # the window as a launch makes it before any document is opened: untitled and empty
+    assert window.document.path is None and window.document.text == ""
+    window.view.kind_combo.setCurrentIndex(window.view.kind_combo.findData("markdown"))
+    window.select_entry("smartchunk", {"maxSize": 40})
+    window.editor.setFocus()
+    qtbot.keyClicks(window.editor, "# Typed notes")
+    for _ in range(2):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+    qtbot.keyClicks(window.editor, "A parser reads the text. Plugins add to it, one by one.")
+    settle(qtbot, window)
+    typed = window.model.sync_text().text
+    assert typed.startswith("# Typed notes") and typed.endswith("one by one.")
+    assert window.document.path is None and window.model.modified
+    start = typed.index("parser")
+    questions = [Question("What reads?", (Reference("parser", start, start + len("parser")),))]
+    window.views.eval_panel.set_questions(questions)
+    window.search_box.setText("parser")
+    options = window.result.request.options
+    assert options["maxSize"] == 40 and len(window.result.layout.spans) > 1
+    spans = [(s.start, s.end) for s in window.result.layout.spans]
+
+    session = tmp_path / "typed.chunkview.json"
+    assert window.sessions.save_session(str(session)) == str(session)
+    assert "with the untitled document's text" in window.statusBar().currentMessage()
+    saved = json.loads(session.read_text(encoding="utf-8"))
+    # its text, kind and encoding: no file to name, nor bytes to hash
+    assert saved["document"] == {"encoding": "utf-8", "kind": "markdown", "text": typed}
+    assert not window.sessions.bar.isVisible()  # saved, not refused
+
+    again = new_window(tmp_path / "again.ini")
+    reopened(qtbot, again, session, "smartchunk")
+    assert again.document.text == typed and again.editor.plain_text() == typed
+    assert again.document.path is None and again.document.kind == "markdown"
+    assert again.model.modified and again.windowTitle() == "chunkview — untitled *"
+    assert again.files.path_on_disk() is None and not again.files.sample
+    assert again.view.kind_combo.currentData() == "markdown"
+    bar = again.sessions.bar
+    assert bar.isVisible()
+    note = bar.message.text()
+    assert "untitled document's text comes from the session" in note
+    assert "Save asks where to write it" in note and "\n" not in note
+    # the rest as for a file: the entry and its options, the questions, the search
+    assert again.model.entry_id == "smartchunk"
+    assert again.result.request.options == options and again.params.options() == options
+    assert [(s.start, s.end) for s in again.result.layout.spans] == spans
+    assert again.views.eval_panel.questions == questions
+    assert again.search_box.text() == "parser" and again.model.query == "parser"
+
+    # Save asks where, as for any untitled document, and writes the text there
+    asked: list[str] = []
+    target = tmp_path / "typed.md"
+
+    def where(_parent, _title, suggested, *_rest, **_named):
+        asked.append(suggested)
+        return str(target), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", where)
+    assert again.files.save()
+    assert asked == ["untitled"]
+    assert target.read_text(encoding="utf-8") == typed
+    assert again.document.path == str(target) and not again.model.modified

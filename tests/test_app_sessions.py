@@ -195,11 +195,25 @@ def test_a_session_that_cannot_be_opened_leaves_the_window_as_it_was(qtbot, wind
     moved = tmp_path / "moved.chunkview.json"  # its relative path finds nothing there
     moved.write_text(session.read_text(encoding="utf-8"), encoding="utf-8")
     refused(moved, f"its document {tmp_path / 'acorn.md'} is missing")
-    # a text with no file of its own cannot be named by a session
-    window.set_document(Document("a text typed in, never saved"))
+    # a file shown with its NUL bytes as ␀ is not its file's text, nor untitled: refused
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"text\x00more text\n")
+    assert window.files.open_path(binary, show_nuls="\u2400")
+    assert window.document.text == "text\u2400more text\n"
     assert window.sessions.save_session(str(tmp_path / "none.chunkview.json")) is None
-    assert "save the document to a file first" in bar.message.text()
+    said = bar.message.text()
+    assert said.startswith("Cannot save the session: binary.txt is shown with its NUL bytes")
+    assert said.endswith("save the document to a file first") and "\n" not in said
     assert not (tmp_path / "none.chunkview.json").exists()
+    # a text with no file of its own, not even edited, is kept as its text
+    window.set_document(Document("a text typed in, never saved"))
+    assert window.sessions.save_session(str(tmp_path / "none.chunkview.json"))
+    saved = json.loads((tmp_path / "none.chunkview.json").read_text(encoding="utf-8"))
+    assert saved["document"] == {
+        "encoding": "utf-8",
+        "kind": "text",
+        "text": "a text typed in, never saved",
+    }
 
 
 def select(window: MainWindow, start: int, end: int) -> None:

@@ -43,6 +43,7 @@ from chunkview.core.saved.session_file import (
     session_json,
     session_path_for,
     stored_path,
+    untitled_ref,
     write_session,
 )
 
@@ -165,7 +166,16 @@ def test_a_broken_foreign_or_newer_file_is_refused_in_one_line(tmp_path, text, s
     ("change", "said"),
     [
         (lambda d: d["document"].update(sha256="xyz"), "document.sha256 must be 64 hex digits"),
-        (lambda d: d["document"].update(sample="guide.md"), "a “path” or a “sample”, one of them"),
+        (
+            lambda d: d["document"].update(sample="guide.md"),
+            "document has both a “path” and a “sample”: it names one of them",
+        ),
+        (
+            lambda d: d["document"].pop("path"),
+            "document has no “path”, “sample” or “text”: it names its file or sample, or "
+            "holds the text of an untitled document",
+        ),
+        (lambda d: d["document"].update(path=""), "document.path must not be empty"),
         (lambda d: d["document"].update(kind="pdf"), "document.kind must be one of"),
         (lambda d: d["entry"].pop("id"), "entry.id must be a string, got null"),
         (lambda d: d["entry"].update(options=[1]), "entry.options must be an object"),
@@ -283,6 +293,57 @@ def test_a_documents_unsaved_edits_are_kept_inline_with_its_encoding_and_kind():
     assert parse_session(session_json(sample)) == sample
 
 
+def test_an_untitled_document_is_its_text_with_no_path_sample_or_hash():
+    untitled = Session(
+        untitled_ref("Typed in.\r\nNever saved: é", "windows-1252", "markdown"),
+        Setting("smartchunk", {"maxSize": 250}),
+    )
+    assert untitled.document.untitled
+    data = json.loads(session_json(untitled))
+    assert data["document"] == {
+        "encoding": "windows-1252",
+        "kind": "markdown",
+        "text": "Typed in.\r\nNever saved: é",
+    }
+    assert parse_session(session_json(untitled)) == untitled
+    # an empty untitled document is a text too
+    empty = Session(untitled_ref(""), Setting("x"))
+    assert json.loads(session_json(empty))["document"]["text"] == ""
+    assert parse_session(session_json(empty)).document == DocumentRef(None, text="")
+    # a hash beside an untitled document's text is of no file: left out
+    data["document"]["sha256"] = "nonsense"
+    assert parse_session(json.dumps(data)) == untitled
+
+
+@pytest.mark.parametrize(
+    ("document", "said"),
+    [
+        # neither a path nor a sample, and no text: nothing to open
+        ({"kind": "text", "encoding": "utf-8"}, "document has no “path”, “sample” or “text”"),
+        ({"sha256": "ab" * 32}, "document has no “path”, “sample” or “text”"),
+        # both, with or without a text
+        (
+            {"path": "a.md", "sample": "guide.md", "sha256": "ab" * 32},
+            "document has both a “path” and a “sample”",
+        ),
+        ({"path": "a.md", "sample": "guide.md", "text": "x"}, "document has both a “path”"),
+        ({"text": None}, "document has no “path”, “sample” or “text”"),
+        ({"text": ["x"]}, "document.text must be a string"),
+        ({"text": "x", "encoding": "klingon"}, 'document.encoding "klingon" is not an encoding'),
+        ({"text": "x", "kind": "pdf"}, "document.kind must be one of"),
+    ],
+)
+def test_a_document_with_neither_path_nor_sample_needs_its_text(tmp_path, document, said):
+    data = json.loads(session_json(a_session()))
+    data["document"] = document
+    path = tmp_path / "s.chunkview.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SessionError) as error:
+        read_session(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: ") and said in message and "\n" not in message
+
+
 def test_every_dock_round_trips_on_its_own():
     for name in DOCKS:
         docks = Docks(**{name: True})
@@ -299,6 +360,11 @@ def test_a_session_too_large_to_be_read_again_is_not_written(tmp_path, monkeypat
     with pytest.raises(SessionError, match=r"more than a session file may be") as error:
         write_session(big, path)
     assert str(error.value).startswith(f"{path}: ") and not path.exists()
+    assert str(error.value).endswith("save the document's edits to its file first")
+    untitled = Session(untitled_ref("x" * 2000), Setting("x"))
+    with pytest.raises(SessionError, match=r"save the document to a file first$"):
+        write_session(untitled, path)
+    assert not path.exists()
 
 
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -144,6 +144,12 @@ class ChunkEditor(QPlainTextEdit):
         self._loaded = 0
         self._piece_size = LOAD_PIECE  # characters in the next piece loaded
         self._read_only_after = False
+        # the text as shown, and its UTF-16 mirror once edited (set_text explains them):
+        # an editor no document was shown in yet is empty, and may be typed in
+        self._shown_text = ""
+        self._mirror: bytearray | None = None
+        self._mirror_ok = True
+        self._edited = False
         self._load_timer = QTimer(self, singleShot=True, interval=0)
         self._load_timer.timeout.connect(self._load_piece)
         self._decorate_timer = QTimer(self, singleShot=True, interval=0)
@@ -185,7 +191,7 @@ class ChunkEditor(QPlainTextEdit):
         # piece by piece as it loads, so that the first key does not make them all at
         # once (10 MB: 30 ms and more of the UI thread); a short text's at its first edit
         self._shown_text = shown if not self.loading else self._load_text
-        self._mirror: bytearray | None = (
+        self._mirror = (
             bytearray(shown.encode("utf-16-le", "surrogatepass")) if self.loading else None
         )
         self._edited = False  # since the text was set

@@ -123,8 +123,9 @@ class DocumentFiles:
 
     def open_edited(self, document: Document, sample: bool = False) -> bool:
         """Show ``document`` as its file (``document.path``, which may be missing) edited
-        and not saved, as a session kept it: Save writes it there (a sample's asks where).
-        False when the user keeps the current document's unsaved edits."""
+        and not saved, as a session kept it: Save writes it there (a sample's, or an
+        untitled document's, with no path, asks where). False when the user keeps the
+        current document's unsaved edits."""
         if not self.may_discard():
             return False
         path = document.path

@@ -2,8 +2,8 @@
 (core/saved/session_file), and that exact view again from it: the document, the chunker
 and its options, layout B, the eval questions, the theme, the zoom, the search and the
 selected chunk, the colouring, side by side and the open docks (session_view), and the
-document's unsaved edits. ``chunkview FILE.chunkview.json`` opens one too (the window's
-open_path).
+document's unsaved edits; a document never saved to a file is kept as its text, and comes
+back untitled. ``chunkview FILE.chunkview.json`` opens one too (the window's open_path).
 
 What needs saying (a document changed since, a file that is missing or broken) is said in
 a bar above the editor, never in a dialog: the window stays usable, and as it was when a
@@ -62,6 +62,7 @@ from chunkview.core.saved.session_file import (
     session_path_for,
     stored_entry_id,
     stored_path,
+    untitled_ref,
     write_session,
 )
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
@@ -92,8 +93,8 @@ class SessionNoteBar(QFrame):
         row.addWidget(self.icon)
         row.addWidget(self.message, 1)
         row.addWidget(self.close_button)
-        #: the document the note is about (it goes when another is shown); None: the note
-        #: is about a session file, and stays until closed
+        #: the document's path the note is about (it goes when another is shown; "": an
+        #: untitled document); None: the note is about a session file, and stays until closed
         self.about: str | None = None
         self.hide()
 
@@ -189,8 +190,9 @@ class SessionFiles(QObject):
         self.open_action.triggered.connect(lambda _checked=False: self.open_dialog())
         self.save_action = QAction("Save Sessio&n…", frame)
         self.save_action.setToolTip(
-            "Save the document's name and hash (and its unsaved edits), the chunker and "
-            "options, layout B, the questions and the view, to reopen this exact view"
+            "Save the document's name and hash (and its unsaved edits; an untitled "
+            "document's text), the chunker and options, layout B, the questions and the "
+            "view, to reopen this exact view"
         )
         self.save_action.triggered.connect(lambda _checked=False: self.save_dialog())
         separator = QAction(frame)
@@ -223,17 +225,25 @@ class SessionFiles(QObject):
 
     def current(self, session_path: str) -> Session:
         """The window's view as a session saved at ``session_path``; SessionError when
-        the document is not a file a session can name."""
+        the document's file cannot be read, or its text is not its file's (NULs shown)."""
+        return self._session(self._document_ref(session_path), session_path)
+
+    def _document_ref(self, session_path: str) -> DocumentRef:
+        """The document as the session keeps it: its file (or sample) and hash, with its
+        unsaved edits; an untitled document's text alone."""
         model, files = self.model, self.files
         document = model.sync_text()  # with the edits made since it was read
-        if files.sample and document.path:
+        if document.path is None:  # never saved to a file: its text is all there is
+            return untitled_ref(document.text, document.encoding, document.kind)
+        if files.sample:
             file = document.path
             ref = DocumentRef("", sample=os.path.basename(file))
         else:
             own = files.path_on_disk()
-            if own is None:
+            if own is None:  # its NUL bytes shown as ␀: the text is not the file's
                 raise SessionError(
-                    "a session names the document's file: save the document to a file first"
+                    f"{document.name} is shown with its NUL bytes replaced, not as its file "
+                    "holds it: save the document to a file first"
                 )
             file = own
             ref = DocumentRef("", path=stored_path(own, session_path))
@@ -247,7 +257,12 @@ class SessionFiles(QObject):
                 raise SessionError(f"{file}: no such file") from None
         except OSError as error:
             raise SessionError(f"{file}: cannot be read ({error.strerror or error})") from None
-        ref = DocumentRef(sha, ref.path, ref.sample, document.encoding, document.kind, text)
+        return DocumentRef(sha, ref.path, ref.sample, document.encoding, document.kind, text)
+
+    def _session(self, ref: DocumentRef, session_path: str) -> Session:
+        """The session of the document ``ref`` with the window's chunker, B, questions
+        and view."""
+        model = self.model
         b: LayoutB | None = None
         if model.b_source == "config" and model.b_entry_id:
             b_entry = stored_entry_id(model.b_entry_id, session_path)
@@ -281,7 +296,10 @@ class SessionFiles(QObject):
             self._refuse(f"Cannot save the session: {error}")
             return None
         self.files.remember(path)
-        edits = " (with the document's unsaved edits)" if self.model.modified else ""
+        if self.model.document.path is None:
+            edits = " (with the untitled document's text)"
+        else:
+            edits = " (with the document's unsaved edits)" if self.model.modified else ""
         self._status(f"Saved the session to {path}{edits}")
         return path
 
@@ -291,16 +309,19 @@ class SessionFiles(QObject):
         return bool(path) and self.open_session(path)
 
     def _document_file(self, session: Session, path: str) -> str:
-        """The document's file on this machine; SessionError when it is not there."""
+        """The document's file on this machine ("" for an untitled document);
+        SessionError when it is not there."""
         ref = session.document
+        if ref.text is not None and len(ref.text) > EDITOR_MAX_CHARS:
+            raise SessionError(f"{path}: its document's text is too long for the editor")
+        if ref.untitled:
+            return ""
         if ref.sample is not None:
             sample = SAMPLES / ref.sample
             if not sample.is_file():
                 raise SessionError(f"{path}: this chunkview has no sample named {ref.sample}")
             return str(sample)
         file = resolve_path(ref, path) or ""
-        if ref.text is not None and len(ref.text) > EDITOR_MAX_CHARS:
-            raise SessionError(f"{path}: its document's text is too long for the editor")
         if not os.path.isfile(file) and ref.text is None:  # edits inline: the text is here
             raise SessionError(
                 f"{path}: its document {file} is missing (moved, renamed or deleted); "
@@ -397,7 +418,12 @@ class SessionFiles(QObject):
             )
             return False
         ref = session.document
-        if ref.text is not None:
+        if ref.untitled:
+            edited = self._open_untitled(ref)
+            if edited is None:
+                return False
+            changed = False
+        elif ref.text is not None:
             edited = self._open_edited(file, ref)
             if edited is None:
                 return False
@@ -424,10 +450,22 @@ class SessionFiles(QObject):
                 "of the text as it is now.",
             )
         if notes:
-            self.bar.say(" ".join(notes), about=self.model.document.path)
+            self.bar.say(" ".join(notes), about=self.model.document.path or "")
         self.files.remember(path)  # after its document: first in Open Recent
         self._status(f"Opened the session {os.path.basename(path)}")
         return True
+
+    def _open_untitled(self, ref: DocumentRef) -> str | None:
+        """Show the session's untitled document: its text, unsaved (Save asks where to
+        write it); the note to say, or None when the user kept the current document's
+        unsaved edits."""
+        document = Document(ref.text or "", kind=ref.kind, encoding=ref.encoding)
+        if not self.files.open_edited(document):
+            return None
+        return (
+            "This untitled document's text comes from the session: it was never saved to a "
+            "file; Save asks where to write it."
+        )
 
     def _open_edited(self, file: str, ref: DocumentRef) -> str | None:
         """Show the session's text of the document as its file edited and not saved; the
@@ -577,11 +615,14 @@ class SessionFiles(QObject):
             return
         if failure.generation == restoring.pin_generation:
             restoring.pin_generation = None
-            self.bar.say(
+            about = self.model.document.path or ""
+            note = (
                 f"Layout B ({failure.entry_id}) could not be made again: {failure.name}: "
-                f"{failure.message}",
-                about=self.model.document.path,
+                f"{failure.message}"
             )
+            if not self.bar.isHidden() and self.bar.about == about:  # the opening's note too
+                note = f"{self.bar.message.text()} {note}"
+            self.bar.say(note, about=about)
             self._show_a()
         elif failure.generation == restoring.a_generation:
             self._restoring = None
@@ -590,7 +631,7 @@ class SessionFiles(QObject):
         """A note about another document goes when this one is shown; a session still
         waiting for its chunker files is not opened over it (the user moved on)."""
         self._loading = None
-        if self.bar.about is not None and self.bar.about != self.model.document.path:
+        if self.bar.about is not None and self.bar.about != (self.model.document.path or ""):
             self.bar.hide()
 
 

@@ -7,7 +7,8 @@ brought up to this one, step by step (``UPGRADES``), as it is read. The document
 by its path, relative to the session file's folder when it lies there or below (so a
 folder of a document and its session can be moved or shared), and by the SHA-256 of its
 bytes, so that a document changed since is noticed. A document edited and not saved to its
-file has its text in the session too (``DocumentRef.text``), so no edit is lost.
+file has its text in the session too (``DocumentRef.text``), so no edit is lost; a document
+never saved to a file (an untitled one) is its text alone, with no path, sample or hash.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ class DocumentRef:
     file's folder, or absolute) or ``sample`` (a built-in sample's name), with what its
     bytes hashed to and how it was read. ``text``: the document as edited and not saved
     to its file (None: the file's text is the document); its ``sha256`` is then None when
-    the file was missing as the session was saved."""
+    the file was missing as the session was saved. With neither ``path`` nor ``sample``
+    the document is untitled (never saved to a file): ``text`` is all of it, and
+    ``sha256`` None."""
 
     sha256: str | None
     path: str | None = None
@@ -66,6 +69,16 @@ class DocumentRef:
     encoding: str = "utf-8"
     kind: str = "text"
     text: str | None = None
+
+    @property
+    def untitled(self) -> bool:
+        """A document never saved to a file: its text is all the session has of it."""
+        return self.path is None and self.sample is None
+
+
+def untitled_ref(text: str, encoding: str = "utf-8", kind: str = "text") -> DocumentRef:
+    """An untitled document's ``DocumentRef``: its text, encoding and kind, no file."""
+    return DocumentRef(None, encoding=encoding, kind=kind, text=text)
 
 
 @dataclass(frozen=True)
@@ -208,8 +221,12 @@ def _setting_data(setting: Setting) -> dict[str, Any]:
 def session_data(session: Session) -> dict[str, Any]:
     """The session as the JSON object the file holds."""
     ref = session.document
-    named = {"sample": ref.sample} if ref.sample is not None else {"path": ref.path}
-    document = {**named, "sha256": ref.sha256, "encoding": ref.encoding, "kind": ref.kind}
+    named: dict[str, Any] = {}  # untitled: no file to name or hash
+    if ref.sample is not None:
+        named = {"sample": ref.sample, "sha256": ref.sha256}
+    elif ref.path is not None:
+        named = {"path": ref.path, "sha256": ref.sha256}
+    document = {**named, "encoding": ref.encoding, "kind": ref.kind}
     if ref.text is not None:
         document["text"] = ref.text
     b = session.b
@@ -258,10 +275,11 @@ def write_session(session: Session, path: str | os.PathLike[str]) -> None:
     # refused here, not found so when it is opened
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
+        untitled = session.document.untitled
+        save = "the document to a file" if untitled else "the document's edits to its file"
         raise SessionError(
             f"{os.fspath(path)}: the session would be {size / 2**20:.0f} MiB, more than a "
-            f"session file may be ({MAX_BYTES // 2**20} MiB): save the document's edits to "
-            "its file first"
+            f"session file may be ({MAX_BYTES // 2**20} MiB): save {save} first"
         )
     try:
         save_document(Document(text, path=os.fspath(path), kind="json"), path)
@@ -370,16 +388,26 @@ def _upgraded(data: dict[str, Any], reader: _Reader) -> dict[str, Any]:
 def _document(value: Any, reader: _Reader) -> DocumentRef:
     data = reader.object(value, "document")
     text = reader.optional_string(data, "text", "document")
+    path = reader.optional_string(data, "path", "document")
+    sample = reader.optional_string(data, "sample", "document")
+    if path is not None and sample is not None:
+        raise reader.error("document has both a “path” and a “sample”: it names one of them")
+    if path is None and sample is None and text is None:
+        # neither is an untitled document, whose text is all there is of it
+        raise reader.error(
+            "document has no “path”, “sample” or “text”: it names its file or sample, or "
+            "holds the text of an untitled document"
+        )
+    if path == "" or sample == "":
+        raise reader.error(f"document.{'path' if path == '' else 'sample'} must not be empty")
     sha: str | None = None
-    # a document edited while its file was missing has its text, and no hash
-    if text is None or data.get("sha256") is not None:
+    # an untitled document has no file to hash (a hash there is of nothing: left out),
+    # and one edited while its file was missing no hash
+    untitled = path is None and sample is None
+    if not untitled and (text is None or data.get("sha256") is not None):
         sha = reader.string(data, "sha256", "document").lower()
         if not _SHA256.fullmatch(sha):
             raise reader.error("document.sha256 must be 64 hex digits (a SHA-256)")
-    path = reader.optional_string(data, "path", "document")
-    sample = reader.optional_string(data, "sample", "document")
-    if (path is None) == (sample is None) or path == "" or sample == "":
-        raise reader.error("document must name a “path” or a “sample”, one of them")
     if sample is not None and ("/" in sample or "\\" in sample or sample in (".", "..")):
         raise reader.error("document.sample must be a sample's file name")
     kind = reader.string(data, "kind", "document", kind_for_path(path or sample or ""))
