@@ -121,6 +121,21 @@ class DocumentFiles:
             )
         return True
 
+    def new_document(self, text: str = "", kind: str = "text") -> bool:
+        """Show an untitled document holding ``text`` (File › New: none), in no file:
+        Save asks where. A text not empty counts as unsaved edits, so that closing the
+        window or opening another document asks before it is lost. False when the user
+        keeps the current document's unsaved edits."""
+        if not self.may_discard():
+            return False
+        self.last_path = self.stamp = None
+        self.sample = self.nuls_shown = False
+        self.model.set_document(Document(text=text, kind=kind))
+        if text:
+            self.model.set_text(text)  # an edit: no file holds this text
+        self._disk_read()
+        return True
+
     def open_edited(self, document: Document, sample: bool = False) -> bool:
         """Show ``document`` as its file (``document.path``, which may be missing) edited
         and not saved, as a session kept it: Save writes it there (a sample's, or an

@@ -42,6 +42,7 @@ from chunkview.app.theme import ThemeMode
 from chunkview.app.worker import ChunkWorker
 from chunkview.core.chunkers import PORTED
 from chunkview.core.io.read import load_document
+from chunkview.core.model.document import kind_for_text
 from chunkview.core.session import InspectorModel
 
 #: offered by File > Reopen with Encoding (any other by name with "Other…")
@@ -104,6 +105,11 @@ class Menus:
         self.shortcuts_dialog: QDialog | None = None
 
         file_menu = frame.menuBar().addMenu("&File")
+        # an untitled document: empty, or a text copied from elsewhere (Save asks where)
+        self.new = self._action(file_menu, "&New", files.new_document, Key.New)
+        self.new_from_clipboard = self._action(
+            file_menu, "New from C&lipboard", self.new_from_clipboard_text, "Ctrl+Shift+N"
+        )
         self.open = self._action(file_menu, "&Open…", files.open_dialog, Key.Open)
         # a .py file's functions in the chunker picker, watched for saves (chunker_files.py)
         self.open_chunker = self._action(file_menu, "Open &Chunker…", open_chunker)
@@ -235,6 +241,15 @@ class Menus:
         return action
 
     # ----- File -----------------------------------------------------------------------
+    def new_from_clipboard_text(self) -> bool:
+        """An untitled document holding the clipboard's text, its kind as the text looks
+        (``kind_for_text``); said in the status bar when the clipboard holds no text."""
+        text = QGuiApplication.clipboard().text()
+        if not text:
+            self.status_bar.showMessage("The clipboard holds no text to open", 5000)
+            return False
+        return self.files.new_document(text, kind_for_text(text))
+
     def _update_reopen(self) -> None:
         files = self.files
         enabled = reopen_supported() and bool(files.last_path or files.path_on_disk())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import json
 import os
 import re
 import sys
@@ -31,6 +32,34 @@ _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 def kind_for_path(path: str | os.PathLike[str]) -> str:
     """The document kind a file's name suggests (``text`` when nothing does)."""
     return _SUFFIX_KIND.get(Path(path).suffix.lower(), "text")
+
+
+_MARKDOWN_RE = re.compile(r"^(?:#{1,6} \S|```|~~~|[-*+] \S|\d+\. \S|> )", re.MULTILINE)
+_HTML_RE = re.compile(
+    r"\A\s*(?:<!doctype html|<html|<head|<body)|<(?:p|div|h[1-6])\b", re.IGNORECASE
+)
+_LATEX_RE = re.compile(r"\\(?:documentclass|begin\{document\}|section\{)")
+
+
+def kind_for_text(text: str) -> str:
+    """The document kind a text with no file name looks like (text pasted in): JSON
+    when the whole text parses as an object or array, else HTML, LaTeX or markdown by
+    their telltale marks, else ``text``. The kind picker changes it."""
+    head = text.lstrip()[:1]
+    if head in ("{", "["):
+        try:
+            json.loads(text)
+        except ValueError:
+            pass
+        else:
+            return "json"
+    if _HTML_RE.search(text):
+        return "html"
+    if _LATEX_RE.search(text):
+        return "latex"
+    if _MARKDOWN_RE.search(text):
+        return "markdown"
+    return "text"
 
 
 def newline_style(text: str) -> str:
