@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import settle
+from PySide6.QtCore import Qt, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QGuiApplication
 
 from chunkview.app.main_window import DEFAULT_SAMPLE
@@ -67,3 +68,34 @@ def test_new_from_an_empty_clipboard_keeps_the_document_and_says_so(qtbot, windo
 )
 def test_kind_for_text(text, kind):
     assert kind_for_text(text) == kind
+
+
+def test_returns_typed_at_the_end_keep_the_editors_copy_of_the_text(qtbot, window):
+    """Qt reports a Return typed at the end of the text a second time, with the
+    document's closing paragraph mark counted in: the editor's UTF-16 copy of the text
+    (what a run reads) stays in step, with no cursor set past the end."""
+    warnings: list[str] = []
+
+    def handler(mode, _context, message):
+        if mode != QtMsgType.QtDebugMsg:
+            warnings.append(message)
+
+    window.menus.new.trigger()
+    settle(qtbot, window)
+    window.editor.setFocus()
+    previous = qInstallMessageHandler(handler)
+    try:
+        qtbot.keyClicks(window.editor, "# Title")
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+        qtbot.keyClicks(window.editor, "Body text.")
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+    finally:
+        qInstallMessageHandler(previous)
+    assert not [w for w in warnings if "out of range" in w]
+    editor = window.editor
+    assert editor._mirror_ok and editor._mirror is not None
+    assert editor.plain_text() == "# Title\n\nBody text.\n"
+    assert editor.document().toPlainText() == editor.plain_text()
+    settle(qtbot, window)
+    assert window.result.request.document.text == "# Title\n\nBody text.\n"

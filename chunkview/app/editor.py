@@ -284,6 +284,12 @@ class ChunkEditor(QPlainTextEdit):
             return
         if self._mirror is None:
             self._mirror = bytearray(self._shown_text.encode("utf-16-le", "surrogatepass"))
+        # Qt counts the document's closing paragraph mark in a change that reaches the
+        # end (a Return typed there is reported again as one mark out, one in): it is no
+        # text, so the change is read without it
+        past_end = position + added - (document.characterCount() - 1)
+        if past_end > 0:
+            added, removed = added - past_end, max(removed - past_end, 0)
         cursor = QTextCursor(document)
         cursor.setPosition(position)
         cursor.setPosition(position + added, QTextCursor.MoveMode.KeepAnchor)
