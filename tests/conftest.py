@@ -72,6 +72,30 @@ def window(qtbot, tmp_path):
 
 
 @pytest.fixture
+def new_window(qtbot):
+    """Windows of their own settings files, as a new launch makes them (a session or a
+    setting reopened there); shut at the end."""
+    from PySide6.QtCore import QSettings
+
+    from chunkview.app.main_window import MainWindow
+
+    made: list[MainWindow] = []
+
+    def make(settings) -> MainWindow:
+        win = MainWindow(QSettings(str(settings), QSettings.Format.IniFormat))
+        qtbot.addWidget(win)
+        win.resize(1300, 800)
+        win.show()
+        made.append(win)
+        return win
+
+    yield make
+    for win in made:
+        win.views.shutdown()
+        win.worker.stop()
+
+
+@pytest.fixture
 def registry_as_before():
     """The chunker files' entries registered by a test are left out of the later tests'
     registry."""

@@ -10,34 +10,14 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 from conftest import CORPUS, settle
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 from test_session_file import SAMPLE, readme_session_example
 
 from chunkview.app.main_window import MainWindow
 from chunkview.core.analysis.eval import Question, Reference
 from chunkview.core.saved.session_file import file_sha256
-
-
-@pytest.fixture
-def new_window(qtbot):
-    """Windows of their own settings files, as a new launch makes them; shut at the end."""
-    made: list[MainWindow] = []
-
-    def make(settings: Path) -> MainWindow:
-        win = MainWindow(QSettings(str(settings), QSettings.Format.IniFormat))
-        qtbot.addWidget(win)
-        win.resize(1300, 800)
-        win.show()
-        made.append(win)
-        return win
-
-    yield make
-    for win in made:
-        win.views.shutdown()
-        win.worker.stop()
 
 
 def a_document(tmp_path: Path) -> Path:

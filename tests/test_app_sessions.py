@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS, settle
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
 from tokenizer_files_helpers import write_tiktoken
 
@@ -43,25 +42,6 @@ def questions_on(text: str) -> list[Question]:
         start = text.index(answer)
         found.append(Question(question, (Reference(answer, start, start + len(answer)),)))
     return found
-
-
-@pytest.fixture
-def new_window(qtbot):
-    """Windows of their own settings files, as a new launch makes them; shut at the end."""
-    made: list[MainWindow] = []
-
-    def make(settings: Path) -> MainWindow:
-        win = MainWindow(QSettings(str(settings), QSettings.Format.IniFormat))
-        qtbot.addWidget(win)
-        win.resize(1300, 800)
-        win.show()
-        made.append(win)
-        return win
-
-    yield make
-    for win in made:
-        win.views.shutdown()
-        win.worker.stop()
 
 
 def test_a_saved_session_reopens_the_same_view_in_a_new_window(qtbot, window, new_window, tmp_path):
