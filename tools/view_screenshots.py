@@ -1,5 +1,5 @@
-"""The README's screenshots of compare, sweep, the chunk inspector, presentation mode, a
-stale layout and the chunk lanes, made by the app itself offscreen:
+"""The README's screenshots (its first picture, compare, sweep, the chunk inspector, presentation mode, a
+stale layout, the chunk lanes and a Hang), made by the app itself offscreen:
 python tools/view_screenshots.py [OUT_DIR] [NAME ...] (default docs/, every picture)."""
 
 from __future__ import annotations
@@ -153,7 +153,20 @@ def hang(win: MainWindow) -> None:
     wait(lambda: "Returns with" in win.error_label.text())
 
 
+def screenshot(win: MainWindow) -> None:
+    """The README's first picture: SemanticChunker on the acorn README with overlap, a
+    search for what a user would ask, and a chunk selected in the table and inspector."""
+    win.select_entry("agentos.SemanticChunker", {"targetSize": 400, "overlap": 60})
+    win.open_path(CORPUS)
+    wait(lambda: settled(win) and win.result.tokens is not None)
+    win.search_box.setText("parse options ecmaVersion")
+    wait(lambda: settled(win))
+    win.model.select_chunk(9)
+    pump(0.5)
+
+
 SCENES = {
+    "screenshot": screenshot,
     "compare": compare,
     "sweep": sweep,
     "inspector": inspector,
