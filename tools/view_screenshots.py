@@ -1,5 +1,6 @@
-"""The README's screenshots (its first picture, compare, sweep, the chunk inspector, presentation mode, a
-stale layout, the chunk lanes and a Hang), made by the app itself offscreen:
+"""The README's screenshots (its first picture, compare, sweep, the chunk inspector,
+presentation mode, a stale layout, the chunk lanes and a Hang), made by the app itself
+offscreen:
 python tools/view_screenshots.py [OUT_DIR] [NAME ...] (default docs/, every picture)."""
 
 from __future__ import annotations
