@@ -53,6 +53,50 @@ def kind_colour(kind: str) -> QColor:
     return QColor(OKABE_ITO[sum(map(ord, kind)) % len(OKABE_ITO)])
 
 
+#: the least contrast of text against its background that reads (WCAG AA, body text)
+READABLE_CONTRAST = 4.5
+
+
+def _luminance(colour: QColor) -> float:
+    """WCAG's relative luminance of an opaque colour."""
+
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * linear(colour.redF())
+        + 0.7152 * linear(colour.greenF())
+        + 0.0722 * linear(colour.blueF())
+    )
+
+
+def contrast(first: QColor, second: QColor) -> float:
+    """WCAG's contrast ratio of two opaque colours, 1 to 21."""
+    light, dark = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def over(colour: QColor, base: QColor) -> QColor:
+    """``colour`` (translucent) painted over the opaque ``base``: what the eye sees."""
+    alpha = colour.alphaF()
+    return QColor.fromRgbF(
+        colour.redF() * alpha + base.redF() * (1 - alpha),
+        colour.greenF() * alpha + base.greenF() * (1 - alpha),
+        colour.blueF() * alpha + base.blueF() * (1 - alpha),
+    )
+
+
+def readable_text(background: QColor, base: QColor, text: QColor) -> QColor:
+    """The colour to write on ``background`` (translucent, over ``base``): ``text`` where
+    it reads, else black or white, whichever stands out more (a selected chunk's strong
+    tint on the dark theme is too light for its light text)."""
+    seen = over(background, base)
+    if contrast(text, seen) >= READABLE_CONTRAST:
+        return text
+    black, white = QColor("#000000"), QColor("#ffffff")
+    return black if contrast(black, seen) >= contrast(white, seen) else white
+
+
 def hatch_colour(dark: bool) -> QColor:
     return QColor(255, 255, 255, 110) if dark else QColor(0, 0, 0, 75)
 
