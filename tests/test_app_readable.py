@@ -63,3 +63,52 @@ def test_contrast_is_wcags_ratio():
     assert theme.contrast(QColor("#777777"), QColor("#777777")) == 1.0
     half = theme.over(QColor(255, 255, 255, 128), QColor("#000000"))
     assert abs(half.red() - 128) <= 1
+
+
+def _warning_pixels(widget) -> int:
+    """Pixels of the widget in the warning colour (its frame when refused)."""
+    from PySide6.QtGui import QColor
+
+    image = widget.grab().toImage()
+    warning = QColor(theme.WARNING_COLOUR)
+    return sum(
+        1
+        for x in range(image.width())
+        for y in (0, 1, image.height() - 2, image.height() - 1)
+        if abs(image.pixelColor(x, y).red() - warning.red()) < 30
+        and abs(image.pixelColor(x, y).green() - warning.green()) < 30
+        and abs(image.pixelColor(x, y).blue() - warning.blue()) < 30
+    )
+
+
+def test_a_value_that_does_not_parse_is_framed_where_it_was_typed(qtbot, window):
+    """JSON typed wrong into an option's field: the field itself is framed in the warning
+    colour with the reason in its tooltip, and the message says nothing ran (the chunks
+    on view are the settings' before the edit); a right value takes both away."""
+    from PySide6.QtCore import Qt
+
+    window.select_entry("mastra.chunk", {"strategy": "recursive", "maxSize": 300})
+    window.set_document(Document(TEXT, None, "text"))
+    settle(qtbot, window)
+    line = window.params.field("separators").line
+    assert _warning_pixels(line) == 0
+    shown = window.result.request.options
+    line.setFocus()
+    qtbot.keyClicks(line, '["\\n\\n", "\\n"')  # the closing bracket forgotten
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    qtbot.wait(50)
+    message = window.error_label.text()
+    assert not window.error_label.isHidden()
+    assert "separators" in message and "not valid JSON" in message, message
+    assert "before this edit" in message, message
+    assert window.result.request.options == shown  # nothing ran
+    assert _warning_pixels(line) > line.width(), "the refused field is not framed"
+    assert "not valid JSON" in line.toolTip()
+    line.clear()
+    qtbot.keyClicks(line, '["\\n\\n", "\\n"]')
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    settle(qtbot, window)
+    assert window.error_label.isHidden()
+    assert window.result.request.options["separators"] == ["\n\n", "\n"]
+    assert _warning_pixels(line) == 0
+    assert "not valid JSON" not in line.toolTip()

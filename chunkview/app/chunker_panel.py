@@ -224,8 +224,12 @@ class ChunkerPanel(QWidget):
             self.model.select_entry(entry_id)
 
     def _options_changed(self, options: dict[str, Any]) -> None:
-        if "__error__" in options:
-            self.show_error(escape(options["__error__"]))
+        if "__error__" in options:  # a field that does not parse: framed where it is
+            self.show_error(
+                f"<b>Option not valid.</b><br>{escape(options['__error__'])}"
+                "<br><small>Not run: the chunks shown are from the settings before this "
+                "edit.</small>"
+            )
             return
         self.model.set_options(options)
         self._show_notes()
