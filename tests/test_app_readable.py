@@ -112,3 +112,59 @@ def test_a_value_that_does_not_parse_is_framed_where_it_was_typed(qtbot, window)
     assert window.result.request.options["separators"] == ["\n\n", "\n"]
     assert _warning_pixels(line) == 0
     assert "not valid JSON" not in line.toolTip()
+
+
+def _cut_words(panel) -> list[str]:
+    """The visible combo boxes, buttons and one-line labels in ``panel`` whose words are
+    wider than the room their widget gives them."""
+    from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QStyle, QStyleOptionComboBox
+
+    cut = []
+    for combo in panel.findChildren(QComboBox):
+        if not combo.isVisible():
+            continue
+        if combo.isEditable():
+            room = combo.lineEdit().width() - 4
+        else:
+            option = QStyleOptionComboBox()
+            combo.initStyleOption(option)
+            room = (
+                combo.style()
+                .subControlRect(
+                    QStyle.ComplexControl.CC_ComboBox,
+                    option,
+                    QStyle.SubControl.SC_ComboBoxEditField,
+                    combo,
+                )
+                .width()
+            )
+        if combo.fontMetrics().horizontalAdvance(combo.currentText()) > room:
+            cut.append(combo.currentText())
+    for button in panel.findChildren(QPushButton):
+        if button.isVisible() and button.sizeHint().width() > button.width():
+            cut.append(button.text())
+    for label in panel.findChildren(QLabel):
+        if label.isVisible() and not label.wordWrap() and label.text():
+            if label.fontMetrics().horizontalAdvance(label.text()) > label.contentsRect().width():
+                cut.append(label.text())
+    return cut
+
+
+def test_the_warnings_tabs_boxes_and_buttons_read_whole_at_1280(qtbot, window):
+    """At 1280 x 800 the kind box and the token limit shared one row with Previous and
+    Next: "All kinds (120)" and "no token limit" were cut to "All kinds" and "oken
+    limit"."""
+    from conftest import CORPUS
+
+    window.resize(1280, 800)
+    window.select_entry("mastra.chunk", {"strategy": "recursive", "maxSize": 200, "overlap": 50})
+    assert window.open_path(CORPUS / "redis-readme.md")
+    settle(qtbot, window)
+    panel = window.tabs.warnings_panel
+    window.tabs.setCurrentWidget(panel)
+    qtbot.wait(50)
+    assert panel.kind_box.currentText().startswith("All kinds (1")
+    assert _cut_words(panel) == []
+    panel.limit_box.setCurrentText("512")
+    qtbot.wait(50)
+    assert _cut_words(panel) == []
