@@ -145,7 +145,7 @@ def _cut_words(panel) -> list[str]:
             cut.append(button.text())
     for label in panel.findChildren(QLabel):
         if label.isVisible() and not label.wordWrap() and label.text():
-            if label.fontMetrics().horizontalAdvance(label.text()) > label.contentsRect().width():
+            if label.minimumSizeHint().width() > label.width():  # its words, rich or plain
                 cut.append(label.text())
     return cut
 
@@ -168,3 +168,27 @@ def test_the_warnings_tabs_boxes_and_buttons_read_whole_at_1280(qtbot, window):
     panel.limit_box.setCurrentText("512")
     qtbot.wait(50)
     assert _cut_words(panel) == []
+
+
+def test_the_audit_bar_counts_no_file_before_an_audit_and_none_in_an_empty_folder(
+    qtbot, window, tmp_path
+):
+    """Before any audit the bar said "0 / 1 files", of a folder not chosen yet; an empty
+    folder said the same."""
+    panel = window.views.audit
+    window.views.show_panel(panel)
+    qtbot.wait(50)
+    assert panel.progress.text() == ""
+    panel.jobs = 1
+    empty = tmp_path / "nothing here"
+    empty.mkdir()
+    panel.folder_edit.setText(str(empty))
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=60000)
+    assert "1 files" not in panel.progress.text()
+    assert panel.progress.text() == "no files"
+    (empty / "a.md").write_text("# A\n\nSome words.\n", encoding="utf-8")
+    (empty / "b.md").write_text("# B\n\nMore words.\n", encoding="utf-8")
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=60000)
+    assert panel.progress.text() == "2 / 2 files"
