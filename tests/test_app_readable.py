@@ -192,3 +192,21 @@ def test_the_audit_bar_counts_no_file_before_an_audit_and_none_in_an_empty_folde
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=60000)
     assert panel.progress.text() == "2 / 2 files"
+
+
+def test_chunks_the_library_rewrote_are_said_to_be_missing_above_the_editor(qtbot, window):
+    """Mastra's json strategy returns each chunk as JSON of its own, found nowhere in the
+    text: the editor showed the file with no tint and no word why."""
+    from conftest import CORPUS
+
+    window.select_entry("mastra.chunk", {"strategy": "json", "maxSize": 300})
+    assert window.open_path(CORPUS / "protobuf-type.json")
+    settle(qtbot, window)
+    spans = window.result.layout.spans
+    assert all(span.located == "missing" for span in spans)
+    legend = window.view.legend.text()
+    assert f"{len(spans)} of {len(spans)} chunks are not in the text" in legend, legend
+    window.select_entry("mastra.chunk", {"strategy": "recursive", "maxSize": 300})
+    settle(qtbot, window)
+    assert all(span.located != "missing" for span in window.result.layout.spans)
+    assert "not in the text" not in window.view.legend.text()

@@ -20,7 +20,7 @@ from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.outside_changes import OutsideChangeBar
 from chunkview.core.model.document import KINDS
-from chunkview.core.model.span_table import SpanTable
+from chunkview.core.model.span_table import MISSING, SpanTable
 from chunkview.core.model.spans import Span
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
@@ -194,11 +194,32 @@ class DocumentView(QWidget):
                 if by_reason
                 else 'boundary (<a href="reason">colour by reason</a>)'
             )
+        missing = _missing_note(result)
         self.legend.setText(
-            f"<small>{title}: {swatches}{overlap}{compared}</small>"
+            f"<small>{title}: {swatches}{overlap}{compared}{missing}</small>"
             if kinds
             else "<small>&nbsp;</small>"
         )
+
+
+def _missing_note(result: ChunkResult | None) -> str:
+    """A line saying how many chunks are nowhere in the text (a library that rewrites
+    what it returns, such as Mastra's json and html strategies): the editor has no tint
+    for them, and without a word it looks as if nothing was chunked."""
+    if result is None:
+        return ""
+    spans = result.layout.spans
+    if isinstance(spans, SpanTable):
+        missing = spans.located_ids.count(MISSING)
+    else:
+        missing = sum(1 for span in spans if span.located == "missing")
+    if not missing:
+        return ""
+    return (
+        f'<br><span style="color:{theme.WARNING_COLOUR}">⚠ {missing:,} of {len(spans):,} '
+        "chunks are not in the text as written (the library rewrote them), so they are "
+        "not tinted here: the table and the inspector show their text</span>"
+    )
 
 
 def _any_reason(spans: Sequence[Span], first: int) -> bool:
