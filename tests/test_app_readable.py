@@ -210,3 +210,30 @@ def test_chunks_the_library_rewrote_are_said_to_be_missing_above_the_editor(qtbo
     settle(qtbot, window)
     assert all(span.located != "missing" for span in window.result.layout.spans)
     assert "not in the text" not in window.view.legend.text()
+
+
+def test_a_chunker_file_that_throws_is_named_by_its_file_not_its_folders(
+    qtbot, window, tmp_path, registry_as_before
+):
+    """The failure's first line named the function by its whole path (a temporary
+    folder's name and all, over three lines of the box); it names the file and the
+    function, the line under it the whole path and the line that raised."""
+    folder = tmp_path / "a folder with a long name" / "and another one"
+    folder.mkdir(parents=True)
+    path = folder / "my_chunker.py"
+    path.write_text(
+        "def _helper(text):\n    return text.split()[999]\n\n\n"
+        "def fails(text):\n    return [_helper(text)]\n",
+        encoding="utf-8",
+    )
+    window.set_document(Document("# Title\n\nA few words.\n", None, "markdown"))
+    settle(qtbot, window)
+    with qtbot.waitSignal(window.chunker_files.loaded, timeout=15000):
+        assert window.chunker_files.open_file(str(path))
+    settle(qtbot, window)
+    message = window.error_label.text()
+    headline = message.split("<br>")[0]
+    assert "my_chunker.py:fails threw IndexError" in headline, message
+    assert "long name" not in headline, headline
+    assert "my_chunker.py, line 2, in _helper" in message
+    assert str(folder) in message  # the whole path, once, where the line is

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -43,6 +44,16 @@ def escape(text: str) -> str:
 #: documents up to this many code points have their tokens counted for the size sliders;
 #: longer ones are estimated (counting 10 MB would hold up the window)
 TOKENS_COUNTED_UP_TO = 200_000
+
+
+def short_entry_name(entry_id: str) -> str:
+    """An entry's id as a headline names it: a chunker file's function by the file's name
+    (the message under it gives the whole path and the line)."""
+    if is_function_id(entry_id):
+        where, _colon, name = entry_id.rpartition(":")
+        if where.endswith(".py"):
+            return f"{os.path.basename(where)}:{name}"
+    return entry_id
 
 
 def length_in_unit(document: Document, unit: str) -> int:
@@ -354,7 +365,9 @@ class ChunkerPanel(QWidget):
         elif failure.name == "Stopped":  # the watchdog's words follow
             text = "<b>Chunking stopped.</b>"
         else:
-            text = f"<b>{escape(failure.entry_id)} threw {escape(failure.name)}</b>"
+            text = (
+                f"<b>{escape(short_entry_name(failure.entry_id))} threw {escape(failure.name)}</b>"
+            )
         text += f"<br>{escape(failure.message)}"
         if searched_after(failure):
             text += self._hang_hint_text(failure.generation)
