@@ -237,3 +237,55 @@ def test_a_chunker_file_that_throws_is_named_by_its_file_not_its_folders(
     assert "long name" not in headline, headline
     assert "my_chunker.py, line 2, in _helper" in message
     assert str(folder) in message  # the whole path, once, where the line is
+
+
+def _strongest_contrast(widget) -> float:
+    """The contrast of the widget's most distinct pixel against its commonest one (its
+    background): for a label, its words' full colour."""
+    from collections import Counter
+
+    from PySide6.QtGui import QColor
+
+    image = widget.grab().toImage()
+    pixels = Counter(
+        image.pixel(x, y) for x in range(0, image.width()) for y in range(0, image.height())
+    )
+    background = QColor.fromRgb(pixels.most_common(1)[0][0])
+    return max(theme.contrast(QColor.fromRgb(p), background) for p in pixels)
+
+
+def test_a_failures_words_read_on_the_window_in_both_themes(qtbot, window):
+    """The failure box wrote its words in the warning vermillion, 3.4:1 on the light
+    window and 3.6:1 on the dark one; its words read at 4.5:1 in both, the theme switched
+    while it is shown included."""
+    import re
+
+    from conftest import CORPUS
+    from PySide6.QtGui import QColor, QPalette
+
+    window.select_entry("mastra.chunk", {"strategy": "recursive", "maxSize": 300})
+    window.set_document(Document(TEXT, None, "text"))
+    settle(qtbot, window)
+    line = window.params.field("separators").line
+    line.setText("[not json")
+    line.editingFinished.emit()
+    assert not window.error_label.isHidden()
+    try:
+        for mode in ("dark", "light", "dark"):
+            window.set_theme(mode)
+            qtbot.wait(50)
+            ratio = _strongest_contrast(window.error_label)
+            assert ratio >= theme.READABLE_CONTRAST, (mode, ratio)
+        # the legend's word on chunks nowhere in the text, likewise
+        window.select_entry("mastra.chunk", {"strategy": "json", "maxSize": 300})
+        assert window.open_path(CORPUS / "protobuf-type.json")
+        settle(qtbot, window)
+        for mode in ("dark", "light"):
+            window.set_theme(mode)
+            qtbot.wait(50)
+            legend = window.view.legend
+            colour = re.search(r'color:(#\w+)">⚠', legend.text()).group(1)
+            behind = legend.palette().color(QPalette.ColorRole.Window)
+            assert theme.contrast(QColor(colour), behind) >= theme.READABLE_CONTRAST, mode
+    finally:
+        window.set_theme("light")

@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -157,10 +157,7 @@ class ChunkerPanel(QWidget):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.RichText)
-        self.error_label.setStyleSheet(
-            f"color: {theme.WARNING_COLOUR}; border: 1px solid {theme.WARNING_COLOUR};"
-            "border-radius: 4px; padding: 6px;"
-        )
+        self._style_error_label()
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
         # a user's chunker's full traceback, one click away ("Show traceback"): plain
@@ -420,6 +417,20 @@ class ChunkerPanel(QWidget):
             self._show_failure(failure)
         if suggestion is not None and suggestion.bounds:
             self.status.emit(f"{failure.name}: {suggestion.text()}")
+
+    def _style_error_label(self) -> None:
+        """The failure box: a vermillion frame, its words in the shade that reads on
+        the theme's window (set again when the theme changes)."""
+        self.error_label.setStyleSheet(
+            f"color: {theme.warning_text()}; border: 1px solid {theme.WARNING_COLOUR};"
+            "border-radius: 4px; padding: 6px;"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        changed = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in changed and hasattr(self, "error_label"):
+            self._style_error_label()
 
     def show_error(self, rich_text: str) -> None:
         self.error_label.setText(rich_text)

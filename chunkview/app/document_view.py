@@ -216,7 +216,7 @@ def _missing_note(result: ChunkResult | None) -> str:
     if not missing:
         return ""
     return (
-        f'<br><span style="color:{theme.WARNING_COLOUR}">⚠ {missing:,} of {len(spans):,} '
+        f'<br><span style="color:{theme.warning_text()}">⚠ {missing:,} of {len(spans):,} '
         "chunks are not in the text as written (the library rewrote them), so they are "
         "not tinted here: the table and the inspector show their text</span>"
     )

@@ -97,6 +97,17 @@ def readable_text(background: QColor, base: QColor, text: QColor) -> QColor:
     return black if contrast(black, seen) >= contrast(white, seen) else white
 
 
+#: the warning's vermillion as words: WARNING_COLOUR reads at about 3.4:1 on either
+#: theme's window, under the 4.5:1 text needs; a darker shade on light, a lighter on dark
+WARNING_TEXT = {False: "#B34700", True: "#FF8A50"}
+
+
+def warning_text(dark: bool | None = None) -> str:
+    """The colour of a warning's words on the window (``dark``: the theme, else the
+    application's palette's)."""
+    return WARNING_TEXT[is_dark() if dark is None else dark]
+
+
 def hatch_colour(dark: bool) -> QColor:
     return QColor(255, 255, 255, 110) if dark else QColor(0, 0, 0, 75)
 
