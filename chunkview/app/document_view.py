@@ -217,8 +217,8 @@ def _missing_note(result: ChunkResult | None) -> str:
         return ""
     return (
         f'<br><span style="color:{theme.warning_text()}">⚠ {missing:,} of {len(spans):,} '
-        "chunks are not in the text as written (the library rewrote them), so they are "
-        "not tinted here: the table and the inspector show their text</span>"
+        "chunks are not in the text as written (not tinted here; the table and the "
+        "inspector show them)</span>"
     )
 
 
