@@ -289,3 +289,25 @@ def test_a_failures_words_read_on_the_window_in_both_themes(qtbot, window):
             assert theme.contrast(QColor(colour), behind) >= theme.READABLE_CONTRAST, mode
     finally:
         window.set_theme("light")
+
+
+def test_the_inspector_gives_a_chunk_found_nowhere_no_offsets(qtbot, window):
+    """A chunk found nowhere in the text read "offsets 0–0 (own text from 0)", as if it
+    were an empty chunk at the start."""
+    from conftest import CORPUS
+
+    window.select_entry("mastra.chunk", {"strategy": "json", "maxSize": 300})
+    assert window.open_path(CORPUS / "protobuf-type.json")
+    settle(qtbot, window)
+    assert window.result.layout.spans[2].located == "missing"
+    window.model.select_chunk(2)
+    qtbot.wait(50)
+    text = window.views.inspector.toPlainText()
+    assert "own text from" not in text, text[:300]
+    assert "none: not in the text" in text and "last known place" in text
+    window.select_entry("mastra.chunk", {"strategy": "recursive", "maxSize": 300})
+    settle(qtbot, window)
+    window.model.select_chunk(1)
+    qtbot.wait(50)
+    span = window.result.layout.spans[1]
+    assert f"{span.start:,}–{span.end:,} (own text from" in window.views.inspector.toPlainText()
