@@ -311,3 +311,26 @@ def test_the_inspector_gives_a_chunk_found_nowhere_no_offsets(qtbot, window):
     qtbot.wait(50)
     span = window.result.layout.spans[1]
     assert f"{span.start:,}–{span.end:,} (own text from" in window.views.inspector.toPlainText()
+
+
+def test_a_script_no_installed_font_draws_is_named_in_the_status_bar(qtbot, window):
+    """Japanese text on a machine with no Japanese font showed as rows of boxes with no
+    word why; the status bar names the script and a font to install. Where a font is
+    installed, nothing is said."""
+    from conftest import CORPUS
+    from PySide6.QtGui import QFontDatabase
+
+    from chunkview.app import missing_fonts
+
+    assert window.open_path(CORPUS / "mastra-chunk-reference-ja.md")
+    settle(qtbot, window)
+    said = window.statusBar().currentMessage()
+    if QFontDatabase.families(QFontDatabase.WritingSystem.Japanese):
+        assert "Japanese" not in said, said
+    else:
+        assert "No font here draws this document's Japanese" in said, said
+        assert "fonts-noto-cjk" in said and "Chinese" not in said  # kanji are Japanese here
+    assert missing_fonts.note("Plain English, nothing else.") is None
+    assert window.open_path(CORPUS / "redis-readme.md")
+    settle(qtbot, window)
+    assert "No font here" not in window.statusBar().currentMessage()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.app import theme
+from chunkview.app import missing_fonts, theme
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.outside_changes import OutsideChangeBar
@@ -37,6 +37,8 @@ class DocumentView(QWidget):
         self._view_text: str | None = None
         #: the last complete layout recorded why its boundaries are where they are
         self._explained = False
+        #: what the status bar was told of the last document's scripts with no font
+        self._font_note: str | None = None
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search: words a user would ask about…")
         self.search_box.setClearButtonEnabled(True)
@@ -113,6 +115,11 @@ class DocumentView(QWidget):
         self._view_text = None
         self.editor.set_text(document.text)
         self._mark(document.text)
+        # a script with no font: said, and taken back when the next document has none
+        unreadable = missing_fonts.note(document.text)
+        if unreadable or self._font_note:
+            self.status.emit(unreadable or "")
+        self._font_note = unreadable
 
     def _show_result(self, result: ChunkResult) -> None:
         shown = result.layout.document.text
