@@ -334,3 +334,34 @@ def test_a_script_no_installed_font_draws_is_named_in_the_status_bar(qtbot, wind
     assert window.open_path(CORPUS / "redis-readme.md")
     settle(qtbot, window)
     assert "No font here" not in window.statusBar().currentMessage()
+
+
+def test_no_limit_line_is_drawn_over_another_limits_label(qtbot, window):
+    """targetSize 300 beside minSize 200: the target's dashed line ran through the words
+    "minSize 200"; each label lies over the other lines it reaches."""
+    from PySide6.QtCore import QPointF, Qt
+
+    window.select_entry("agentos.SemanticChunker", {"targetSize": 300, "minSize": 200})
+    window.set_document(Document(TEXT, None, "text"))
+    settle(qtbot, window)
+    window.tabs.setCurrentWidget(window.stats)
+    histogram = window.stats.histogram
+    qtbot.waitUntil(lambda: len(histogram.lines) >= 2)
+    qtbot.wait(50)
+    scene = histogram.scene()
+    crossings = 0
+    for labelled in histogram.lines.values():
+        box = labelled.label.sceneBoundingRect()
+        for other in histogram.lines.values():
+            x = other.scenePos().x()  # where the line stands
+            if other is labelled or not box.left() + 2 < x < box.right() - 2:
+                continue
+            crossings += 1
+            stack = scene.items(QPointF(x, box.center().y()), order=Qt.SortOrder.DescendingOrder)
+            mine = [labelled.label, *labelled.label.childItems()]
+            first_label = min(stack.index(item) for item in mine if item in stack)
+            assert other not in stack or first_label < stack.index(other), (
+                labelled.label.toPlainText(),
+                other.label.toPlainText(),
+            )
+    assert crossings >= 1  # the case is there: a line through another's label
