@@ -313,10 +313,10 @@ def test_the_inspector_gives_a_chunk_found_nowhere_no_offsets(qtbot, window):
     assert f"{span.start:,}–{span.end:,} (own text from" in window.views.inspector.toPlainText()
 
 
-def test_a_script_no_installed_font_draws_is_named_in_the_status_bar(qtbot, window):
+def test_a_script_no_installed_font_draws_is_named_above_the_editor(qtbot, window):
     """Japanese text on a machine with no Japanese font showed as rows of boxes with no
-    word why; the status bar names the script and a font to install. Where a font is
-    installed, nothing is said."""
+    word why; the legend names the script and a font to install while the document is
+    open. Where a font is installed, nothing is said."""
     from conftest import CORPUS
     from PySide6.QtGui import QFontDatabase
 
@@ -324,16 +324,16 @@ def test_a_script_no_installed_font_draws_is_named_in_the_status_bar(qtbot, wind
 
     assert window.open_path(CORPUS / "mastra-chunk-reference-ja.md")
     settle(qtbot, window)
-    said = window.statusBar().currentMessage()
+    said = window.view.legend.text()
     if QFontDatabase.families(QFontDatabase.WritingSystem.Japanese):
-        assert "Japanese" not in said, said
+        assert "No font here" not in said, said
     else:
-        assert "No font here draws this document's Japanese" in said, said
+        assert "No font here draws this document" in said and "Japanese text" in said, said
         assert "fonts-noto-cjk" in said and "Chinese" not in said  # kanji are Japanese here
     assert missing_fonts.note("Plain English, nothing else.") is None
     assert window.open_path(CORPUS / "redis-readme.md")
     settle(qtbot, window)
-    assert "No font here" not in window.statusBar().currentMessage()
+    assert "No font here" not in window.view.legend.text()
 
 
 def test_no_limit_line_is_drawn_over_another_limits_label(qtbot, window):

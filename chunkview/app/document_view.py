@@ -37,7 +37,7 @@ class DocumentView(QWidget):
         self._view_text: str | None = None
         #: the last complete layout recorded why its boundaries are where they are
         self._explained = False
-        #: what the status bar was told of the last document's scripts with no font
+        #: what the legend says of the document's scripts that no font draws
         self._font_note: str | None = None
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search: words a user would ask about…")
@@ -115,11 +115,11 @@ class DocumentView(QWidget):
         self._view_text = None
         self.editor.set_text(document.text)
         self._mark(document.text)
-        # a script with no font: said, and taken back when the next document has none
-        unreadable = missing_fonts.note(document.text)
-        if unreadable or self._font_note:
-            self.status.emit(unreadable or "")
-        self._font_note = unreadable
+        # a script with no font: said under the legend while this document is open
+        font_note = missing_fonts.note(document.text)
+        if font_note != self._font_note:
+            self._font_note = font_note
+            self.update_legend()
 
     def _show_result(self, result: ChunkResult) -> None:
         shown = result.layout.document.text
@@ -202,10 +202,15 @@ class DocumentView(QWidget):
                 else 'boundary (<a href="reason">colour by reason</a>)'
             )
         missing = _missing_note(result)
+        fonts = (
+            f'<br><span style="color:{theme.warning_text()}">⚠ {escape(self._font_note)}</span>'
+            if self._font_note
+            else ""
+        )
         self.legend.setText(
-            f"<small>{title}: {swatches}{overlap}{compared}{missing}</small>"
+            f"<small>{title}: {swatches}{overlap}{compared}{missing}{fonts}</small>"
             if kinds
-            else "<small>&nbsp;</small>"
+            else f"<small>&nbsp;{fonts}</small>"
         )
 
 

@@ -1,5 +1,6 @@
-"""Scripts of a document that no installed font draws: said in words when the document
-opens, rather than left as rows of boxes (a bare Linux often has no CJK font)."""
+"""Scripts of a document that no installed font draws: said in words above the editor
+while the document is open, rather than left as rows of boxes (a bare Linux often has
+no CJK font)."""
 
 from __future__ import annotations
 
@@ -69,13 +70,13 @@ def unreadable_scripts(text: str) -> list[Script]:
 
 
 def note(text: str) -> str | None:
-    """One line for the status bar when part of ``text`` has no font, else None."""
+    """One line for the legend when part of ``text`` has no font, else None."""
     missing = unreadable_scripts(text)
     if not missing:
         return None
     names = " and ".join(script.name for script in missing)
     packages = ", ".join(dict.fromkeys(script.package for script in missing))
     return (
-        f"No font here draws this document's {names} text: it shows as boxes (the text "
-        f"and its chunks are whole). Install one, such as {packages} on Debian or Ubuntu"
+        f"No font here draws this document's {names} text, shown as boxes (the text and "
+        f"its chunks are whole): install one, such as {packages} on Debian or Ubuntu"
     )
