@@ -331,6 +331,7 @@ def test_a_script_no_installed_font_draws_is_named_above_the_editor(qtbot, windo
         assert "No font here draws this document" in said and "Japanese text" in said, said
         assert "fonts-noto-cjk" in said and "Chinese" not in said  # kanji are Japanese here
     assert missing_fonts.note("Plain English, nothing else.") is None
+    assert missing_fonts.note("A word of Japanese: 日本語です.") is None  # a few boxes: no word
     assert window.open_path(CORPUS / "redis-readme.md")
     settle(qtbot, window)
     assert "No font here" not in window.view.legend.text()

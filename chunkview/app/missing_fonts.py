@@ -5,6 +5,7 @@ no CJK font)."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 from dataclasses import dataclass
 from functools import cache
 
@@ -14,6 +15,9 @@ WritingSystem = QFontDatabase.WritingSystem
 
 #: how much of a long text is looked at (a script in the first megabyte is enough to say)
 SAMPLE_CHARS = 1 << 20
+#: a script is named when the sample holds this many of its characters: a word or two
+#: in boxes (a sample's one line of Japanese) is left alone, a text in them is not
+LEAST_CHARS = 50
 
 
 @dataclass(frozen=True)
@@ -62,11 +66,16 @@ def unreadable_scripts(text: str) -> list[Script]:
     missing = [
         script
         for script in SCRIPTS
-        if script.pattern.search(sample) and not any(has_font(s) for s in script.systems)
+        if _holds(sample, script) and not any(has_font(s) for s in script.systems)
     ]
     if any(script.name == "Japanese" for script in missing):  # its kanji are Han too
         missing = [script for script in missing if script.name != "Chinese"]
     return missing
+
+
+def _holds(sample: str, script: Script) -> bool:
+    """Whether ``sample`` has at least LEAST_CHARS of ``script``'s characters."""
+    return len(list(islice(script.pattern.finditer(sample), LEAST_CHARS))) == LEAST_CHARS
 
 
 def note(text: str) -> str | None:
