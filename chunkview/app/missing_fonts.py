@@ -5,9 +5,9 @@ no CJK font)."""
 from __future__ import annotations
 
 import re
-from itertools import islice
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 
 from PySide6.QtGui import QFontDatabase
 
