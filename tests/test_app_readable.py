@@ -237,6 +237,7 @@ def test_a_chunker_file_that_throws_is_named_by_its_file_not_its_folders(
     assert "long name" not in headline, headline
     assert "my_chunker.py, line 2, in _helper" in message
     assert str(folder) in message  # the whole path, once, where the line is
+    assert window.statusBar().currentMessage() == "Opened 1 chunker from my_chunker.py"
 
 
 def _strongest_contrast(widget) -> float:
