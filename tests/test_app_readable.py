@@ -367,3 +367,22 @@ def test_no_limit_line_is_drawn_over_another_limits_label(qtbot, window):
                 other.label.toPlainText(),
             )
     assert crossings >= 1  # the case is there: a line through another's label
+
+
+def test_the_encoding_dialog_names_the_file_it_reopens(qtbot, window, tmp_path):
+    from conftest import CORPUS
+
+    path = tmp_path / "notes-latin1.txt"
+    path.write_bytes("Café crème, naïve façade.\n".encode("cp1252"))
+    window.open_path(path)  # offscreen: not opened, the guess named
+    settle(qtbot, window)
+    assert "notes-latin1.txt" in window.error_label.text()  # the file and what happened
+    assert "not UTF-8" in window.error_label.text()
+    dialog = window.menus.encoding_dialog()
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Reopen notes-latin1.txt with encoding"
+    assert window.open_path(CORPUS / "acorn-readme.md")
+    settle(qtbot, window)
+    other = window.menus.encoding_dialog()
+    qtbot.addWidget(other)
+    assert "acorn-readme.md" in other.windowTitle()
