@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import cache
 from typing import Literal, TypeAlias, get_args
 
 from PySide6.QtCore import Qt
@@ -90,11 +91,18 @@ def readable_text(background: QColor, base: QColor, text: QColor) -> QColor:
     """The colour to write on ``background`` (translucent, over ``base``): ``text`` where
     it reads, else black or white, whichever stands out more (a selected chunk's strong
     tint on the dark theme is too light for its light text)."""
-    seen = over(background, base)
-    if contrast(text, seen) >= READABLE_CONTRAST:
+    return QColor.fromRgba(_readable_rgba(background.rgba(), base.rgba(), text.rgba()))
+
+
+@cache
+def _readable_rgba(background: int, base: int, text: int) -> int:
+    """``readable_text`` on 0xAARRGGBB values: each decoration pass asks it of every
+    chunk on view, for the same few tints."""
+    seen = over(QColor.fromRgba(background), QColor.fromRgba(base))
+    if contrast(QColor.fromRgba(text), seen) >= READABLE_CONTRAST:
         return text
     black, white = QColor("#000000"), QColor("#ffffff")
-    return black if contrast(black, seen) >= contrast(white, seen) else white
+    return (black if contrast(black, seen) >= contrast(white, seen) else white).rgba()
 
 
 #: the warning's vermillion as words: WARNING_COLOUR reads at about 3.4:1 on either
