@@ -102,6 +102,8 @@ ALLOWED = {
     ("document_view.py", "swatches"): "kinds escaped where joined",
     ("document_view.py", "overlap"): "a fixed phrase",
     ("document_view.py", "compared"): "fixed labels and counts",
+    ("document_view.py", "missing"): "counts and a fixed phrase",
+    ("document_view.py", "fonts"): "a fixed phrase, escaped where it is made",
     ("step_through.py", "colour.name()"): "a colour's #rrggbb",
     ("step_through.py", "_ink(colour)"): "a colour's #rrggbb",
     ("step_through.py", "self.index"): "an int",

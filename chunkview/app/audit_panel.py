@@ -281,7 +281,7 @@ class AuditPanel(QWidget):
         self.save_button.clicked.connect(self.save_dialog)
         self.save_button.setEnabled(False)
         self.progress = QProgressBar()
-        self.progress.setFormat("%v / %m files")
+        self.progress.setFormat("")  # no count before an audit has listed its files
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.message = QLabel("Choose a folder: every file in it is chunked with this setting.")
@@ -397,6 +397,7 @@ class AuditPanel(QWidget):
         if number != self.number:
             return
         self.progress.setRange(0, max(files, 1))
+        self.progress.setFormat("%v / %m files" if files else "no files")
         self.progress.setValue(0)
         capped = f" (the first {MAX_FILES}; more are left out)" if more else ""
         self.message.setText(f"Chunking {files} files{capped} with {self.setting}…")

@@ -149,7 +149,8 @@ class ChunkerFiles(QObject):
         self._remember(path)
         if then is _Then.FIRST:
             self.model.select_entry(ids[0])
-            self.show_status(f"Opened {len(ids)} chunker(s) from {name}")
+            chunkers = "1 chunker" if len(ids) == 1 else f"{len(ids)} chunkers"
+            self.show_status(f"Opened {chunkers} from {name}")
         elif then is _Then.LIST:
             if self._wanted in ids:
                 self.model.select_entry(self._wanted)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,6 +44,16 @@ def escape(text: str) -> str:
 #: documents up to this many code points have their tokens counted for the size sliders;
 #: longer ones are estimated (counting 10 MB would hold up the window)
 TOKENS_COUNTED_UP_TO = 200_000
+
+
+def short_entry_name(entry_id: str) -> str:
+    """An entry's id as a headline names it: a chunker file's function by the file's name
+    (the message under it gives the whole path and the line)."""
+    if is_function_id(entry_id):
+        where, _colon, name = entry_id.rpartition(":")
+        if where.endswith(".py"):
+            return f"{os.path.basename(where)}:{name}"
+    return entry_id
 
 
 def length_in_unit(document: Document, unit: str) -> int:
@@ -146,10 +157,7 @@ class ChunkerPanel(QWidget):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.RichText)
-        self.error_label.setStyleSheet(
-            f"color: {theme.WARNING_COLOUR}; border: 1px solid {theme.WARNING_COLOUR};"
-            "border-radius: 4px; padding: 6px;"
-        )
+        self._style_error_label()
         self.error_label.linkActivated.connect(self._error_link)
         self.error_label.hide()
         # a user's chunker's full traceback, one click away ("Show traceback"): plain
@@ -224,8 +232,12 @@ class ChunkerPanel(QWidget):
             self.model.select_entry(entry_id)
 
     def _options_changed(self, options: dict[str, Any]) -> None:
-        if "__error__" in options:
-            self.show_error(escape(options["__error__"]))
+        if "__error__" in options:  # a field that does not parse: framed where it is
+            self.show_error(
+                f"<b>Option not valid.</b><br>{escape(options['__error__'])}"
+                "<br><small>Not run: the chunks shown are from the settings before this "
+                "edit.</small>"
+            )
             return
         self.model.set_options(options)
         self._show_notes()
@@ -350,7 +362,9 @@ class ChunkerPanel(QWidget):
         elif failure.name == "Stopped":  # the watchdog's words follow
             text = "<b>Chunking stopped.</b>"
         else:
-            text = f"<b>{escape(failure.entry_id)} threw {escape(failure.name)}</b>"
+            text = (
+                f"<b>{escape(short_entry_name(failure.entry_id))} threw {escape(failure.name)}</b>"
+            )
         text += f"<br>{escape(failure.message)}"
         if searched_after(failure):
             text += self._hang_hint_text(failure.generation)
@@ -403,6 +417,20 @@ class ChunkerPanel(QWidget):
             self._show_failure(failure)
         if suggestion is not None and suggestion.bounds:
             self.status.emit(f"{failure.name}: {suggestion.text()}")
+
+    def _style_error_label(self) -> None:
+        """The failure box: a vermillion frame, its words in the shade that reads on
+        the theme's window (set again when the theme changes)."""
+        self.error_label.setStyleSheet(
+            f"color: {theme.warning_text()}; border: 1px solid {theme.WARNING_COLOUR};"
+            "border-radius: 4px; padding: 6px;"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        changed = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in changed and hasattr(self, "error_label"):
+            self._style_error_label()
 
     def show_error(self, rich_text: str) -> None:
         self.error_label.setText(rich_text)

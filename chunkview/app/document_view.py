@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from chunkview.app import theme
+from chunkview.app import missing_fonts, theme
 from chunkview.app.chunker_panel import escape
 from chunkview.app.editor import ChunkEditor
 from chunkview.app.outside_changes import OutsideChangeBar
 from chunkview.core.model.document import KINDS
-from chunkview.core.model.span_table import SpanTable
+from chunkview.core.model.span_table import MISSING, SpanTable
 from chunkview.core.model.spans import Span
 from chunkview.core.runtime.pipeline import ChunkResult
 from chunkview.core.session import InspectorModel, ModelEvent
@@ -37,6 +37,8 @@ class DocumentView(QWidget):
         self._view_text: str | None = None
         #: the last complete layout recorded why its boundaries are where they are
         self._explained = False
+        #: what the legend says of the document's scripts that no font draws
+        self._font_note: str | None = None
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search: words a user would ask about…")
         self.search_box.setClearButtonEnabled(True)
@@ -113,6 +115,11 @@ class DocumentView(QWidget):
         self._view_text = None
         self.editor.set_text(document.text)
         self._mark(document.text)
+        # a script with no font: said under the legend while this document is open
+        font_note = missing_fonts.note(document.text)
+        if font_note != self._font_note:
+            self._font_note = font_note
+            self.update_legend()
 
     def _show_result(self, result: ChunkResult) -> None:
         shown = result.layout.document.text
@@ -194,11 +201,37 @@ class DocumentView(QWidget):
                 if by_reason
                 else 'boundary (<a href="reason">colour by reason</a>)'
             )
-        self.legend.setText(
-            f"<small>{title}: {swatches}{overlap}{compared}</small>"
-            if kinds
-            else "<small>&nbsp;</small>"
+        missing = _missing_note(result)
+        fonts = (
+            f'<br><span style="color:{theme.warning_text()}">⚠ {escape(self._font_note)}</span>'
+            if self._font_note
+            else ""
         )
+        self.legend.setText(
+            f"<small>{title}: {swatches}{overlap}{compared}{missing}{fonts}</small>"
+            if kinds
+            else f"<small>&nbsp;{fonts}</small>"
+        )
+
+
+def _missing_note(result: ChunkResult | None) -> str:
+    """A line saying how many chunks are nowhere in the text (a library that rewrites
+    what it returns, such as Mastra's json and html strategies): the editor has no tint
+    for them, and without a word it looks as if nothing was chunked."""
+    if result is None:
+        return ""
+    spans = result.layout.spans
+    if isinstance(spans, SpanTable):
+        missing = spans.located_ids.count(MISSING)
+    else:
+        missing = sum(1 for span in spans if span.located == "missing")
+    if not missing:
+        return ""
+    return (
+        f'<br><span style="color:{theme.warning_text()}">⚠ {missing:,} of {len(spans):,} '
+        "chunks are not in the text as written (not tinted here; the table and the "
+        "inspector show them)</span>"
+    )
 
 
 def _any_reason(spans: Sequence[Span], first: int) -> bool:

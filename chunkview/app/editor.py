@@ -445,6 +445,8 @@ class ChunkEditor(QPlainTextEdit):
         moved = QTextCharFormat()
         moved.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
         moved.setUnderlineColor(theme.diff_colour("moved"))
+        palette = self.palette()
+        base, text = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
         selections = []
         for run in self._runs:
             if run.kind == "chunk":
@@ -455,6 +457,9 @@ class ChunkEditor(QPlainTextEdit):
                 if run.selected:
                     colour.setAlpha(min(255, colour.alpha() * 2 + 40))
                 fmt.setBackground(colour)
+                readable = theme.readable_text(colour, base, text)
+                if readable != text:
+                    fmt.setForeground(readable)
                 fmt.setProperty(QTextFormat.Property.UserProperty, run.chunk)
                 selections.append(self._selection(run.start, run.end, fmt))
             elif run.kind == "overlap":

@@ -44,9 +44,16 @@ class EncodingDialog(QDialog):
     """A table of encodings and the preview line each makes, and a field for any other
     codec name; ``encoding()`` is the one chosen."""
 
-    def __init__(self, data: bytes, common: Iterable[str], parent: QWidget | None = None):
+    def __init__(
+        self,
+        data: bytes,
+        common: Iterable[str],
+        parent: QWidget | None = None,
+        name: str | None = None,
+    ):
         super().__init__(parent)
-        self.setWindowTitle("Reopen with encoding")
+        # the file's name: which file is being reopened, when several were opened
+        self.setWindowTitle(f"Reopen {name} with encoding" if name else "Reopen with encoding")
         self.data = data[:SAMPLE_BYTES]
         self.names = candidates(self.data, common)
         self.table = QTableWidget(len(self.names), 2)

@@ -15,6 +15,8 @@ from chunkview.app import theme
 from chunkview.core.model.kinds import UNIT_NAMES
 
 BINS = 24
+#: the limit lines' stacking above the bars
+LINES_Z = 10
 LIMIT_COLOURS = {"target": "#009E73", "max": "#D55E00", "min": "#0072B2"}
 LIMIT_NAMES = {"target": "target", "max": "maxSize", "min": "minSize"}
 #: most kinds drawn apart (the rest are summed as "other")
@@ -180,6 +182,7 @@ class Histogram(pg.PlotWidget):
         plot.setXRange(0, top, padding=0.01)
         for i, (role, value) in enumerate(sorted(shown_limits.items(), key=lambda rv: rv[1])):
             limit_colour = LIMIT_COLOURS[role]
+            on_left = value > top * 0.7
             line = pg.InfiniteLine(
                 pos=value,
                 angle=90,
@@ -189,10 +192,14 @@ class Histogram(pg.PlotWidget):
                     "position": 0.95 - 0.12 * i,  # staggered, so close lines stay readable
                     "color": limit_colour,
                     # the label on the side with room: left of a line near the right edge
-                    "anchors": [(1, 0.5), (1, 0.5)] if value > top * 0.7 else [(0, 0.5), (0, 0.5)],
+                    "anchors": [(1, 0.5), (1, 0.5)] if on_left else [(0, 0.5), (0, 0.5)],
                     "fill": palette.color(QPalette.ColorRole.Base),
                 },
             )
+            # a label reaching over the next lines lies over them (a label is its line's
+            # child, so the line goes up with it): lines to its right for a label on the
+            # right, and those on the left for one on the left
+            line.setZValue(LINES_Z + (len(shown_limits) - i if not on_left else 2 * i + 100))
             plot.addItem(line)
             self.lines[role] = line
         self._fit_legend()

@@ -16,7 +16,13 @@ from chunkview.core.model.explain import SOURCE_TITLES, chunk_ends
 from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.text.tokenizer_files import tokenizer_label
 from chunkview.core.views.decorations import DIFF_STYLES
-from chunkview.core.views.inspect import character_diff, chunk_facts, show_white_space, source_slice
+from chunkview.core.views.inspect import (
+    ChunkFacts,
+    character_diff,
+    chunk_facts,
+    show_white_space,
+    source_slice,
+)
 
 #: the longest text the panel shows (a 10 MB chunk would make the panel crawl)
 SHOW_LIMIT = 50_000
@@ -89,7 +95,7 @@ class ChunkInspector(QTextBrowser):
         rows = [
             ("kind", html.escape(facts.kind)),
             ("placed", html.escape(PLACED.get(facts.located, facts.located))),
-            ("offsets", f"{facts.start:,}–{facts.end:,} (own text from {facts.own_start:,})"),
+            ("offsets", _offsets(facts)),
             (
                 "size",
                 f"{facts.chars:,} chars · {facts.utf8_bytes:,} UTF-8 bytes · "
@@ -139,3 +145,11 @@ class ChunkInspector(QTextBrowser):
             f"the source</s>&nbsp;</span></p>"
             f'<pre style="white-space: pre-wrap">{"".join(out)}</pre>'
         )
+
+
+def _offsets(facts: ChunkFacts) -> str:
+    """Where the chunk lies; a chunk found nowhere has no offsets ("0–0 (own text from
+    0)" read as an empty chunk at the start), only the mark at its last known place."""
+    if facts.located == "missing":
+        return f"none: not in the text (marked at {facts.start:,}, its last known place)"
+    return f"{facts.start:,}–{facts.end:,} (own text from {facts.own_start:,})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import inspect
+import os
 import platform
 from collections.abc import Callable
 from functools import partial
@@ -284,7 +285,7 @@ class Menus:
                 data = handle.read(SAMPLE_BYTES)
         except OSError:
             return None
-        return EncodingDialog(data, ENCODINGS, self.frame)
+        return EncodingDialog(data, ENCODINGS, self.frame, os.path.basename(path))
 
     def export_chunks_as(self, fmt: str, path: str | None = None) -> str | None:
         return self._export(export.export_chunks_to, fmt, path, "chunks")

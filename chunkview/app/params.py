@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from chunkview.app.markup import as_rich_text
+from chunkview.app.theme import WARNING_COLOUR
 from chunkview.core.chunkers.entry import Param
 
 #: a number box's frame and arrows beside its digits
@@ -235,10 +236,31 @@ class _Field:
         self.widget.setToolTip(param.help)
         self.set(param.default)
 
+    def mark_refused(self, error: str | None) -> None:
+        """Frame a text field whose value does not parse in the warning colour, the
+        reason in its tooltip, so the field at fault shows where it is typed; ``None``
+        takes the frame away."""
+        line = getattr(self, "line", None)
+        if line is None or bool(line.property("refused")) == (error is not None):
+            if line is not None and error is not None:
+                line.setToolTip(as_rich_text(error))
+            return
+        line.setProperty("refused", error is not None)
+        if error is None:
+            line.setStyleSheet("")
+            self._show_whole_line()
+        else:
+            line.setStyleSheet(
+                f"QLineEdit {{ border: 2px solid {WARNING_COLOUR}; border-radius: 3px; }}"
+            )
+            line.setToolTip(as_rich_text(error))
+
     def _show_whole_line(self) -> None:
         """A text field longer than its box shows whole in its tooltip, under the
         option's help."""
         line = self.line
+        if line.property("refused"):  # the tooltip says why the value is refused
+            return
         text = line.text()
         room = line.contentsRect().width() - 8 if line.isVisible() else LINE_SHOWN_WHOLE
         cut = line.fontMetrics().horizontalAdvance(text) > room
@@ -484,8 +506,18 @@ class ParamsPanel(QWidget):
             self._fields[param.name].set(param.default)
         self._emit()
 
+    def _mark_refused(self) -> None:
+        for field in self._fields.values():
+            try:
+                field.get()
+            except ValueError as error:
+                field.mark_refused(str(error))
+            else:
+                field.mark_refused(None)
+
     def _emit(self) -> None:
         self._apply_when()
+        self._mark_refused()
         try:
             self.changed.emit(self.options())
         except ValueError as error:

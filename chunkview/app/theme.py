@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import cache
 from typing import Literal, TypeAlias, get_args
 
 from PySide6.QtCore import Qt
@@ -51,6 +52,68 @@ def kind_colour(kind: str) -> QColor:
     if kind in KIND_COLOURS:
         return QColor(KIND_COLOURS[kind])
     return QColor(OKABE_ITO[sum(map(ord, kind)) % len(OKABE_ITO)])
+
+
+#: the least contrast of text against its background that reads (WCAG AA, body text)
+READABLE_CONTRAST = 4.5
+
+
+def _luminance(colour: QColor) -> float:
+    """WCAG's relative luminance of an opaque colour."""
+
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * linear(colour.redF())
+        + 0.7152 * linear(colour.greenF())
+        + 0.0722 * linear(colour.blueF())
+    )
+
+
+def contrast(first: QColor, second: QColor) -> float:
+    """WCAG's contrast ratio of two opaque colours, 1 to 21."""
+    light, dark = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def over(colour: QColor, base: QColor) -> QColor:
+    """``colour`` (translucent) painted over the opaque ``base``: what the eye sees."""
+    alpha = colour.alphaF()
+    return QColor.fromRgbF(
+        colour.redF() * alpha + base.redF() * (1 - alpha),
+        colour.greenF() * alpha + base.greenF() * (1 - alpha),
+        colour.blueF() * alpha + base.blueF() * (1 - alpha),
+    )
+
+
+def readable_text(background: QColor, base: QColor, text: QColor) -> QColor:
+    """The colour to write on ``background`` (translucent, over ``base``): ``text`` where
+    it reads, else black or white, whichever stands out more (a selected chunk's strong
+    tint on the dark theme is too light for its light text)."""
+    return QColor.fromRgba(_readable_rgba(background.rgba(), base.rgba(), text.rgba()))
+
+
+@cache
+def _readable_rgba(background: int, base: int, text: int) -> int:
+    """``readable_text`` on 0xAARRGGBB values: each decoration pass asks it of every
+    chunk on view, for the same few tints."""
+    seen = over(QColor.fromRgba(background), QColor.fromRgba(base))
+    if contrast(QColor.fromRgba(text), seen) >= READABLE_CONTRAST:
+        return text
+    black, white = QColor("#000000"), QColor("#ffffff")
+    return (black if contrast(black, seen) >= contrast(white, seen) else white).rgba()
+
+
+#: the warning's vermillion as words: WARNING_COLOUR reads at about 3.4:1 on either
+#: theme's window, under the 4.5:1 text needs; a darker shade on light, a lighter on dark
+WARNING_TEXT = {False: "#B34700", True: "#FF8A50"}
+
+
+def warning_text(dark: bool | None = None) -> str:
+    """The colour of a warning's words on the window (``dark``: the theme, else the
+    application's palette's)."""
+    return WARNING_TEXT[is_dark() if dark is None else dark]
 
 
 def hatch_colour(dark: bool) -> QColor:

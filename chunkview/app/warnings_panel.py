@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections import Counter
 
 from PySide6.QtCore import QModelIndex, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from chunkview.app.lists import RowsModel, RowsView
 from chunkview.core.checks import parse_token_limit
@@ -56,14 +63,24 @@ class WarningsPanel(QWidget):
         self.list = RowsView(RowsModel(lambda w: f"⚠ {w.message}", lambda w: w.message))
         self.list.activated.connect(self._clicked)
         self.list.clicked.connect(self._clicked)
+        # the kind and its Previous / Next on one row, the token limit, named, on the
+        # next: on one row, at 1280 px wide, both boxes' words were cut
+        self.limit_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         bar = QHBoxLayout()
         bar.addWidget(self.kind_box, 1)
-        bar.addWidget(self.limit_box)
         bar.addWidget(self.previous_button)
         bar.addWidget(self.next_button)
+        limit_row = QHBoxLayout()
+        limit_label = QLabel("Embedding model's token limit:")
+        limit_label.setBuddy(self.limit_box)
+        limit_label.setToolTip(self.limit_box.toolTip())
+        limit_row.addWidget(limit_label)
+        limit_row.addWidget(self.limit_box)
+        limit_row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(bar)
+        layout.addLayout(limit_row)
         layout.addWidget(self.list)
         model.subscribe(ModelEvent.RESULT, self.show_result)
         model.subscribe(ModelEvent.TOKENS, lambda _tokens: self._refill())
