@@ -3,6 +3,8 @@ named (or shown as their colours where the panel is narrow), columns a user show
 hides from the header's menu and finds again after a restart; and a stale layout's label
 in a bar of its own, over no row of the table, the statistics or the editor."""
 
+from dataclasses import replace
+
 import pytest
 from conftest import CORPUS, settle
 from PySide6.QtCore import QRect, QSettings, Qt
@@ -274,3 +276,23 @@ def test_a_stale_layout_label_covers_no_row(qtbot, window):
     qtbot.waitUntil(lambda: not any(bar.isVisible() for bar in bars))
     assert rect_in(table, table.rect(), window).top() == before[table].top()
     assert rect_in(editor, editor.rect(), window) == before[window.editor]
+
+
+def test_a_new_layout_keeps_the_column_widths_while_its_counts_are_pending(qtbot, window):
+    """The token counts and UTF-8 sizes come after a layout: till then their columns
+    keep the last layout's widths, so an option change does not narrow a column for
+    "…" and widen it again for the count (laying the header out and painting the whole
+    table twice more at each change)."""
+    assert window.open_path(DEFAULT_SAMPLE, sample=True)
+    settle(qtbot, window)
+    table = window.table
+    counted = window.result
+    assert counted.tokens is not None and counted.layout.complete
+    widths = [table.columnWidth(c) for c in range(len(COLUMNS))]
+    resized: list[tuple[int, int, int]] = []
+    table.horizontalHeader().sectionResized.connect(lambda *args: resized.append(args))
+    pending = replace(counted, tokens=None)
+    table.show_result(pending)  # as a new layout arrives, before its counts
+    assert resized == [] and [table.columnWidth(c) for c in range(len(COLUMNS))] == widths
+    table.show_counts(counted.tokens, "cl100k")  # then the counts, of as many digits
+    assert resized == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -57,7 +57,7 @@ class Widest:
     number: int = 0
     offset: int = 0
     size: int = 0
-    bytes: int = 0
+    bytes: int | None = None
     tokens: int | None = None
     kinds: tuple[str, ...] = ()
 
@@ -203,8 +203,8 @@ class ChunkTableModel(QAbstractTableModel):
             last_end = max(s.end for s in spans)
             size = max(s.end - s.start for s in spans)
         size = max(size, layout.chars.maximum)  # a rewritten chunk's text may be longer
-        # the bytes come with the layout's details; till then, at most 4 a code point
-        utf8 = layout.bytes.maximum if layout.complete and layout.bytes.maximum else 4 * size
+        # the bytes come with the layout's details (None till then)
+        utf8 = layout.bytes.maximum if layout.complete and layout.bytes.maximum else None
         tokens = max(self._tokens, default=0) if self._tokens is not None else None
         return Widest(len(spans) - 1, last_end, size, utf8, tokens, tuple(layout.kinds))
 
@@ -369,7 +369,8 @@ class ChunkTable(QTableView):
             "start": len(str(widest.offset)) * digit,
             "end": len(str(widest.offset)) * digit,
             "chars": len(str(widest.size)) * digit,
-            "bytes": len(str(widest.bytes)) * digit,
+            # till the UTF-8 sizes come, at most 4 bytes a code point
+            "bytes": len(str(4 * widest.size if widest.bytes is None else widest.bytes)) * digit,
             "tokens": tokens,
             "placed": max(metrics.horizontalAdvance(mark) for mark in PLACED.values()),
             "first words": metrics.horizontalAdvance("0") * FIRST_WORDS_LEAST,
@@ -439,6 +440,14 @@ class ChunkTable(QTableView):
 
     def _fit_to_values(self) -> None:
         widest = self.chunk_model.widest()
+        # a count not made yet for this layout (its tokens, its UTF-8 sizes: they come
+        # after it) keeps the last layout's width: a column narrowed for "…" and widened
+        # again for the count would lay the header out and paint the table twice more
+        # at every option change
+        if widest.tokens is None and self._widest.tokens is not None:
+            widest = replace(widest, tokens=self._widest.tokens)
+        if widest.bytes is None and self._widest.bytes is not None:
+            widest = replace(widest, bytes=self._widest.bytes)
         if widest != self._widest:  # the numbers' digits and the kinds decide the widths
             self._widest = widest
             self.fit_columns()
