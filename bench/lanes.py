@@ -103,7 +103,8 @@ def measure(name: str, text: str, size: int) -> dict[str, float | int]:
     figures: dict[str, float | int] = {
         f"lanes_{name}_count": lanes.count,
         f"assign_ms_{name}": round(1000 * best_of(lambda: lanes_of(layout)), 2),
-        f"assign_turn_ms_most_{name}": round(1000 * best_of(lambda: longest_turn(layout)), 2),
+        # the longest turn of a run (its value; the time of the whole run is assign_ms)
+        f"assign_turn_ms_most_{name}": round(1000 * min(longest_turn(layout) for _ in range(3)), 2),
     }
     windows = {"whole": (0.0, length), "zoomed": (middle - length / 400, middle + length / 400)}
     for label, (first, last) in windows.items():

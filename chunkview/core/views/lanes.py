@@ -63,7 +63,6 @@ class LaneAssignment:
             chosen, s, e = chosen[order], s[order], e[order]
         self._chosen = chosen
         self._next = 0
-        self._found: list[int] = []
         self._lane_ends: list[int] = []  # first-fit's list: each lane's last end
         self._busy: list[tuple[int, int]] = []  # the heaps: (end, lane) and free lanes
         self._free: list[int] = []
@@ -92,19 +91,19 @@ class LaneAssignment:
         stop = len(self._chosen) if count is None else min(self._next + count, len(self._chosen))
         starts = self._starts[self._next : stop].tolist()
         ends = self._ends[self._next : stop].tolist()
+        found: list[int] = []
         if not self._heaps:
             found = first_free(starts, ends, self._lane_ends, FEW_LANES)
-            self._found += found
             starts, ends = starts[len(found) :], ends[len(found) :]
             if starts:  # more lanes than few: the heaps from here, the lanes as they are
                 self._busy = [(last, lane) for lane, last in enumerate(self._lane_ends)]
                 heapq.heapify(self._busy)
                 self._heaps = True
         if starts:
-            self._found += greedy_lanes(starts, ends, self._busy, self._free)
+            found += greedy_lanes(starts, ends, self._busy, self._free)
+        # each slice's lanes written as it is assigned: the last turn no more than others
+        self.lanes[self._chosen[self._next : stop]] = found
         self._next = stop
-        if self.done:
-            self.lanes[self._chosen] = self._found
         return self.done
 
 
