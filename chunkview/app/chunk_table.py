@@ -42,9 +42,10 @@ _ROOT = QModelIndex()
 BATCH = 500
 #: a cell's margins and a little air, beside its text
 CELL_PADDING = 8
-#: the least width of the first words (the column that takes the rest), in characters:
-#: a few words, readable (less, and the least needed columns make way)
-FIRST_WORDS_LEAST = 14
+#: the first words' natural width (the column that takes the rest), in characters
+FIRST_WORDS_WIDTH = 12
+#: their least width, readable: a word or two (less, and the least needed columns make way)
+FIRST_WORDS_LEAST = 10
 #: a kind's colour swatch, as a share of the line's height
 SWATCH_SHARE = 0.75
 #: the columns left out, in this order, where the table has too little room for them
@@ -389,7 +390,7 @@ class ChunkTable(QTableView):
             "bytes": len(str(4 * widest.size if widest.bytes is None else widest.bytes)) * digit,
             "tokens": tokens,
             "placed": max(metrics.horizontalAdvance(mark) for mark in PLACED.values()),
-            "first words": metrics.horizontalAdvance("0") * FIRST_WORDS_LEAST,
+            "first words": metrics.horizontalAdvance("0") * FIRST_WORDS_WIDTH,
         }
         self._compact_kind = max(self._header_width(1), swatch + 2 * pad)
         return [
@@ -429,23 +430,39 @@ class ChunkTable(QTableView):
             if self.columnWidth(column) != width:  # each change lays the header out again
                 self.setColumnWidth(column, width)
 
+    def _least_width(self, rest: int) -> int:
+        """The least width of the column taking the rest before others make way: the
+        first words' readable least, or another's header."""
+        least = self._header_width(rest)
+        if rest == _FIRST_WORDS_COLUMN:
+            digit = self.fontMetrics().horizontalAdvance("0")
+            least = max(least, digit * FIRST_WORDS_LEAST + CELL_PADDING)
+        return least
+
     def _plan_room(self, wanted: list[int], room: int) -> tuple[bool, set[int]]:
         """Whether the kinds show their names, and the columns of ``wanted`` left out for
-        room: none while every column fits at its natural width (the first words at
-        their readable least); else the kinds as their colours, then the columns of
-        ``ROOM_ORDER`` one by one till the rest fits."""
-        if _KIND_COLUMN not in wanted or sum(self._natural[c] for c in wanted) <= room:
+        room: none while every column fits at its natural width; else the kinds as their
+        colours, then the columns of ``ROOM_ORDER`` one by one till the rest leaves the
+        first words their readable least."""
+        if sum(self._natural[c] for c in wanted) <= room:
             return True, set()
+        names = _KIND_COLUMN not in wanted
         dropped: set[int] = set()
         for name in (None, *ROOM_ORDER):
             if name is not None and (column := COLUMNS.index(name)) in wanted:
                 dropped.add(column)
             shown = [c for c in wanted if c not in dropped]
             rest = _rest_column(shown)
-            need = sum(self._compact_kind if c == _KIND_COLUMN else self._natural[c] for c in shown)
-            if rest == _KIND_COLUMN or need <= room:  # the kind taking the rest: as is
+            if rest == _KIND_COLUMN:  # presentation mode's few columns: as they are
                 break
-        return False, dropped
+            need = sum(
+                self._natural[c] if names or c != _KIND_COLUMN else self._compact_kind
+                for c in shown
+                if c != rest
+            )
+            if need + self._least_width(rest) <= room:
+                break
+        return names, dropped
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
