@@ -4,7 +4,8 @@ Cells are computed when the view paints them, and rows reach the view in batches
 (``canFetchMore``/``fetchMore``) as it scrolls, so a new layout of 20,000 chunks never
 resets 20,000 rows at once. Each column is as wide as its short header label or its
 widest value (the digits of the layout shown), the first words take the rest; which
-columns show is a user's choice (table_columns.py).
+columns show is a user's choice (table_columns.py), and where the table is too narrow for
+them and readable first words, the least needed make way till it is wider.
 """
 
 from __future__ import annotations
