@@ -4,7 +4,8 @@ Cells are computed when the view paints them, and rows reach the view in batches
 (``canFetchMore``/``fetchMore``) as it scrolls, so a new layout of 20,000 chunks never
 resets 20,000 rows at once. Each column is as wide as its short header label or its
 widest value (the digits of the layout shown), the first words take the rest; which
-columns show is a user's choice (table_columns.py).
+columns show is a user's choice (table_columns.py), and where the table is too narrow for
+them and readable first words, the least needed make way till it is wider.
 """
 
 from __future__ import annotations
@@ -42,10 +43,16 @@ _ROOT = QModelIndex()
 BATCH = 500
 #: a cell's margins and a little air, beside its text
 CELL_PADDING = 8
-#: the least width of the first words (the column that takes the rest), in characters
-FIRST_WORDS_LEAST = 12
+#: the first words' natural width (the column that takes the rest), in characters
+FIRST_WORDS_WIDTH = 12
+#: their least width, readable: a word or two (less, and the least needed columns make way)
+FIRST_WORDS_LEAST = 10
 #: a kind's colour swatch, as a share of the line's height
 SWATCH_SHARE = 0.75
+#: the columns left out, in this order, where the table has too little room for them
+#: and the first words (the end follows from the start and the size; the placed mark
+#: shows as the row's colour and in the inspector; the sizes last)
+ROOM_ORDER = ("end", "placed", "bytes", "chars")
 
 
 @dataclass(frozen=True)
@@ -258,6 +265,13 @@ PLACED_HELP = {
 }
 
 
+def _rest_column(shown: list[int]) -> int:
+    """The column that takes the rest of the width: the first words, or where they are
+    hidden the kind (presentation mode's), else the last."""
+    text_columns = [c for c in (_FIRST_WORDS_COLUMN, _KIND_COLUMN) if c in shown]
+    return text_columns[0] if text_columns else shown[-1]
+
+
 def ends_tooltip(spans: Any, row: int) -> str | None:
     """Why chunk ``row`` starts and ends where it does, when the run recorded it."""
     start, end = chunk_ends(spans, row)
@@ -286,6 +300,8 @@ class ChunkTable(QTableView):
         self.columns.changed.connect(self._show_columns)
         #: presentation mode's cut-down set of columns (None: as a user chose)
         self._only: tuple[str, ...] | None = None
+        #: the columns a user shows that the table has no room for now (ROOM_ORDER)
+        self.no_room: tuple[str, ...] = ()
         header = self.horizontalHeader()
         # each column as wide as its header and its widest value, the first words the
         # rest (fit_columns): a header is never cut short
@@ -305,8 +321,9 @@ class ChunkTable(QTableView):
 
     # ----- which columns ----------------------------------------------------------------
     def header_menu(self) -> QMenu:
-        """The header's context menu: a column shown or hidden at a click."""
-        return self.columns.menu(self, self._only)
+        """The header's context menu: a column shown or hidden at a click; those left
+        out for room are greyed, marked so."""
+        return self.columns.menu(self, self._only, self.no_room)
 
     def _header_menu_asked(self, position: QPoint) -> None:
         menu = self.header_menu()
@@ -323,10 +340,11 @@ class ChunkTable(QTableView):
         return self.columns.shown(name) and (self._only is None or name in self._only)
 
     def _show_columns(self) -> None:
+        """Hide the columns a user does not show; fit_columns shows the rest, room
+        permitting."""
         for column, name in enumerate(COLUMNS):
-            hidden = not self.column_shown(name)
-            if self.isColumnHidden(column) != hidden:
-                self.setColumnHidden(column, hidden)
+            if not self.column_shown(name) and not self.isColumnHidden(column):
+                self.setColumnHidden(column, True)
         self.fit_columns()
 
     # ----- widths -----------------------------------------------------------------------
@@ -373,7 +391,7 @@ class ChunkTable(QTableView):
             "bytes": len(str(4 * widest.size if widest.bytes is None else widest.bytes)) * digit,
             "tokens": tokens,
             "placed": max(metrics.horizontalAdvance(mark) for mark in PLACED.values()),
-            "first words": metrics.horizontalAdvance("0") * FIRST_WORDS_LEAST,
+            "first words": metrics.horizontalAdvance("0") * FIRST_WORDS_WIDTH,
         }
         self._compact_kind = max(self._header_width(1), swatch + 2 * pad)
         return [
@@ -386,15 +404,21 @@ class ChunkTable(QTableView):
         table's width: the first words, or where they are hidden the kind (presentation
         mode's), else the last. Where the rest is less than its natural width, the kinds
         show as their colours alone (the name in the tooltip; the legend names the
-        colours)."""
-        shown = [c for c in range(len(COLUMNS)) if not self.isColumnHidden(c)]
-        if not shown:
+        colours); where even that leaves the first words less than their readable least,
+        the least needed columns make way (``ROOM_ORDER``; a user's choice stays, and
+        they come back when the table is wider) before a scroll bar comes."""
+        wanted = [c for c, name in enumerate(COLUMNS) if self.column_shown(name)]
+        if not wanted:
             return
-        text_columns = [c for c in (_FIRST_WORDS_COLUMN, _KIND_COLUMN) if c in shown]
-        rest = text_columns[0] if text_columns else shown[-1]
         room = self.viewport().width()
-        names = _KIND_COLUMN not in shown or sum(self._natural[c] for c in shown) <= room
+        names, dropped = self._plan_room(wanted, room)
         self.chunk_model.set_kind_names(names)
+        for column in wanted:
+            if self.isColumnHidden(column) != (column in dropped):
+                self.setColumnHidden(column, column in dropped)
+        self.no_room = tuple(COLUMNS[c] for c in sorted(dropped))
+        shown = [c for c in wanted if c not in dropped]
+        rest = _rest_column(shown)
         widths = {c: self._natural[c] for c in shown if c != rest}
         if not names and _KIND_COLUMN in widths:
             widths[_KIND_COLUMN] = self._compact_kind
@@ -406,6 +430,40 @@ class ChunkTable(QTableView):
         for column, width in widths.items():
             if self.columnWidth(column) != width:  # each change lays the header out again
                 self.setColumnWidth(column, width)
+
+    def _least_width(self, rest: int) -> int:
+        """The least width of the column taking the rest before others make way: the
+        first words' readable least, or another's header."""
+        least = self._header_width(rest)
+        if rest == _FIRST_WORDS_COLUMN:
+            digit = self.fontMetrics().horizontalAdvance("0")
+            least = max(least, digit * FIRST_WORDS_LEAST + CELL_PADDING)
+        return least
+
+    def _plan_room(self, wanted: list[int], room: int) -> tuple[bool, set[int]]:
+        """Whether the kinds show their names, and the columns of ``wanted`` left out for
+        room: none while every column fits at its natural width; else the kinds as their
+        colours, then the columns of ``ROOM_ORDER`` one by one till the rest leaves the
+        first words their readable least."""
+        if sum(self._natural[c] for c in wanted) <= room:
+            return True, set()
+        names = _KIND_COLUMN not in wanted
+        dropped: set[int] = set()
+        for name in (None, *ROOM_ORDER):
+            if name is not None and (column := COLUMNS.index(name)) in wanted:
+                dropped.add(column)
+            shown = [c for c in wanted if c not in dropped]
+            rest = _rest_column(shown)
+            if rest == _KIND_COLUMN:  # presentation mode's few columns: as they are
+                break
+            need = sum(
+                self._natural[c] if names or c != _KIND_COLUMN else self._compact_kind
+                for c in shown
+                if c != rest
+            )
+            if need + self._least_width(rest) <= room:
+                break
+        return names, dropped
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

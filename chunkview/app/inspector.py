@@ -1,4 +1,6 @@
-"""The chunk inspector: the selected chunk exactly as the library returned it.
+"""The chunk inspector: the selected chunk exactly as the library returned it, its text
+right under a few lines of facts (the panel under the table is short: the text a user
+clicked for must show without scrolling), the reasons and details after it.
 
 White space is drawn as marks, the overlap it repeats is shown apart, and a chunk placed
 only after normalising white space (or not found at all) gets a character diff against
@@ -12,7 +14,7 @@ import json
 
 from PySide6.QtWidgets import QTextBrowser
 
-from chunkview.core.model.explain import SOURCE_TITLES, chunk_ends
+from chunkview.core.model.explain import SOURCE_TITLES, chunk_ends, reason_label
 from chunkview.core.session import InspectorModel, ModelEvent
 from chunkview.core.text.tokenizer_files import tokenizer_label
 from chunkview.core.views.decorations import DIFF_STYLES
@@ -31,14 +33,22 @@ PLACED = {
     "normalized": "normalized: equal to the document but for white space or a rewrite",
     "missing": "missing: the chunk's text is not in the document",
 }
+#: the chunk's text right under its heading: a line more of it in a short panel
+TEXT_MARGIN = "; margin-top: 2px"
+#: how the chunk was placed, in the facts' first line (PLACED says it whole, below)
+PLACED_SHORT = {
+    "exact": "placed exactly",
+    "normalized": "placed ≈ after normalizing",
+    "missing": "✗ not in the document",
+}
 ONLY_IN_CHUNK = DIFF_STYLES["added"][0]
 ONLY_IN_SOURCE = DIFF_STYLES["removed"][0]
 
 
-def _pre(text: str) -> str:
+def _pre(text: str, margin: str = "") -> str:
     shown = show_white_space(text[:SHOW_LIMIT])
     more = f"\n… {len(text) - SHOW_LIMIT:,} more chars" if len(text) > SHOW_LIMIT else ""
-    return f'<pre style="white-space: pre-wrap">{html.escape(shown)}{more}</pre>'
+    return f'<pre style="white-space: pre-wrap{margin}">{html.escape(shown)}{more}</pre>'
 
 
 def _why(spans, index: int) -> str:
@@ -58,11 +68,20 @@ def _why(spans, index: int) -> str:
     return "".join(sections)
 
 
+def _why_in_brief(spans, index: int) -> str:
+    """The rules the chunk starts and ends by, in a line (``_why`` says them whole)."""
+    ends = zip(("starts", "ends"), chunk_ends(spans, index), strict=True)
+    said = [f"{label}: {html.escape(reason_label(r))}" for label, r in ends if r is not None]
+    return "<b>Why</b> " + " · ".join(said)
+
+
 class ChunkInspector(QTextBrowser):
     def __init__(self, model: InspectorModel) -> None:
         super().__init__()
         self.model = model
         self.setOpenLinks(False)
+        # the facts' links go to the reasons and the diff below the text
+        self.anchorClicked.connect(lambda url: self.scrollToAnchor(url.fragment()))
         self.setPlaceholderText("Select a chunk (click it, or a row of the table)")
         self.shown: int | None = None
         #: the HTML shown ("" when empty)
@@ -87,36 +106,44 @@ class ChunkInspector(QTextBrowser):
             self.setHtml(page)
 
     def page(self, index: int) -> str:
+        """The chunk's facts in a few lines, then its text (in sight in a short panel,
+        where a user looks first), then what it repeats of the chunk before, why it was
+        cut where it was in full, the facts in words and its metadata, and a diff."""
         result = self.model.result
         assert result is not None
         layout = result.layout
         facts = chunk_facts(layout, index, result.tokens)
         tokens = "…" if facts.tokens is None else f"{facts.tokens:,}"
-        rows = [
-            ("kind", html.escape(facts.kind)),
-            ("placed", html.escape(PLACED.get(facts.located, facts.located))),
-            ("offsets", _offsets(facts)),
-            (
-                "size",
-                f"{facts.chars:,} chars · {facts.utf8_bytes:,} UTF-8 bytes · "
-                f"{tokens} {html.escape(tokenizer_label(self.model.token_counter))} tokens",
-            ),
+        counter = html.escape(tokenizer_label(self.model.token_counter))
+        placed = PLACED_SHORT.get(facts.located, html.escape(facts.located))
+        if facts.located != "exact":  # the diff is what a user wants to see
+            placed += ' · <a href="#diff">diff ↓</a>'
+        why = _why(layout.spans, index)
+        lines = [
+            f"<b>Chunk #{facts.index}</b> · {html.escape(facts.kind)} · {placed}",
+            f"<b>offsets</b> {_offsets(facts)}",
+            f"{facts.chars:,} chars · {facts.utf8_bytes:,} UTF-8 bytes · {tokens} {counter} tokens",
         ]
-        for key, value in list(facts.metadata.items())[:20]:
-            shown = value if isinstance(value, str) else json.dumps(value, default=str)
-            rows.append((html.escape(str(key)), html.escape(shown[:300])))
-        table = "".join(
-            f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in rows if v is not None
-        )
-        parts = [f"<h3>Chunk #{facts.index}</h3><table>{table}</table>"]
-        parts.append(_why(layout.spans, index))
+        if why:
+            lines.append(f"{_why_in_brief(layout.spans, index)} · " + '<a href="#why">why ↓</a>')
+        parts = [
+            f'<p style="margin-top:0; margin-bottom:6px">{"<br>".join(lines)}</p>',
+            '<p style="margin:0"><b>Text as returned</b> (· space, → tab, ¶ line end)</p>',
+            _pre(facts.text, TEXT_MARGIN),
+        ]
         if facts.overlap:
             parts.append(
                 f"<p><b>Overlap</b>: repeats {len(facts.overlap):,} chars of the chunk before"
                 f"</p>{_pre(facts.overlap)}"
             )
-        parts.append("<p><b>Text as the library returned it</b> (· space, → tab, ¶ line end)</p>")
-        parts.append(_pre(facts.text))
+        if why:
+            parts.append(f'<a name="why"></a>{why}')
+        rows = [("placed", html.escape(PLACED.get(facts.located, facts.located)))]
+        for key, value in list(facts.metadata.items())[:20]:
+            shown = value if isinstance(value, str) else json.dumps(value, default=str)
+            rows.append((html.escape(str(key)), html.escape(shown[:300])))
+        table = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in rows)
+        parts.append(f"<p><b>Details</b></p><table>{table}</table>")
         if facts.located != "exact":
             parts.append(self._diff(index))
         return "".join(parts)

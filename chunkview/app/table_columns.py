@@ -1,6 +1,6 @@
 """The chunk table's columns: their short header labels and whole meanings, which of
-them a user shows (the header's context menu, remembered in QSettings), and the default
-set for the narrow panel."""
+them a user shows (the header's context menu, remembered in QSettings; those the table
+has no room for are marked there), and the default set for the narrow panel."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ TABLE_COLUMNS = (
         numeric=False,
     ),
 )
+#: a column shown by choice but left out for room: its menu entry's mark and tooltip
+NO_ROOM = " (no room)"
+NO_ROOM_TIP = "Left out while the table is too narrow for it: it comes back when it is wider"
 COLUMNS = tuple(column.name for column in TABLE_COLUMNS)
 BY_NAME = {column.name: column for column in TABLE_COLUMNS}
 
@@ -125,19 +128,30 @@ class ColumnChoices(QObject):
             self.size_unit = unit
             self.changed.emit()
 
-    def menu(self, parent: QWidget, only: Iterable[str] | None = None) -> QMenu:
+    def menu(
+        self, parent: QWidget, only: Iterable[str] | None = None, no_room: Iterable[str] = ()
+    ) -> QMenu:
         """A menu of the columns, each checked when shown; those always shown are checked
-        and disabled, and so are those ``only`` leaves out (presentation mode's)."""
+        and disabled, and so are those ``only`` leaves out (presentation mode's). Those
+        in ``no_room``, shown by choice but left out while the table is too narrow for
+        them, are greyed and say so."""
         allowed = set(only) if only is not None else set(COLUMNS)
+        crowded = set(no_room)
         menu = QMenu(parent)
         menu.setToolTipsVisible(True)
         for column in TABLE_COLUMNS:
             text = column.name if column.label == column.name else f"{column.name} ({column.label})"
+            meaning = column.meaning.format(counter="cl100k or a file's")
+            if column.name in crowded:
+                text += NO_ROOM
+                meaning = f"{meaning}. {NO_ROOM_TIP}"
             action = QAction(text, menu)
             action.setCheckable(True)
             action.setChecked(self.shown(column.name))
-            action.setEnabled(not column.always and column.name in allowed)
-            action.setToolTip(column.meaning.format(counter="cl100k or a file's"))
+            action.setEnabled(
+                not column.always and column.name in allowed and column.name not in crowded
+            )
+            action.setToolTip(meaning)
             action.setData(column.name)
             action.toggled.connect(
                 lambda shown, name=column.name: self.choose(name, shown)  # type: ignore[misc]
