@@ -38,7 +38,12 @@ def painted_rows(qtbot, window) -> dict:
     delegate.painted.clear()
     window.hits.viewport().repaint()
     qtbot.waitUntil(lambda: bool(delegate.painted))
-    return dict(delegate.painted)
+    rows = window.hits.rows
+    return {
+        row: delegate.painted[rows.item(row)]
+        for row in range(rows.rowCount())
+        if rows.item(row) in delegate.painted
+    }
 
 
 def marked_spans(rich: str) -> tuple[str, list[tuple[str, QColor, QColor]]]:

@@ -33,8 +33,8 @@ Index = QModelIndex | QPersistentModelIndex
 _FIT_TRIES = 4
 #: pixels before the chunk numbers' column and between it and the snippet
 _PAD, _GAP = 4, 10
-#: rows whose painted text is kept (a view shows fewer)
-_PAINTED_KEPT = 256
+#: rows whose laid-out text is kept (a view shows fewer)
+_KEPT_ROWS = 256
 
 
 def hit_span(layout: Layout, chunk: int) -> Span | None:
@@ -80,8 +80,12 @@ class HitDelegate(QStyledItemDelegate):
     def __init__(self, search: Callable[[], HitSearch | None], parent: QWidget) -> None:
         super().__init__(parent)
         self._search = search
-        #: the rich text last painted in each row (the rows on view), for tests
-        self.painted: dict[int, PaintedRow] = {}
+        #: each hit painted for the search under way: its snippet and rich text (tests)
+        self.painted: dict[SearchHit, PaintedRow] = {}
+        #: rows laid out for the search ``_kept_for``, by hit, width, font and theme
+        self._kept: dict[tuple[int, int, int, str, bool], tuple[PaintedRow, QTextDocument, float]]
+        self._kept = {}
+        self._kept_for: HitSearch | None = None
 
     def fitted_snippet(
         self, hit: SearchHit, width_px: int, metrics: QFontMetrics
@@ -114,6 +118,32 @@ class HitDelegate(QStyledItemDelegate):
         digits = len(str(max(count - 1, 0)))
         return _PAD + metrics.horizontalAdvance("#" + "9" * digits) + _GAP
 
+    def _row_document(
+        self, hit: SearchHit, room: int, item: QStyleOptionViewItem
+    ) -> tuple[QTextDocument, float]:
+        """``hit``'s snippet laid out in ``room`` pixels, and its height: kept for the
+        search under way, so a repaint (a row selected, rows coming in) lays out none
+        again."""
+        search = self._search()
+        if search is not self._kept_for or len(self._kept) > _KEPT_ROWS:
+            self._kept, self._kept_for, self.painted = {}, search, {}
+        key = (hit.chunk, hit.at, room, item.font.key(), theme.is_dark(item.palette))
+        kept = self._kept.get(key)
+        if kept is None:
+            snippet = self.fitted_snippet(hit, room, item.fontMetrics)
+            html = escape(hit.snippet) if snippet is None else self.row_html(snippet, item.palette)
+            document = QTextDocument()
+            document.setDocumentMargin(0)
+            document.setDefaultFont(item.font)
+            document.setHtml(html)
+            kept = self._kept[key] = (
+                PaintedRow(snippet, html, room),
+                document,
+                document.size().height(),
+            )
+        self.painted[hit] = kept[0]
+        return kept[1], kept[2]
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         item = QStyleOptionViewItem(option)
         self.initStyleOption(item, index)
@@ -136,20 +166,12 @@ class HitDelegate(QStyledItemDelegate):
         number = QRect(rect.left(), rect.top(), column - _GAP, rect.height())
         align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         painter.drawText(number, int(align), f"#{hit.chunk}")
-        document = QTextDocument()
-        document.setDocumentMargin(0)
-        document.setDefaultFont(item.font)
         room = rect.width() - column - 4
-        snippet = self.fitted_snippet(hit, room, metrics)
-        html = escape(hit.snippet) if snippet is None else self.row_html(snippet, item.palette)
-        if len(self.painted) > _PAINTED_KEPT:
-            self.painted.clear()
-        self.painted[index.row()] = PaintedRow(snippet, html, room)
-        document.setHtml(html)
+        document, height = self._row_document(hit, room, item)
         context = QAbstractTextDocumentLayout.PaintContext()
         context.palette = QPalette(item.palette)
         context.palette.setColor(QPalette.ColorRole.Text, ink)
-        top = rect.top() + (rect.height() - document.size().height()) / 2
+        top = rect.top() + (rect.height() - height) / 2
         painter.translate(rect.left() + column, top)
         painter.setClipRect(0, 0, room + 2, rect.height())
         document.documentLayout().draw(painter, context)
