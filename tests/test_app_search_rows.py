@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QPalette, QTextDocument, QTextFormat
 from chunkview.app import theme
 from chunkview.core.model.document import Document
 from chunkview.core.views.decorations import matching_words
-from chunkview.core.views.snippet import ELLIPSIS, hit_snippet
+from chunkview.core.views.snippet import ELLIPSIS
 
 WORD_CHAR = regex.compile(r"[\p{L}\p{N}\p{M}]")
 WORDS = (
@@ -179,12 +179,3 @@ def test_marks_and_words_read_on_the_dark_theme(qtbot, window):
             assert theme.contrast(words, base) >= theme.READABLE_CONTRAST
     finally:
         window.set_theme("light")
-
-
-def test_the_window_costs_its_width_not_the_chunk():
-    text = ("word " * 200_000) + "needle " + ("word " * 200_000)
-    at = text.index("needle")
-    snippet = hit_snippet(text, 0, len(text), at, "needle", 40)
-    assert snippet.end - snippet.start <= 40
-    assert snippet.hit_words() == ["needle"]
-    assert snippet.text.startswith(ELLIPSIS) and snippet.text.endswith(ELLIPSIS)

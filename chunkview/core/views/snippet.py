@@ -108,7 +108,10 @@ def hit_snippet(
     word_start, word_end = _word_span(text, at)
     low, high = min(chunk_start, word_start), max(chunk_end, word_end)
     start = max(low, word_start - max((width - (word_end - word_start)) // 2, 0))
-    end = min(high, start + width)
+    # the hit's word is shown whole, unless it is longer than the row (text without
+    # spaces: a CJK sentence is one word)
+    keep_end = min(word_end, word_start + width)
+    end = max(min(high, start + width), keep_end)
     if end - start < width:  # the chunk ends soon: the room left goes before the hit
         start = max(low, end - width)
     # a chunk cut inside a word (its overlap began there) shows from the next word on
@@ -117,7 +120,7 @@ def hit_snippet(
     if cut_before:
         start = _cut_forward(text, start, word_start)
     if cut_after:
-        end = _cut_backward(text, end, word_end)
+        end = _cut_backward(text, end, keep_end)
     parts: list[SnippetPart] = []
     shown = start
     for mark_start, mark_end in matching_words(text, query, start, end):
