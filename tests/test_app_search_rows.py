@@ -107,7 +107,7 @@ def test_snippets_start_and_end_between_words_with_an_ellipsis(qtbot, window):
         # the window's edges fall between words, and "…" says where the chunk goes on
         for edge in (snippet.start, snippet.end):
             assert not (WORD_CHAR.match(text, edge - 1) and WORD_CHAR.match(text, edge))
-        cut_word = bool(WORD_CHAR.match(text, span.start - 1))
+        cut_word = span.start > 0 and not text[span.start - 1].isspace()
         assert shown.startswith(ELLIPSIS) == (snippet.start > span.start or cut_word)
         assert shown.endswith(ELLIPSIS) == (snippet.end < span.end)
         # the row's text fits its width, and in a narrow pane too: the hit is in sight

@@ -88,3 +88,11 @@ def test_the_window_costs_its_width_not_the_chunk():
     assert snippet.end - snippet.start <= 40
     assert snippet.hit_words() == ["needle"]
     assert snippet.text.startswith(ELLIPSIS) and snippet.text.endswith(ELLIPSIS)
+
+
+def test_a_chunk_starting_inside_a_url_says_so():
+    text = "see https://github.com/redis/node-redis/blob/master/LICENSE for it"
+    start = text.index("/redis/node")  # the overlap began after ".com"
+    snippet = hit_snippet(text, start, len(text), start + 1, "redis", 200)
+    assert snippet.text == f"{ELLIPSIS}redis/node-redis/blob/master/LICENSE for it"
+    assert snippet.hit_words() == ["redis", "redis"]

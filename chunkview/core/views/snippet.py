@@ -57,6 +57,12 @@ def _in_word(text: str, at: int) -> bool:
     )
 
 
+def _mid_token(text: str, at: int) -> bool:
+    """True when ``at`` falls between two characters that are not white space: a chunk
+    whose overlap began inside a word or a URL (``/redis/node-redis``) starts there."""
+    return 0 < at < len(text) and not (_SPACE.match(text, at - 1) or _SPACE.match(text, at))
+
+
 def _cut_forward(text: str, at: int, limit: int) -> int:
     """The first place at or after ``at`` (at most ``limit``) where a line may start:
     after white space near ``at``, else at the next word after the one ``at`` is in."""
@@ -103,7 +109,7 @@ def hit_snippet(
     """The chunk ``text[chunk_start:chunk_end]`` around its hit at ``at``, about ``width``
     characters, the hit's word near the middle: starting and ending between words, with
     ``ELLIPSIS`` where the chunk's text was left out (a chunk that starts or ends inside a
-    word has that piece left out too), and the words matching ``query`` marked."""
+    word or a URL has that piece left out too), and the words matching ``query`` marked."""
     width = max(width, 8)
     word_start, word_end = _word_span(text, at)
     low, high = min(chunk_start, word_start), max(chunk_end, word_end)
@@ -115,8 +121,8 @@ def hit_snippet(
     if end - start < width:  # the chunk ends soon: the room left goes before the hit
         start = max(low, end - width)
     # a chunk cut inside a word (its overlap began there) shows from the next word on
-    cut_before = start > low or _in_word(text, low)
-    cut_after = end < high or _in_word(text, high)
+    cut_before = start > low or _mid_token(text, low)
+    cut_after = end < high or _mid_token(text, high)
     if cut_before:
         start = _cut_forward(text, start, word_start)
     if cut_after:
