@@ -130,8 +130,6 @@ def hit_snippet(
     parts: list[SnippetPart] = []
     shown = start
     for mark_start, mark_end in matching_words(text, query, start, end):
-        if mark_end > end:
-            break
         parts.append(SnippetPart(_SPACE_RUN.sub(" ", text[shown:mark_start]), False))
         parts.append(SnippetPart(text[mark_start:mark_end], True))
         shown = mark_end
