@@ -1,5 +1,6 @@
 """Text from the document or the file system is shown as written on every rich-text
-surface: the editor's hover tooltip, the status bar, labels, message boxes, list tips.
+surface: the editor's hover tooltip, the status bar, labels, message boxes, list tips,
+the Search tab's rows.
 And a check over chunkview/app/ that no tooltip, label or message is built from an
 f-string of unescaped values, so future code cannot bring markup back in."""
 
@@ -10,12 +11,14 @@ from pathlib import Path
 
 from conftest import settle
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtGui import QTextDocument
 
+from chunkview.app.hit_rows import snippet_html
 from chunkview.app.markup import as_rich_text
 from chunkview.core.model.document import Document
 from chunkview.core.model.spans import Span
+from chunkview.core.views.snippet import HitSnippet, SnippetPart
 
 APP = Path(__file__).resolve().parent.parent / "chunkview" / "app"
 MARKUP = "## Sub <b>BOLD</b> <img src=x>"
@@ -73,6 +76,14 @@ def test_as_rich_text_shows_each_character_as_written():
     for text in (MARKUP, "a & b", "&amp; < >", "</script>", "line\nbreak", "x"):
         rich = as_rich_text(text)
         assert GuiQt.mightBeRichText(rich) and shown_text(rich) == text
+
+
+def test_a_search_rows_snippet_shows_each_character_as_written():
+    marked = SnippetPart("<b>bold", True)
+    for text in (MARKUP, "a & b", "&amp; < >", "</script>", "x"):
+        snippet = HitSnippet((SnippetPart(text, False), marked, SnippetPart(text, False)), 0, 1)
+        rich = snippet_html(snippet, QColor("#FFD400"), QColor("#000000"))
+        assert shown_text(rich) == snippet.text == f"{text}<b>bold{text}"
 
 
 # ----- the check over the app's code ------------------------------------------------------

@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QProxyStyle, QStyle, QStyleOptionTabWidgetFrame, QTabWidget
 
 from chunkview.app.chunk_table import ChunkTable
+from chunkview.app.hit_rows import HitDelegate
 from chunkview.app.lists import RowsModel, RowsView
 from chunkview.app.searcher import SliceSearch
 from chunkview.app.stats import StatsPanel
@@ -56,6 +57,7 @@ class ResultTabs(QTabWidget):
         self.hits.clicked.connect(self._hit_clicked)
         self.hits.activated.connect(self._hit_clicked)
         self.searcher = SliceSearch(model, self)
+        self.hits.setItemDelegate(HitDelegate(lambda: self.searcher.search, self.hits))
         self.searcher.started.connect(self._search_started)
         self.searcher.found.connect(self.hits.rows.append)
         self.searcher.finished.connect(self._search_finished)
