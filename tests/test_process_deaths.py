@@ -26,7 +26,7 @@ def wait_dead(process_id: int, timeout: float = 5.0) -> None:
             with open(f"/proc/{process_id}/stat", encoding="ascii") as handle:
                 if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
                     return
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # reaped, before or while read
             return
         time.sleep(0.02)
     raise AssertionError(f"process {process_id} still alive")
