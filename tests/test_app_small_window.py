@@ -98,9 +98,13 @@ def test_a_narrow_table_leaves_out_the_end_for_room_and_gives_it_back(qtbot, lap
     assert table.columnWidth(first_words) >= least
     shown = [c for c in range(len(COLUMNS)) if not table.isColumnHidden(c)]
     assert sum(table.columnWidth(c) for c in shown) == table.viewport().width()
-    # the menu says it is hidden for room, greyed, still checked
+    # the menu says it is hidden for room, still checked, and a user may untick it
     entry = menu_entry(table, "end")
-    assert entry.text() == "end" + NO_ROOM and not entry.isEnabled() and entry.isChecked()
+    assert entry.text() == "end" + NO_ROOM and entry.isEnabled() and entry.isChecked()
+    entry.trigger()  # hidden by choice now, not for room
+    assert not table.columns.shown("end") and "end" not in table.no_room
+    menu_entry(table, "end").trigger()  # shown by choice again: left out for room
+    assert table.columns.shown("end") and "end" in table.no_room
     assert (
         menu_entry(table, "chars").isEnabled() and NO_ROOM not in menu_entry(table, "chars").text()
     )

@@ -134,7 +134,7 @@ class ColumnChoices(QObject):
         """A menu of the columns, each checked when shown; those always shown are checked
         and disabled, and so are those ``only`` leaves out (presentation mode's). Those
         in ``no_room``, shown by choice but left out while the table is too narrow for
-        them, are greyed and say so."""
+        them, say so."""
         allowed = set(only) if only is not None else set(COLUMNS)
         crowded = set(no_room)
         menu = QMenu(parent)
@@ -148,9 +148,8 @@ class ColumnChoices(QObject):
             action = QAction(text, menu)
             action.setCheckable(True)
             action.setChecked(self.shown(column.name))
-            action.setEnabled(
-                not column.always and column.name in allowed and column.name not in crowded
-            )
+            # one left out for room can still be hidden by choice (it stays checked)
+            action.setEnabled(not column.always and column.name in allowed)
             action.setToolTip(meaning)
             action.setData(column.name)
             action.toggled.connect(
