@@ -629,9 +629,11 @@ class SessionFiles(QObject):
 
     def _document_shown(self) -> None:
         """A note about another document goes when this one is shown; a session still
-        waiting for its chunker files is not opened over it (the user moved on)."""
+        waiting for its chunker files is not opened over it (the user moved on). An
+        untitled document shown is always another (File › New), whatever the note is about."""
         self._loading = None
-        if self.bar.about is not None and self.bar.about != (self.model.document.path or ""):
+        about, path = self.bar.about, self.model.document.path
+        if about is not None and (path is None or about != path):
             self.bar.hide()
 
 
