@@ -163,6 +163,10 @@ class StaleLayouts(QObject):
     def _result(self, result: ChunkResult) -> None:
         if result.generation == self.model.generation:
             self.clear()  # a run of the current settings succeeded
+        elif self.label and result.layout.spans:
+            # a run of settings since changed (another chunker's, answering while its
+            # options moved on) is on view now, still stale: the label names it
+            self._show(result)
 
     def _show(self, result: ChunkResult) -> None:
         self.label = last_good_label(result)
