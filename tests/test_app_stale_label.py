@@ -53,24 +53,26 @@ def test_a_layout_of_older_settings_that_comes_in_is_the_one_the_label_names(qtb
 
 
 def test_the_bars_take_the_theme_switched_to_while_they_show(qtbot, window):
-    """The bars' colours come from the palette in a style sheet, which Qt reads when it is
-    set: switched to dark while shown, a bar stayed light, under the dark theme's light
-    text."""
+    """The bars' colours came from the palette in a style sheet, which Qt reads when it
+    is set: switched to dark while shown, a bar stayed light (the session's note bar too,
+    whose close button then stood out)."""
     from PySide6.QtGui import QPalette
 
     from chunkview.app import theme
 
     window.set_theme("light")
-    bars = (window.views.editor_stale_bar, window.views.results_stale_bar)
-    for bar in bars:
-        bar.show_stale("last good: agentos.SemanticChunker {}", "whole")
+    stale_bars = (window.views.editor_stale_bar, window.views.results_stale_bar)
+    for stale_bar in stale_bars:
+        stale_bar.show_stale("last good: agentos.SemanticChunker {}", "whole")
+    window.sessions.bar.say("A note on opening a session.", about=window.document.path or "")
+    bars = (*stale_bars, window.sessions.bar)
     qtbot.waitUntil(lambda: all(bar.isVisible() and bar.width() > 100 for bar in bars))
     try:
         for mode in ("dark", "light"):
             window.set_theme(mode)
             qtbot.wait(20)
             for bar in bars:
-                seen = bar.grab().toImage().pixelColor(bar.width() - 8, bar.height() // 2)
+                seen = bar.grab().toImage().pixelColor(bar.width() // 2, 2)
                 wanted = window.palette().color(QPalette.ColorRole.AlternateBase)
                 assert theme.is_dark(window.palette()) == (mode == "dark")
                 assert seen.lightness() // 8 == wanted.lightness() // 8, (mode, seen.name())
