@@ -386,3 +386,22 @@ def test_the_encoding_dialog_names_the_file_it_reopens(qtbot, window, tmp_path):
     other = window.menus.encoding_dialog()
     qtbot.addWidget(other)
     assert "acorn-readme.md" in other.windowTitle()
+
+
+def test_a_script_with_no_font_pasted_into_a_new_document_is_named(qtbot, window, monkeypatch):
+    """File › New, then Japanese pasted in: the legend named the missing font only for a
+    document opened, never for text typed or pasted in, and kept naming it after that
+    text was gone."""
+    from chunkview.app import missing_fonts
+
+    monkeypatch.setattr(missing_fonts, "has_font", lambda _system: False)  # a bare Linux
+    assert window.files.new_document()
+    settle(qtbot, window)
+    assert "No font here" not in window.view.legend.text()
+    window.editor.setFocus()
+    window.editor.insertPlainText("これは日本語の文章です。" * 10)
+    qtbot.waitUntil(lambda: "No font here" in window.view.legend.text(), timeout=10000)
+    assert "Japanese text" in window.view.legend.text()
+    window.editor.selectAll()
+    window.editor.insertPlainText("Plain English now.")
+    qtbot.waitUntil(lambda: "No font here" not in window.view.legend.text(), timeout=10000)

@@ -311,3 +311,22 @@ def test_an_untitled_document_typed_in_comes_back_untitled_and_unsaved(
     assert asked == ["untitled"]
     assert target.read_text(encoding="utf-8") == typed
     assert again.document.path == str(target) and not again.model.modified
+
+
+def test_the_note_on_an_untitled_document_goes_when_another_is_made(
+    qtbot, window, new_window, tmp_path
+):
+    window.select_entry("smartchunk", {"maxSize": 40})
+    assert window.files.new_document("Notes typed in. They were never saved to a file.")
+    settle(qtbot, window)
+    session = tmp_path / "notes.chunkview.json"
+    assert window.sessions.save_session(str(session)) == str(session)
+
+    again = new_window(tmp_path / "again.ini")
+    reopened(qtbot, again, session, "smartchunk")
+    bar = again.sessions.bar
+    assert bar.isVisible() and "untitled document's text" in bar.message.text()
+    # File › New from Clipboard: another untitled document, which the note is not about
+    assert again.files.new_document("Another text, pasted.")
+    assert again.document.text == "Another text, pasted."
+    assert not bar.isVisible()

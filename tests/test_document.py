@@ -2,7 +2,12 @@ import pytest
 
 from chunkview.core.errors import DocumentError
 from chunkview.core.io.read import load_document
-from chunkview.core.model.document import Document, may_hold_astral, newline_style
+from chunkview.core.model.document import (
+    Document,
+    kind_for_text,
+    may_hold_astral,
+    newline_style,
+)
 
 
 def test_newline_styles():
@@ -59,3 +64,14 @@ def test_load_keeps_text_exact(tmp_path):
     doc = load_document(path)
     assert doc.text == "# T\r\n\r\nbody 😀\r\n"
     assert doc.bom and doc.kind == "markdown" and doc.newline == "\r\n"
+
+
+def test_a_pasted_readme_with_html_in_it_is_markdown():
+    # a GitHub README often opens with centred HTML: still markdown, its headings say so
+    readme = (
+        '<p align="center"><img src="logo.png" width="120"></p>\n\n'
+        "# chunkview\n\nA chunk inspector.\n\n## Install\n\n- pip install chunkview\n"
+    )
+    assert kind_for_text(readme) == "markdown"
+    assert kind_for_text('<div class="note">\n<p>Hi</p>\n</div>') == "html"
+    assert kind_for_text("<!doctype html>\n<html><body>\n# not a heading\n</body></html>") == "html"

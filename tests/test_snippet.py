@@ -96,3 +96,14 @@ def test_a_chunk_starting_inside_a_url_says_so():
     snippet = hit_snippet(text, start, len(text), start + 1, "redis", 200)
     assert snippet.text == f"{ELLIPSIS}redis/node-redis/blob/master/LICENSE for it"
     assert snippet.hit_words() == ["redis", "redis"]
+
+
+def test_a_hit_deep_in_a_word_longer_than_the_row_is_in_sight():
+    # CJK text has no spaces: a clause is one long word, and search finds a hit inside it
+    text = "前文" * 40 + "検索語" + "後文" * 40
+    at = text.index("検索語")
+    snippet = hit_snippet(text, 0, len(text), at, "検索語", 20)
+    assert snippet.start <= at and at + len("検索語") <= snippet.end, snippet
+    assert "検索語" in snippet.text
+    assert snippet.end - snippet.start <= 20
+    assert snippet.text.startswith(ELLIPSIS) and snippet.text.endswith(ELLIPSIS)

@@ -39,6 +39,7 @@ class DocumentView(QWidget):
         self._explained = False
         #: what the legend says of the document's scripts that no font draws
         self._font_note: str | None = None
+        self._fonts_noted_for: str | None = None  # the text the note was made for
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search: words a user would ask about…")
         self.search_box.setClearButtonEnabled(True)
@@ -115,14 +116,22 @@ class DocumentView(QWidget):
         self._view_text = None
         self.editor.set_text(document.text)
         self._mark(document.text)
-        # a script with no font: said under the legend while this document is open
-        font_note = missing_fonts.note(document.text)
+        self._note_fonts(document.text)
+
+    def _note_fonts(self, text: str) -> None:
+        """A script of ``text`` with no font: said under the legend while the text shown
+        holds it (a document opened, or text typed or pasted in: each layout's text)."""
+        if text == self._fonts_noted_for:  # most layouts: the same text, other options
+            return
+        self._fonts_noted_for = text
+        font_note = missing_fonts.note(text)
         if font_note != self._font_note:
             self._font_note = font_note
             self.update_legend()
 
     def _show_result(self, result: ChunkResult) -> None:
         shown = result.layout.document.text
+        self._note_fonts(shown)
         self._show_text(shown, view=shown != result.request.document.text)
         self.editor.set_result(result, self._edit_marks.get(id(result.request.document.text)))
         self._show_pinned()

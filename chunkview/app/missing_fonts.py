@@ -63,10 +63,12 @@ def unreadable_scripts(text: str) -> list[Script]:
     sample = text[:SAMPLE_CHARS]
     if _ANY.search(sample) is None:
         return []
+    # the fonts first (known once): where every script has one, no text is read, so a
+    # note made again for each layout costs nothing on most machines
     missing = [
         script
         for script in SCRIPTS
-        if _holds(sample, script) and not any(has_font(s) for s in script.systems)
+        if not any(has_font(s) for s in script.systems) and _holds(sample, script)
     ]
     if any(script.name == "Japanese" for script in missing):  # its kanji are Han too
         missing = [script for script in missing if script.name != "Chinese"]

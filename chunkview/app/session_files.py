@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QObject, QRect, Qt
+from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFileDialog,
@@ -68,6 +68,9 @@ from chunkview.core.saved.session_file import (
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
 SESSION_FILTER = f"chunkview sessions (*{SUFFIX});;All files (*)"
+#: the note bar's left edge
+NOTE_EDGE_COLOUR = "#0072B2"
+NOTE_EDGE_WIDTH = 4
 
 
 class SessionNoteBar(QFrame):
@@ -76,10 +79,8 @@ class SessionNoteBar(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("sessionNoteBar")
-        self.setStyleSheet(
-            "#sessionNoteBar { background: palette(alternate-base); "
-            "border: 1px solid palette(mid); border-left: 4px solid #0072B2; }"
-        )
+        # its frame painted in the palette as it is at each paint (paintEvent): a style
+        # sheet's palette() keeps the theme it was set in
         self.icon = QLabel()
         # paths and file names, as written: plain text, never markup
         self.message = QLabel()
@@ -97,6 +98,14 @@ class SessionNoteBar(QFrame):
         #: untitled document); None: the note is about a session file, and stays until closed
         self.about: str | None = None
         self.hide()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        palette, rect = self.palette(), self.rect()
+        painter.fillRect(rect, palette.color(QPalette.ColorRole.AlternateBase))
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        painter.fillRect(QRect(0, 0, NOTE_EDGE_WIDTH, rect.height()), QColor(NOTE_EDGE_COLOUR))
 
     def say(self, text: str, about: str | None = None, refused: bool = False) -> None:
         """Show ``text``: a note (about the document ``about``), or why something was
@@ -629,9 +638,11 @@ class SessionFiles(QObject):
 
     def _document_shown(self) -> None:
         """A note about another document goes when this one is shown; a session still
-        waiting for its chunker files is not opened over it (the user moved on)."""
+        waiting for its chunker files is not opened over it (the user moved on). An
+        untitled document shown is always another (File › New), whatever the note is about."""
         self._loading = None
-        if self.bar.about is not None and self.bar.about != (self.model.document.path or ""):
+        about, path = self.bar.about, self.model.document.path
+        if about is not None and (path is None or about != path):
             self.bar.hide()
 
 

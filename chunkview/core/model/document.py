@@ -35,16 +35,18 @@ def kind_for_path(path: str | os.PathLike[str]) -> str:
 
 
 _MARKDOWN_RE = re.compile(r"^(?:#{1,6} \S|```|~~~|[-*+] \S|\d+\. \S|> )", re.MULTILINE)
-_HTML_RE = re.compile(
-    r"\A\s*(?:<!doctype html|<html|<head|<body)|<(?:p|div|h[1-6])\b", re.IGNORECASE
-)
+_HTML_PAGE_RE = re.compile(r"\A\s*(?:<!doctype html|<html|<head|<body)", re.IGNORECASE)
+#: HTML's tags anywhere: markdown holds them too (a README's centred logo), so they
+#: make a text HTML only where markdown's marks do not make it markdown
+_HTML_RE = re.compile(r"<(?:p|div|h[1-6])\b", re.IGNORECASE)
 _LATEX_RE = re.compile(r"\\(?:documentclass|begin\{document\}|section\{)")
 
 
 def kind_for_text(text: str) -> str:
     """The document kind a text with no file name looks like (text pasted in): JSON
-    when the whole text parses as an object or array, else HTML, LaTeX or markdown by
-    their telltale marks, else ``text``. The kind picker changes it."""
+    when the whole text parses as an object or array, else HTML (a whole page), LaTeX,
+    markdown or HTML (tags in it: markdown may hold some) by their telltale marks, else
+    ``text``. The kind picker changes it."""
     head = text.lstrip()[:1]
     if head in ("{", "["):
         try:
@@ -53,12 +55,14 @@ def kind_for_text(text: str) -> str:
             pass
         else:
             return "json"
-    if _HTML_RE.search(text):
+    if _HTML_PAGE_RE.match(text):
         return "html"
     if _LATEX_RE.search(text):
         return "latex"
     if _MARKDOWN_RE.search(text):
         return "markdown"
+    if _HTML_RE.search(text):
+        return "html"
     return "text"
 
 

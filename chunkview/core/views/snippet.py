@@ -113,6 +113,11 @@ def hit_snippet(
     width = max(width, 8)
     word_start, word_end = _word_span(text, at)
     low, high = min(chunk_start, word_start), max(chunk_end, word_end)
+    if word_end - word_start > width:
+        # a word longer than the row (a CJK clause, which has no spaces): the part of it
+        # around the hit, which search finds anywhere in a word, not the word's start
+        hit_length = min(len(query.strip()), width)
+        word_start = max(word_start, min(at - (width - hit_length) // 2, word_end - width))
     start = max(low, word_start - max((width - (word_end - word_start)) // 2, 0))
     # the hit's word is shown whole, unless it is longer than the row (text without
     # spaces: a CJK sentence is one word)
