@@ -2,6 +2,9 @@
 refuses marked where they are typed."""
 
 from conftest import settle
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QFrame
 
 from chunkview.app import theme
 from chunkview.core.model.document import Document
@@ -405,3 +408,32 @@ def test_a_script_with_no_font_pasted_into_a_new_document_is_named(qtbot, window
     window.editor.selectAll()
     window.editor.insertPlainText("Plain English now.")
     qtbot.waitUntil(lambda: "No font here" not in window.view.legend.text(), timeout=10000)
+
+
+def test_the_step_card_and_option_notes_take_the_theme_switched_to(qtbot, window):
+    """A style sheet's palette(...) colours are read when the sheet is set: the theme
+    switch sets such sheets again, so the step-through card (palette(base)) and the
+    option note's frame follow it instead of keeping the old theme's colours."""
+    window.set_theme("light")
+    window.set_document(Document(TEXT, None, "markdown"))
+    settle(qtbot, window)
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_F9)
+    assert window.step_through.active
+    qtbot.wait(50)
+    cards = [f for f in window.findChildren(QFrame) if f.objectName() == "stepCard"]
+    assert cards and cards[0].isVisible(), "the step-through card"
+    card = cards[0]
+
+    def seen() -> str:
+        return card.grab().toImage().pixelColor(card.width() - 3, card.height() - 3).name()
+
+    assert seen() == QApplication.palette().color(QPalette.ColorRole.Base).name()
+    window.set_theme("dark")
+    qtbot.wait(20)
+    dark_base = QApplication.palette().color(QPalette.ColorRole.Base).name()
+    assert dark_base != "#ffffff" and seen() == dark_base
+    note = window.chunker.note_label
+    assert "palette(mid)" in note.styleSheet()  # set again, not rewritten
+    window.set_theme("light")
+    qtbot.keyClick(window.step_through, Qt.Key.Key_Escape)

@@ -172,6 +172,12 @@ def apply_theme(app: QApplication, mode: bool | ThemeMode) -> None:
     dark = mode == "dark" or (mode == "system" and system_is_dark())
     app.setStyle("Fusion")
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    # a style sheet's palette(...) is read when the sheet is set: set again, it takes
+    # the new theme's colours (a note's frame, the step card, would keep the old ones)
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet(sheet)
 
 
 PEN_STYLES = {
