@@ -199,6 +199,18 @@ def test_sweep_plots_each_value_and_a_click_applies_it(qtbot, window):
     assert window.result.request.options["targetSize"] == 100
     assert len(window.result.layout.spans) == sweep.rows_by_value()[100]["chunks"]
     assert all(m.value() == 100 for m in sweep.shown_markers())
+    # another option picked for the next sweep: the plots shown, their name, their
+    # marker and a click on them are still targetSize's
+    max_size = window.result.request.options.get("maxSize")
+    sweep.param_combo.setCurrentIndex(sweep.param_combo.findData("maxSize"))
+    assert sweep.plotted_param == "targetSize"
+    assert sweep._value_label.text == "targetSize"  # pyqtgraph's LabelItem keeps it so
+    assert all(m.value() == 100 for m in sweep.shown_markers())
+    point = curve.scatter.points()[1]
+    curve.scatter.sigClicked.emit(curve.scatter, [point], None)
+    settle(qtbot, window)
+    assert window.result.request.options["targetSize"] == 200
+    assert window.result.request.options.get("maxSize") == max_size
 
 
 def test_sweep_reports_bad_values_and_refused_ones(qtbot, window):

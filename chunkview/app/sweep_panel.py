@@ -168,6 +168,8 @@ class SweepPanel(QWidget):
         self.row_counts: list[int] = []  # the plots in each row, top to bottom
         self.columns = 1  # in the fullest row
         self.rows: list[dict[str, Any]] = []
+        #: the option of the rows shown (``plotted_param``)
+        self._swept: str | None = None
         self.number = 0
         self.running = False
         self.param_combo = QComboBox()
@@ -350,7 +352,7 @@ class SweepPanel(QWidget):
         label_height = label.boundingRect().height() if label.isVisible() else 0
         space = self.plots_widget.size()
         counts = best_rows(len(shown), space.width(), space.height() - label_height)
-        param = (self.param_combo.currentData() or "") if hasattr(self, "param_combo") else ""
+        param = (self.plotted_param or "") if hasattr(self, "param_combo") else ""
         if (counts, shown, param) == self._arranged:
             return
         self._arranged = (counts, shown, param)
@@ -372,7 +374,7 @@ class SweepPanel(QWidget):
         if self._value_label is None:
             return
         ink = self.palette().color(self.foregroundRole()).name()
-        self._value_label.setText(self.param_combo.currentData() or "", color=ink)
+        self._value_label.setText(self.plotted_param or "", color=ink)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
@@ -521,7 +523,7 @@ class SweepPanel(QWidget):
         """The line at the option's current value (hidden when it is not set)."""
         if not self._plots or (only_if_seen and not self.isVisible()):
             return  # showEvent (or building the plots) marks it
-        param = self.param_combo.currentData()
+        param = self.plotted_param
         defaults = {p.name: p.default for p in self.model.entry.params} if param else {}
         value = self.model.options.get(param, defaults.get(param)) if param else None
         for marker in self.markers:
@@ -535,7 +537,7 @@ class SweepPanel(QWidget):
 
     def apply_value(self, value: float) -> None:
         """Use ``value`` for the swept option (as a click on a point does)."""
-        param = self.param_combo.currentData()
+        param = self.plotted_param
         params = {p.name: p for p in self.model.entry.params}
         if param not in params:
             return
@@ -561,6 +563,12 @@ class SweepPanel(QWidget):
         self.param_combo.setCurrentIndex(max(index, 0))
         self.param_combo.blockSignals(False)
         self._param_picked()
+
+    @property
+    def plotted_param(self) -> str | None:
+        """The option the plots are of: the one swept while its rows are shown (another
+        picked meanwhile is the next sweep's), else the one picked."""
+        return self._swept if self.rows and self._swept else self.param_combo.currentData()
 
     def _param_picked(self) -> None:
         param = next(
@@ -592,6 +600,7 @@ class SweepPanel(QWidget):
         self.stop()
         self.number += 1
         self.rows = []
+        self._swept = param
         self._frame_values()  # steady axes while the points come in
         options = {k: v for k, v in self.model.options.items() if v is not None}
         entry = self.model.entry
