@@ -284,12 +284,6 @@ class ChunkEditor(QPlainTextEdit):
             return
         if self._mirror is None:
             self._mirror = bytearray(self._shown_text.encode("utf-16-le", "surrogatepass"))
-        # Qt counts the document's closing paragraph mark in a change that reaches the
-        # end (a Return typed there is reported again as one mark out, one in): it is no
-        # text, so the change is read without it
-        past_end = position + added - (document.characterCount() - 1)
-        if past_end > 0:
-            added, removed = added - past_end, max(removed - past_end, 0)
         cursor = QTextCursor(document)
         cursor.setPosition(position)
         cursor.setPosition(position + added, QTextCursor.MoveMode.KeepAnchor)
@@ -304,6 +298,14 @@ class ChunkEditor(QPlainTextEdit):
     def _on_contents_change(self, position: int, removed: int, added: int) -> None:
         if self._programmatic:
             return
+        # Qt counts the document's closing paragraph mark in a change that reaches the
+        # end (a Return typed there is reported again as one mark out, one in): it is no
+        # text, so the change is read without it, by the copy and by the offsets' map
+        past_end = position + added - (self.document().characterCount() - 1)
+        if past_end > 0:
+            added, removed = added - past_end, max(removed - past_end, 0)
+            if not added and not removed:
+                return
         self._follow_in_mirror(position, removed, added)
         self._edited = True
         self._edits.append((position, removed, added))
