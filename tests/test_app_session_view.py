@@ -330,3 +330,35 @@ def test_the_note_on_an_untitled_document_goes_when_another_is_made(
     assert again.files.new_document("Another text, pasted.")
     assert again.document.text == "Another text, pasted."
     assert not bar.isVisible()
+
+
+def test_the_dock_in_front_of_those_tabbed_together_comes_back_in_front(
+    qtbot, window, new_window, tmp_path
+):
+    """The sweep, eval and audit docks share one place, as tabs: a session keeps which
+    of them was on view, not only that each was open."""
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    views = window.views
+    for dock in (views.sweep_dock, views.eval_dock, views.audit_dock):
+        dock.toggleViewAction().trigger()
+    views.eval_dock.raise_()
+    qtbot.waitUntil(lambda: on_view(views.eval_dock) and not on_view(views.audit_dock))
+    session = document.parent / "tabs.chunkview.json"
+    assert window.sessions.save_session(str(session)) == str(session)
+    saved = json.loads(session.read_text(encoding="utf-8"))
+    assert saved["view"]["front_dock"] == "eval"
+
+    again = new_window(tmp_path / "again.ini")
+    reopened(qtbot, again, session, window.model.entry_id)
+    other = again.views
+    qtbot.waitUntil(lambda: on_view(other.eval_dock))
+    assert docks_open(again) == {"lanes": False, "sweep": True, "eval": True, "audit": True}
+    assert not on_view(other.sweep_dock) and not on_view(other.audit_dock)
+
+
+def on_view(dock) -> bool:
+    """Something of ``dock`` is on screen (a dock behind another's tab is visible all the
+    same)."""
+    return not dock.visibleRegion().isEmpty()

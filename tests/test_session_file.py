@@ -61,7 +61,17 @@ def a_session(path: str = "docs/notes.md") -> Session:
         "wordpunct",
         LayoutB("pinned", Setting("agentos.SemanticChunker", {"targetSize": 200})),
         EvalSetup(QUESTIONS, "hash64", 3),
-        ViewState("dark", 2, "fruit", 4, "reason", "reason", True, Docks(lanes=True, audit=True)),
+        ViewState(
+            "dark",
+            2,
+            "fruit",
+            4,
+            "reason",
+            "reason",
+            True,
+            Docks(lanes=True, sweep=True, audit=True),
+            "audit",
+        ),
     )
 
 
@@ -85,7 +95,8 @@ def test_a_session_is_read_back_as_written(tmp_path):
     }
     assert data["view"]["colour_by"] == "reason" and data["view"]["lanes_colour_by"] == "reason"
     assert data["view"]["side_by_side"] is True
-    assert data["view"]["docks"] == {"lanes": True, "sweep": False, "eval": False, "audit": True}
+    assert data["view"]["docks"] == {"lanes": True, "sweep": True, "eval": False, "audit": True}
+    assert data["view"]["front_dock"] == "audit"
     assert "text" not in data["document"]  # not edited: the document is its file
     # saving again replaces the file whole, and leaves no temporary file beside it
     write_session(Session(session.document, Setting("smartchunk")), path)
@@ -193,6 +204,8 @@ def test_a_broken_foreign_or_newer_file_is_refused_in_one_line(tmp_path, text, s
         (lambda d: d["view"].update(docks=["lanes"]), "view.docks must be an object, got"),
         (lambda d: d["view"]["docks"].update(pane=True), "view.docks.pane is not a dock"),
         (lambda d: d["view"]["docks"].update(lanes="open"), "view.docks.lanes must be true or"),
+        (lambda d: d["view"].update(front_dock="pane"), 'view.front_dock "pane" is not a dock'),
+        (lambda d: d["view"].update(front_dock=2), "view.front_dock must be a string, got 2"),
         (lambda d: d["document"].update(text=5), "document.text must be a string, got 5"),
         (
             lambda d: d["document"].update(text="x", encoding="klingon"),

@@ -563,7 +563,7 @@ class SessionFiles(QObject):
         self.zoom.zoom(view.zoom - self.zoom.steps)
         self.document_view.search_box.setText(view.query)
         self.view_parts.apply_colouring(view)
-        self.view_parts.apply_docks(view.docks)
+        self.view_parts.apply_docks(view.docks, view.front_dock)
 
     def _apply_b(
         self, b: LayoutB | None, a: Setting, selected: int | None, notes: list[str]

@@ -124,6 +124,8 @@ class ViewState:
     side_by_side: bool = False
     #: None in a file saved before the docks were kept: the window's docks stay as they are
     docks: Docks | None = None
+    #: of the open docks tabbed together, the one in front (None: none so tabbed)
+    front_dock: str | None = None
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,7 @@ def session_data(session: Session) -> dict[str, Any]:
             "lanes_colour_by": view.lanes_colour_by,
             "side_by_side": view.side_by_side,
             "docks": None if view.docks is None else asdict(view.docks),
+            "front_dock": view.front_dock,
         },
         "token_counter": session.token_counter,
     }
@@ -461,7 +464,15 @@ def _view(value: Any, reader: _Reader) -> ViewState:
         reader.colour_by(data, "lanes_colour_by", "view"),
         reader.flag(data, "side_by_side", "view", False),
         _docks(data.get("docks"), reader),
+        _front_dock(data, reader),
     )
+
+
+def _front_dock(data: dict[str, Any], reader: _Reader) -> str | None:
+    front = reader.optional_string(data, "front_dock", "view")
+    if front is not None and front not in DOCKS:
+        raise reader.error(f"view.front_dock {_shown(front)} is not a dock chunkview has")
+    return front
 
 
 def _docks(value: Any, reader: _Reader) -> Docks | None:
