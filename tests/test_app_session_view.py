@@ -362,3 +362,26 @@ def on_view(dock) -> bool:
     """Something of ``dock`` is on screen (a dock behind another's tab is visible all the
     same)."""
     return not dock.visibleRegion().isEmpty()
+
+
+def test_a_session_saved_during_step_through_keeps_the_docks_it_hid_open(
+    qtbot, window, new_window, tmp_path
+):
+    document = a_document(tmp_path)
+    assert window.open_path(document)
+    settle(qtbot, window)
+    window.views.lanes_dock.toggleViewAction().trigger()
+    assert docks_open(window)["lanes"]
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_F9)
+    assert window.step_through.active and not window.views.lanes_dock.isVisible()
+    session = document.parent / "stepping.chunkview.json"
+    assert window.sessions.save_session(str(session)) == str(session)
+    saved = json.loads(session.read_text(encoding="utf-8"))
+    assert saved["view"]["docks"]["lanes"] is True  # hidden a while, open all the same
+    qtbot.keyClick(window.step_through, Qt.Key.Key_Escape)
+    assert window.views.lanes_dock.isVisible()
+
+    again = new_window(tmp_path / "again.ini")
+    reopened(qtbot, again, session, window.model.entry_id)
+    assert again.views.lanes_dock.isVisible() and docks_open(again)["lanes"]

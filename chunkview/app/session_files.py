@@ -676,6 +676,7 @@ def attach(window: Any) -> SessionFiles:
                 "eval": views.eval_dock,
                 "audit": views.audit_dock,
             },
+            lambda: views.docks_set_aside,
         ),
         file_menu=window.menus.menus[0],
         after=window.menus.save_as,

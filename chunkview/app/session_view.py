@@ -5,6 +5,7 @@ of those tabbed together is in front."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from PySide6.QtWidgets import QDockWidget, QMainWindow
@@ -21,7 +22,8 @@ def _colour_by(by_reason: bool) -> ColourBy:
 
 class SessionView:
     """Reads and sets the view's colouring, side by side and docks; ``docks`` maps each
-    name of ``session_file.DOCKS`` to its dock."""
+    name of ``session_file.DOCKS`` to its dock, ``set_aside`` gives those hidden for a
+    while (step-through's), which a session keeps open."""
 
     def __init__(
         self,
@@ -29,17 +31,24 @@ class SessionView:
         lanes: LanesPanel,
         compare: ComparePanel,
         docks: dict[str, QDockWidget],
+        set_aside: Callable[[], Sequence[QDockWidget]] = tuple,
     ) -> None:
         missing = set(DOCKS) - set(docks)
         if missing:
             raise ValueError(f"no dock given for {', '.join(sorted(missing))}")
         self.document_view, self.lanes, self.compare = document_view, lanes, compare
         self.docks = docks
+        #: the docks hidden for a while (step-through's), open all the same
+        self.set_aside = set_aside
 
     def kept(self, view: ViewState) -> ViewState:
         """``view`` with the window's colouring, side by side and docks."""
         # a dock tabbed behind another is open all the same: its View menu entry says so
-        is_open = {name: dock.toggleViewAction().isChecked() for name, dock in self.docks.items()}
+        aside = self.set_aside()
+        is_open = {
+            name: dock.toggleViewAction().isChecked() or dock in aside
+            for name, dock in self.docks.items()
+        }
         return replace(
             view,
             colour_by=_colour_by(self.document_view.editor.by_reason),

@@ -213,6 +213,12 @@ class Views(QObject):
                 dock.show()
             self._docks_set_aside = []
 
+    @property
+    def docks_set_aside(self) -> tuple[QDockWidget, ...]:
+        """The docks step-through hid, to open again when it ends (open all the same, for
+        a session saved meanwhile)."""
+        return tuple(self._docks_set_aside)
+
     def show_panel(self, panel: QWidget) -> None:
         """Bring ``panel`` into view: its dock opened and raised, or its tab chosen."""
         for dock in (self.sweep_dock, self.eval_dock, self.audit_dock, self.lanes_dock):
