@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QRect, Qt
-from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFileDialog,
@@ -68,9 +68,6 @@ from chunkview.core.saved.session_file import (
 from chunkview.core.session import Failure, InspectorModel, ModelEvent
 
 SESSION_FILTER = f"chunkview sessions (*{SUFFIX});;All files (*)"
-#: the note bar's left edge
-NOTE_EDGE_COLOUR = "#0072B2"
-NOTE_EDGE_WIDTH = 4
 
 
 class SessionNoteBar(QFrame):
@@ -79,8 +76,11 @@ class SessionNoteBar(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("sessionNoteBar")
-        # its frame painted in the palette as it is at each paint (paintEvent): a style
-        # sheet's palette() keeps the theme it was set in
+        # palette(): a theme switch sets the sheet again (theme.apply_theme)
+        self.setStyleSheet(
+            "#sessionNoteBar { background: palette(alternate-base); "
+            "border: 1px solid palette(mid); border-left: 4px solid #0072B2; }"
+        )
         self.icon = QLabel()
         # paths and file names, as written: plain text, never markup
         self.message = QLabel()
@@ -98,14 +98,6 @@ class SessionNoteBar(QFrame):
         #: untitled document); None: the note is about a session file, and stays until closed
         self.about: str | None = None
         self.hide()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        palette, rect = self.palette(), self.rect()
-        painter.fillRect(rect, palette.color(QPalette.ColorRole.AlternateBase))
-        painter.setPen(palette.color(QPalette.ColorRole.Mid))
-        painter.drawRect(rect.adjusted(0, 0, -1, -1))
-        painter.fillRect(QRect(0, 0, NOTE_EDGE_WIDTH, rect.height()), QColor(NOTE_EDGE_COLOUR))
 
     def say(self, text: str, about: str | None = None, refused: bool = False) -> None:
         """Show ``text``: a note (about the document ``about``), or why something was

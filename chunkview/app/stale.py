@@ -24,9 +24,6 @@ VEIL_ALPHA = 150
 ENTRY_SWITCH_GRACE_MS = 400
 #: the label's options are cut after this many characters (the tooltip has them all)
 LABEL_OPTIONS_UP_TO = 120
-#: a bar's left edge, in the warning's amber
-EDGE_COLOUR = "#d9a400"
-EDGE_WIDTH = 4
 
 
 def last_good_label(result: ChunkResult, up_to: int | None = LABEL_OPTIONS_UP_TO) -> str:
@@ -45,11 +42,12 @@ class StaleBar(QLabel):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("staleBar")
-        # its frame painted in the palette's colours as they are at each paint (a style
-        # sheet's palette() keeps the theme it was set in: a light bar under a dark
-        # theme's light text); the words inside the frame, in the text's colour
-        self.setForegroundRole(QPalette.ColorRole.Text)
-        self.setContentsMargins(EDGE_WIDTH + 6, 3, 7, 3)
+        # palette(): a theme switch sets the sheet again (theme.apply_theme)
+        self.setStyleSheet(
+            "#staleBar { background: palette(alternate-base); "
+            "border: 1px solid palette(mid); border-left: 4px solid #d9a400; "
+            "padding: 2px 6px; }"
+        )
         self.setTextFormat(Qt.TextFormat.PlainText)  # options are a user's text
         # as wide as the views under it, whatever the text's length
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -73,16 +71,6 @@ class StaleBar(QLabel):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, super().minimumSizeHint().height())
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        palette, rect = self.palette(), self.rect()
-        painter.fillRect(rect, palette.color(QPalette.ColorRole.AlternateBase))
-        painter.setPen(palette.color(QPalette.ColorRole.Mid))
-        painter.drawRect(rect.adjusted(0, 0, -1, -1))
-        painter.fillRect(QRect(0, 0, EDGE_WIDTH, rect.height()), QColor(EDGE_COLOUR))
-        painter.end()
-        super().paintEvent(event)  # the words
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
