@@ -60,24 +60,21 @@ def has_font(system: WritingSystem) -> bool:
 
 def unreadable_scripts(text: str) -> list[Script]:
     """The scripts in ``text`` (its first SAMPLE_CHARS) that no installed font draws."""
-    sample = text[:SAMPLE_CHARS]
-    if _ANY.search(sample) is None:
+    # the fonts first (known once): where every script has one, as on most machines, no
+    # text is read, so a note made again for each layout's text costs nothing
+    lacking = [s for s in SCRIPTS if not any(has_font(system) for system in s.systems)]
+    if not lacking or _ANY.search(text, 0, SAMPLE_CHARS) is None:
         return []
-    # the fonts first (known once): where every script has one, no text is read, so a
-    # note made again for each layout costs nothing on most machines
-    missing = [
-        script
-        for script in SCRIPTS
-        if not any(has_font(s) for s in script.systems) and _holds(sample, script)
-    ]
+    missing = [script for script in lacking if _holds(text, script)]
     if any(script.name == "Japanese" for script in missing):  # its kanji are Han too
         missing = [script for script in missing if script.name != "Chinese"]
     return missing
 
 
-def _holds(sample: str, script: Script) -> bool:
-    """Whether ``sample`` has at least LEAST_CHARS of ``script``'s characters."""
-    return len(list(islice(script.pattern.finditer(sample), LEAST_CHARS))) == LEAST_CHARS
+def _holds(text: str, script: Script) -> bool:
+    """Whether the first SAMPLE_CHARS of ``text`` have LEAST_CHARS of ``script``'s."""
+    found = script.pattern.finditer(text, 0, SAMPLE_CHARS)
+    return len(list(islice(found, LEAST_CHARS))) == LEAST_CHARS
 
 
 def note(text: str) -> str | None:
